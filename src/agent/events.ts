@@ -1,0 +1,41 @@
+import type { Usage } from '../llm/types.js';
+
+export type StopReason = 'completed' | 'max_iterations' | 'cancelled' | 'doom_loop' | 'error';
+
+export type ToolStatus = 'ok' | 'error' | 'cancelled' | 'skipped';
+
+/**
+ * Everything a face shows comes from this one stream. A face never reaches into
+ * the loop; the loop never knows which face listens.
+ */
+export type AgentEvent =
+  | { type: 'turn_start'; sessionId: string; turnId: string; input: string }
+  | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; text: string }
+  | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown> }
+  | {
+      type: 'tool_finish';
+      callId: string;
+      name: string;
+      status: ToolStatus;
+      output: string;
+      durationMs: number;
+    }
+  | { type: 'usage'; model: string; usage: Usage; costUsd: number }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string; profile: string }
+  | { type: 'fallback'; from: string; to: string; reason: string }
+  | { type: 'error'; message: string; kind: string }
+  | { type: 'turn_end'; turnId: string; reason: StopReason; iterations: number }
+  | {
+      type: 'done';
+      sessionId: string;
+      reason: StopReason;
+      /** The final assistant text of the last turn. */
+      text: string;
+      /** A human-readable note when the stop was not a normal completion. */
+      message?: string;
+      usage: Usage;
+      costUsd: number;
+    };
+
+export type AgentEventType = AgentEvent['type'];

@@ -1,0 +1,133 @@
+/**
+ * The one internal message shape and the one stream of deltas.
+ * Provider adapters translate to and from wire formats at the edge; nothing else
+ * in the codebase knows a wire format.
+ */
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image, either inline (base64 `data`) or by `url`. */
+export interface ImagePart {
+  type: 'image';
+  mediaType: string;
+  data?: string;
+  url?: string;
+}
+
+export interface ThinkingPart {
+  type: 'thinking';
+  text: string;
+  /** Anthropic's signature for a thinking block, passed back unchanged. */
+  signature?: string;
+}
+
+export interface ToolCallPart {
+  type: 'tool-call';
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /**
+   * Set when the arguments the model sent were not valid JSON and could not be
+   * repaired; `args` is then `{}` and the loop answers the call with an error.
+   */
+  argsError?: string;
+}
+
+export interface ToolResultPart {
+  type: 'tool-result';
+  callId: string;
+  name: string;
+  output: string;
+  isError: boolean;
+}
+
+export type Part = TextPart | ImagePart | ThinkingPart | ToolCallPart | ToolResultPart;
+
+/**
+ * system: text parts. user: text and image parts. assistant: text, thinking and
+ * tool-call parts. tool: tool-result parts (one message may carry several).
+ */
+export interface Message {
+  role: Role;
+  parts: Part[];
+}
+
+/** A tool as the model sees it: a JSON schema generated from the tool's zod schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  messages: Message[];
+  tools?: ToolSpec[];
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens served from the provider's cache, when it reports them. */
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+}
+
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other';
+
+/**
+ * One stream of deltas, whatever the provider.
+ * - `text` / `thinking`: incremental content.
+ * - `tool-call`: a complete call, emitted once its arguments are fully assembled.
+ * - `usage`: token counts (usually once, at the end).
+ * - `finish`: the last delta of a successful stream.
+ * - `retry`: emitted by the resilience layer before it tries again; when `discard`
+ *   is true the consumer must drop what it received so far from this request.
+ * - `fallback`: the resilience layer moved to the next profile in the chain.
+ */
+export type Delta =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string; signature?: string }
+  | { type: 'tool-call'; call: ToolCallPart }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: FinishReason }
+  | {
+      type: 'retry';
+      attempt: number;
+      delayMs: number;
+      reason: string;
+      profile: string;
+      discard: boolean;
+    }
+  | { type: 'fallback'; from: string; to: string; reason: string };
+
+export interface ModelInfo {
+  /** The profile name this provider was built from (e.g. `main_model`). */
+  profile: string;
+  provider: ProviderKind;
+  model: string;
+  baseUrl: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** US dollars per million tokens. */
+  inputPrice?: number;
+  outputPrice?: number;
+  cachedInputPrice?: number;
+}
+
+export type ProviderKind = 'openai' | 'anthropic';
+
+/**
+ * A model endpoint. Injected into the agent, never imported as a singleton.
+ * `stream` throws `LlmError` on failure (after its own retries, if any).
+ */
+export interface Provider {
+  readonly info: ModelInfo;
+  stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<Delta>;
+}
