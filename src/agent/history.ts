@@ -1,0 +1,69 @@
+import type { Message, Part, Role, ToolCallPart, ToolResultPart } from '../llm/types.js';
+
+/** The part of a stored message the history needs (the store's row has more). */
+export interface HistoryRow {
+  role: Role;
+  parts: Part[];
+  status: 'complete' | 'partial';
+}
+
+export const INTERRUPTED_RESULT =
+  '[ERROR] No result was recorded for this call: the previous run stopped before the tool finished.\n' +
+  'Hint: check whether its effect happened (read the file, list the directory) before calling it again.';
+
+/**
+ * Turns the stored transcript into a message list every provider accepts:
+ * - tool results stored one row each are gathered after their assistant message,
+ *   in the order the model made the calls;
+ * - a call with no recorded result (the process was killed mid-tool) gets an
+ *   explicit "interrupted" error result, so call/result pairs stay consistent;
+ * - results whose call is unknown are dropped;
+ * - a partial assistant draft keeps its text and thinking but not tool calls.
+ */
+export function toModelMessages(rows: readonly HistoryRow[]): Message[] {
+  const out: Message[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const row = rows[i]!;
+    i += 1;
+    if (row.role === 'tool') continue; // orphan results (their call is not in the transcript)
+    if (row.role !== 'assistant') {
+      out.push({ role: row.role, parts: row.parts });
+      continue;
+    }
+    const parts =
+      row.status === 'partial'
+        ? row.parts.filter((p) => p.type === 'text' || p.type === 'thinking')
+        : row.parts;
+    const calls = parts.filter((p): p is ToolCallPart => p.type === 'tool-call');
+    if (parts.length > 0) out.push({ role: 'assistant', parts });
+    if (calls.length === 0) continue;
+
+    const results = new Map<string, ToolResultPart>();
+    while (i < rows.length && rows[i]!.role === 'tool') {
+      for (const p of rows[i]!.parts) if (p.type === 'tool-result') results.set(p.callId, p);
+      i += 1;
+    }
+    out.push({
+      role: 'tool',
+      parts: calls.map(
+        (c): ToolResultPart =>
+          results.get(c.id) ?? {
+            type: 'tool-result',
+            callId: c.id,
+            name: c.name,
+            output: INTERRUPTED_RESULT,
+            isError: true,
+          },
+      ),
+    });
+  }
+  return out;
+}
+
+/** Joins the text parts of a message. */
+export function textOf(parts: readonly Part[]): string {
+  let s = '';
+  for (const p of parts) if (p.type === 'text') s += p.text;
+  return s;
+}

@@ -1,0 +1,266 @@
+import { costUsd } from '../llm/cost.js';
+import { LlmError } from '../llm/errors.js';
+import type {
+  FinishReason,
+  ImagePart,
+  Message,
+  ModelInfo,
+  Part,
+  Provider,
+  ToolCallPart,
+  Usage,
+} from '../llm/types.js';
+import type { Store } from '../store/index.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { DoomLoopDetector } from './doom.js';
+import { DraftWriter } from './draft.js';
+import type { AgentEvent, StopReason } from './events.js';
+import { executeToolCalls } from './tool-exec.js';
+
+export interface TurnDeps {
+  provider: Provider;
+  tools: ToolRegistry;
+  store: Store;
+  sessionId: string;
+  cwd: string;
+  allowedRoots?: string[];
+  systemPrompt: string;
+  maxIterations: number;
+  maxParallelTools: number;
+  maxOutputChars?: number;
+  /** The in-memory transcript (no system message); the turn appends to it. */
+  history: Message[];
+  /** Steering messages queued by the user while the turn runs. */
+  steering: string[];
+  /** Tool-call ids already used in this session (some models reuse `call_0`). */
+  callIds: Set<string>;
+  signal: AbortSignal;
+}
+
+export interface TurnInput {
+  text: string;
+  images?: ImagePart[];
+}
+
+export interface TurnResult {
+  reason: StopReason;
+  text: string;
+  message?: string;
+  iterations: number;
+  usage: Usage;
+  costUsd: number;
+}
+
+interface StepResult {
+  text: string;
+  calls: ToolCallPart[];
+  finish?: FinishReason;
+  error?: LlmError;
+  cancelled: boolean;
+}
+
+/**
+ * One turn of the ReAct loop: the model streams, its tool calls run, results go
+ * back, repeat until the model stops, the iteration cap is hit, the user cancels,
+ * or a doom loop is detected. Every message is stored before the next step.
+ */
+export async function* runTurn(
+  deps: TurnDeps,
+  input: TurnInput,
+  turnId: string,
+): AsyncGenerator<AgentEvent, TurnResult> {
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let cost = 0;
+  let iterations = 0;
+  let text = '';
+  let reason: StopReason = 'completed';
+  let message: string | undefined;
+  const doom = new DoomLoopDetector(3);
+
+  appendUser(deps, turnId, input);
+  yield { type: 'turn_start', sessionId: deps.sessionId, turnId, input: input.text };
+
+  for (;;) {
+    if (deps.signal.aborted) {
+      reason = 'cancelled';
+      break;
+    }
+    for (const steer of deps.steering.splice(0)) appendUser(deps, turnId, { text: steer });
+    if (iterations >= deps.maxIterations) {
+      reason = 'max_iterations';
+      message = `Stopped after ${iterations} model calls (the iteration cap); the task may not be complete. Send a message to continue, or raise agent.max_iterations (--max-turns).`;
+      break;
+    }
+    iterations++;
+
+    const step: StepResult = yield* streamStep(deps, turnId, usage, (c) => {
+      cost += c;
+    });
+    if (step.cancelled) {
+      reason = 'cancelled';
+      break;
+    }
+    if (step.error) {
+      reason = 'error';
+      message = step.error.message;
+      yield { type: 'error', kind: step.error.kind, message: step.error.message };
+      break;
+    }
+    text = step.text;
+    if (step.calls.length === 0) {
+      if (deps.steering.length > 0) continue;
+      break;
+    }
+
+    const outcome = yield* executeToolCalls(
+      {
+        store: deps.store,
+        tools: deps.tools,
+        sessionId: deps.sessionId,
+        turnId,
+        cwd: deps.cwd,
+        allowedRoots: deps.allowedRoots,
+        maxParallel: deps.maxParallelTools,
+        maxOutputChars: deps.maxOutputChars,
+        signal: deps.signal,
+        steeringPending: () => deps.steering.length > 0,
+        doom,
+      },
+      step.calls,
+    );
+    deps.history.push({ role: 'tool', parts: outcome.results });
+    if (outcome.stop) {
+      reason = outcome.stop;
+      message = outcome.stopMessage;
+      break;
+    }
+  }
+
+  if (reason === 'cancelled') message ??= 'Cancelled by the user; completed tool results were kept.';
+  yield { type: 'turn_end', turnId, reason, iterations };
+  return { reason, text, message, iterations, usage, costUsd: cost };
+}
+
+function appendUser(deps: TurnDeps, turnId: string, input: TurnInput): void {
+  const parts: Part[] = [{ type: 'text', text: input.text }, ...(input.images ?? [])];
+  deps.store.messages.append(deps.sessionId, { turnId, role: 'user', parts });
+  deps.history.push({ role: 'user', parts });
+}
+
+/** One model call: streams deltas out as events and stores the assistant message. */
+async function* streamStep(
+  deps: TurnDeps,
+  turnId: string,
+  total: Usage,
+  addCost: (usd: number) => void,
+): AsyncGenerator<AgentEvent, StepResult> {
+  let text = '';
+  let thinking = '';
+  let signature: string | undefined;
+  let calls: ToolCallPart[] = [];
+  let finish: FinishReason | undefined;
+  let error: LlmError | undefined;
+  const draft = new DraftWriter(deps.store, deps.sessionId, turnId);
+  const parts = (): Part[] => {
+    const out: Part[] = [];
+    if (thinking)
+      out.push(
+        signature ? { type: 'thinking', text: thinking, signature } : { type: 'thinking', text: thinking },
+      );
+    if (text) out.push({ type: 'text', text });
+    out.push(...calls);
+    return out;
+  };
+
+  const messages: Message[] = [
+    { role: 'system', parts: [{ type: 'text', text: deps.systemPrompt }] },
+    ...deps.history,
+  ];
+  const specs = deps.tools.specs();
+  try {
+    for await (const d of deps.provider.stream({ messages, tools: specs }, deps.signal)) {
+      if (deps.signal.aborted) break;
+      switch (d.type) {
+        case 'text':
+          text += d.text;
+          draft.update(parts);
+          yield { type: 'text_delta', text: d.text };
+          break;
+        case 'thinking':
+          thinking += d.text;
+          if (d.signature) signature = d.signature;
+          draft.update(parts);
+          yield { type: 'thinking_delta', text: d.text };
+          break;
+        case 'tool-call':
+          calls.push(uniqueId(deps.callIds, d.call));
+          break;
+        case 'usage': {
+          const usd = recordUsage(deps, turnId, d.model ?? deps.provider.info, d.usage);
+          total.inputTokens += d.usage.inputTokens;
+          total.outputTokens += d.usage.outputTokens;
+          addCost(usd);
+          yield { type: 'usage', model: (d.model ?? deps.provider.info).model, usage: d.usage, costUsd: usd };
+          break;
+        }
+        case 'finish':
+          finish = d.reason;
+          break;
+        case 'retry':
+          if (d.discard) {
+            text = '';
+            thinking = '';
+            signature = undefined;
+            calls = [];
+          }
+          yield {
+            type: 'retry',
+            attempt: d.attempt,
+            delayMs: d.delayMs,
+            reason: d.reason,
+            profile: d.profile,
+          };
+          break;
+        case 'fallback':
+          yield { type: 'fallback', from: d.from, to: d.to, reason: d.reason };
+          break;
+      }
+    }
+  } catch (e) {
+    if (!deps.signal.aborted) {
+      error = e instanceof LlmError ? e : new LlmError('invalid-response', String(e), { cause: e });
+    }
+  }
+  const cancelled = deps.signal.aborted;
+  const complete = !cancelled && !error;
+  // An interrupted stream keeps its text but not half-received tool calls.
+  if (!complete) calls = [];
+  const final = parts();
+  draft.finish(final, complete ? 'complete' : 'partial');
+  if (final.length > 0) deps.history.push({ role: 'assistant', parts: final });
+  return { text, calls, finish, error, cancelled };
+}
+
+function recordUsage(deps: TurnDeps, turnId: string, info: ModelInfo, usage: Usage): number {
+  const usd = costUsd(info, usage);
+  deps.store.usage.record({
+    sessionId: deps.sessionId,
+    turnId,
+    profile: info.profile,
+    model: info.model,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cachedInputTokens: usage.cachedInputTokens ?? 0,
+    reasoningTokens: usage.reasoningTokens ?? 0,
+    costUsd: usd,
+  });
+  return usd;
+}
+
+/** Gives a call a session-unique id when the model reused one (the store keys results by it). */
+function uniqueId(seen: Set<string>, call: ToolCallPart): ToolCallPart {
+  let id = call.id;
+  for (let n = 2; seen.has(id); n++) id = `${call.id}~${n}`;
+  seen.add(id);
+  return id === call.id ? call : { ...call, id };
+}

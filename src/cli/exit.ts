@@ -1,0 +1,27 @@
+/** Exit codes of the `tea` command (documented in the README). */
+export const EXIT = {
+  OK: 0,
+  /** The model or a tool failed and the turn could not finish. */
+  ERROR: 1,
+  /** Bad command-line usage, invalid config, unknown session. */
+  USAGE: 2,
+  /** No model is configured. */
+  NO_MODEL: 3,
+  /** The turn stopped before finishing: iteration cap or a repeated-call loop. */
+  INCOMPLETE: 4,
+  /** Interrupted by the user (Ctrl-C). */
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** An error the CLI reports as one clear line (no stack) with a specific exit code. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.USAGE,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}

@@ -1,0 +1,43 @@
+import readline from 'node:readline';
+import { EXIT } from './exit.js';
+import type { PromptFlags } from './flags.js';
+import { textRenderer } from './render.js';
+import { createRuntime, pickSession } from './runtime.js';
+import { VERSION } from './version.js';
+
+/**
+ * A plain line-based conversation for terminals: each line is a prompt; Ctrl-C
+ * cancels a running turn, or quits at the prompt; `/exit` quits.
+ */
+export async function runInteractive(flags: PromptFlags): Promise<number> {
+  const rt = await createRuntime(flags);
+  const session = pickSession(rt, flags);
+  const render = textRenderer(process.stdout, process.stderr, true);
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: 'tea> ' });
+  let abort: AbortController | undefined;
+  rl.on('SIGINT', () => {
+    if (abort) abort.abort();
+    else rl.close();
+  });
+  process.stdout.write(
+    `Tea Agent ${VERSION} · ${rt.provider.info.model} · session ${session.id.slice(0, 8)}\n` +
+      'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits.\n',
+  );
+  try {
+    rl.prompt();
+    for await (const line of rl) {
+      const text = line.trim();
+      if (text === '/exit' || text === '/quit') break;
+      if (text) {
+        abort = new AbortController();
+        for await (const e of session.prompt(text, { signal: abort.signal })) render.event(e);
+        abort = undefined;
+      }
+      rl.prompt();
+    }
+    return EXIT.OK;
+  } finally {
+    rl.close();
+    rt.close();
+  }
+}

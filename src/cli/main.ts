@@ -1,0 +1,136 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import type { PromptFlags } from './flags.js';
+import { VERSION } from './version.js';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function outputFormat(value: string): 'text' | 'json' | 'stream-json' {
+  if (value === 'text' || value === 'json' || value === 'stream-json') return value;
+  throw new InvalidArgumentError('expected text, json or stream-json');
+}
+
+function buildProgram(setCode: (code: number) => void): Command {
+  const program = new Command('tea')
+    .description('Tea Agent: an AI agent that does real work on your machine.')
+    .version(VERSION, '-V, --version')
+    .argument('[prompt...]', 'what to do (with -p, or piped on stdin)')
+    .option('-p, --print', 'run one prompt, print the answer and exit')
+    .option(
+      '--output-format <format>',
+      'text | json | stream-json (one event per line)',
+      outputFormat,
+      'text',
+    )
+    .option('-m, --model <model>', 'model name for this run (overrides main_model.model)')
+    .option('--profile <name>', 'config profile to use as the main model')
+    .option('-c, --continue', 'continue the most recent session in this directory')
+    .option('-r, --resume <id>', 'resume a session by id or unique prefix')
+    .option('--max-turns <n>', 'model calls per turn before stopping (default 25)', positiveInt)
+    .option('--cwd <dir>', 'workspace directory (default: the current directory)')
+    .option('-v, --verbose', 'show tool activity on stderr even when it is not a terminal')
+    .showHelpAfterError()
+    .action(async (words: string[], opts: PromptFlags) => {
+      if (!opts.print && words.length === 0 && process.stdin.isTTY) {
+        const { runInteractive } = await import('./interactive.js');
+        setCode(await runInteractive(opts));
+        return;
+      }
+      const { runPrompt } = await import('./print.js');
+      setCode(await runPrompt(words.join(' '), opts));
+    });
+
+  const sessions = program.command('sessions').description('list, show and remove stored sessions');
+  sessions
+    .command('list', { isDefault: true })
+    .description('recent sessions, newest first')
+    .option('-n, --limit <n>', 'how many', positiveInt, 20)
+    .option('--here', 'only sessions whose workspace is the current directory')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const { listSessions } = await import('./sessions.js');
+      setCode(await listSessions(opts));
+    });
+  sessions
+    .command('show <id>')
+    .description('print a session transcript (id or unique prefix)')
+    .option('--json', 'machine-readable output')
+    .option('--full', 'do not shorten long tool results')
+    .action(async (id: string, opts) => {
+      const { showSession } = await import('./sessions.js');
+      setCode(await showSession(id, opts));
+    });
+  sessions
+    .command('rm <ids...>')
+    .description('delete sessions (ids or unique prefixes)')
+    .action(async (ids: string[]) => {
+      const { removeSessions } = await import('./sessions.js');
+      setCode(await removeSessions(ids));
+    });
+
+  const config = program
+    .command('config')
+    .description('print the effective configuration (secrets masked)')
+    .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .action(async (opts) => {
+      const { printConfig } = await import('./config-cmd.js');
+      setCode(await printConfig(opts));
+    });
+  config
+    .command('check')
+    .description('validate the configuration and ping each configured model')
+    .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .action(async (opts) => {
+      const { checkConfig } = await import('./config-cmd.js');
+      setCode(await checkConfig(opts));
+    });
+  return program;
+}
+
+/** Runs the CLI and resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let code: number = EXIT.OK;
+  const program = buildProgram((c) => {
+    code = c;
+  });
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    return reportError(e);
+  }
+}
+
+function reportError(e: unknown): number {
+  if (e instanceof CliError) {
+    process.stderr.write(`tea: ${e.message}\n`);
+    return e.exitCode;
+  }
+  // commander's own exits (help, version, usage errors) have already printed.
+  if (
+    e &&
+    typeof e === 'object' &&
+    'code' in e &&
+    typeof e.code === 'string' &&
+    e.code.startsWith('commander.')
+  ) {
+    const exitCode = 'exitCode' in e && typeof e.exitCode === 'number' ? e.exitCode : EXIT.USAGE;
+    return exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+  }
+  if (e instanceof Error && e.name === 'ConfigError') {
+    process.stderr.write(`tea: invalid configuration\n${e.message}\n`);
+    return EXIT.USAGE;
+  }
+  if (e instanceof Error && e.name === 'StoreError') {
+    process.stderr.write(`tea: ${e.message}\n`);
+    return EXIT.USAGE;
+  }
+  const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  process.stderr.write(`tea: unexpected error: ${message}\n`);
+  return EXIT.ERROR;
+}

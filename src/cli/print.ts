@@ -1,0 +1,64 @@
+import type { StopReason } from '../agent/index.js';
+import { CliError, EXIT } from './exit.js';
+import type { PromptFlags } from './flags.js';
+import { jsonRenderer, type Renderer, streamJsonRenderer, textRenderer } from './render.js';
+import { createRuntime, pickSession } from './runtime.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The prompt from the arguments and/or piped stdin (both: the argument, then the piped text). */
+async function promptText(words: string): Promise<string> {
+  const piped = process.stdin.isTTY ? '' : (await readStdin()).trim();
+  const text = [words.trim(), piped].filter(Boolean).join('\n\n');
+  if (!text) throw new CliError('no prompt: pass one (tea -p "…") or pipe it on stdin', EXIT.USAGE);
+  return text;
+}
+
+export function exitCodeFor(reason: StopReason): number {
+  switch (reason) {
+    case 'completed':
+      return EXIT.OK;
+    case 'cancelled':
+      return EXIT.INTERRUPTED;
+    case 'max_iterations':
+    case 'doom_loop':
+      return EXIT.INCOMPLETE;
+    case 'error':
+      return EXIT.ERROR;
+  }
+}
+
+function rendererFor(flags: PromptFlags): Renderer {
+  if (flags.outputFormat === 'json') return jsonRenderer(process.stdout);
+  if (flags.outputFormat === 'stream-json') return streamJsonRenderer(process.stdout);
+  return textRenderer(process.stdout, process.stderr, Boolean(flags.verbose || process.stderr.isTTY));
+}
+
+/** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
+export async function runPrompt(words: string, flags: PromptFlags): Promise<number> {
+  const text = await promptText(words);
+  const rt = await createRuntime(flags);
+  const abort = new AbortController();
+  const onSigint = (): void => {
+    if (abort.signal.aborted) process.exit(EXIT.INTERRUPTED);
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const session = pickSession(rt, flags);
+    const render = rendererFor(flags);
+    let reason: StopReason = 'error';
+    for await (const e of session.prompt(text, { signal: abort.signal })) {
+      render.event(e);
+      if (e.type === 'done') reason = e.reason;
+    }
+    return exitCodeFor(reason);
+  } finally {
+    process.off('SIGINT', onSigint);
+    rt.close();
+  }
+}

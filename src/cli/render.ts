@@ -1,0 +1,103 @@
+import type { AgentEvent } from '../agent/index.js';
+
+export interface Writer {
+  write(s: string): unknown;
+}
+
+export interface Renderer {
+  event(e: AgentEvent): void;
+}
+
+/** One line of a tool's arguments, for progress output. */
+function brief(args: Record<string, unknown>, max = 80): string {
+  const s = Object.entries(args)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v)}`)
+    .join(' ');
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function firstLine(s: string, max = 100): string {
+  const line = s.split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * text: the answer streams to stdout; tool activity, retries and problems go to
+ * stderr (tool activity only when `progress` is on) so stdout stays clean.
+ */
+export function textRenderer(out: Writer, err: Writer, progress: boolean): Renderer {
+  let atLineStart = true;
+  const say = (s: string): void => {
+    if (!atLineStart) out.write('\n');
+    atLineStart = true;
+    err.write(s);
+  };
+  return {
+    event(e) {
+      switch (e.type) {
+        case 'text_delta':
+          out.write(e.text);
+          atLineStart = e.text.endsWith('\n');
+          break;
+        case 'tool_start':
+          if (progress) say(`⏺ ${e.name} ${brief(e.args)}\n`);
+          break;
+        case 'tool_finish':
+          if (progress && e.status !== 'ok') say(`  ${e.status}: ${firstLine(e.output)}\n`);
+          break;
+        case 'retry':
+          say(
+            `… retrying (${e.profile}, attempt ${e.attempt}) in ${Math.round(e.delayMs)} ms: ${e.reason}\n`,
+          );
+          break;
+        case 'fallback':
+          say(`… falling back from ${e.from} to ${e.to}: ${e.reason}\n`);
+          break;
+        case 'error':
+          say(`error (${e.kind}): ${e.message}\n`);
+          break;
+        case 'done':
+          if (!atLineStart) out.write('\n');
+          atLineStart = true;
+          if (e.reason !== 'completed' && e.message) err.write(`${e.message}\n`);
+          break;
+        default:
+          break;
+      }
+    },
+  };
+}
+
+/** stream-json: every event as one JSON line. */
+export function streamJsonRenderer(out: Writer): Renderer {
+  return {
+    event(e) {
+      out.write(`${JSON.stringify(e)}\n`);
+    },
+  };
+}
+
+/** json: one object when the run is done. */
+export function jsonRenderer(out: Writer): Renderer {
+  let tools = 0;
+  let iterations = 0;
+  return {
+    event(e) {
+      if (e.type === 'tool_finish') tools++;
+      if (e.type === 'turn_end') iterations += e.iterations;
+      if (e.type !== 'done') return;
+      const result = {
+        type: 'result',
+        session_id: e.sessionId,
+        reason: e.reason,
+        result: e.text,
+        message: e.message ?? null,
+        iterations,
+        tool_calls: tools,
+        usage: { input_tokens: e.usage.inputTokens, output_tokens: e.usage.outputTokens },
+        cost_usd: e.costUsd,
+      };
+      out.write(`${JSON.stringify(result)}\n`);
+    },
+  };
+}

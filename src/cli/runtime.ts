@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { Agent, type Session } from '../agent/index.js';
+import { describeMissingModel, loadConfig, resolveProfile, type TeaConfig } from '../config/index.js';
+import { createModelChain, type ProfileConfig } from '../llm/factory.js';
+import { createRegistry } from '../llm/registry.js';
+import type { Provider } from '../llm/types.js';
+import { Store } from '../store/index.js';
+import { defaultDbPath } from '../store/paths.js';
+import { builtinTools } from '../tools/builtin/index.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { CliError, EXIT } from './exit.js';
+
+export interface RuntimeOptions {
+  cwd?: string;
+  profile?: string;
+  model?: string;
+  maxTurns?: number;
+}
+
+export interface Runtime {
+  config: TeaConfig;
+  store: Store;
+  provider: Provider;
+  tools: ToolRegistry;
+  agent: Agent;
+  cwd: string;
+  close(): void;
+}
+
+/** Resolves the workspace directory from --cwd (relative to the process cwd). */
+export function workspaceDir(cwd: string | undefined): string {
+  return path.resolve(cwd ?? process.cwd());
+}
+
+/** Opens the store from the configured home without touching any model. */
+export async function openStore(cwd?: string): Promise<{ config: TeaConfig; store: Store }> {
+  const config = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+  return { config, store: Store.open(defaultDbPath(config.home)) };
+}
+
+/** The main model profile for this run, with --profile and --model applied. */
+export function mainProfile(config: TeaConfig, opts: RuntimeOptions): ProfileConfig {
+  const base = opts.profile ? resolveProfile(config, opts.profile) : config.mainModel;
+  if (!base) throw new CliError(describeMissingModel(config), EXIT.NO_MODEL);
+  return opts.model ? { ...base, model: opts.model } : base;
+}
+
+/** Builds everything a turn needs: config, model chain, store, tools, agent. */
+export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const cwd = workspaceDir(opts.cwd);
+  const config = await loadConfig({ cwd });
+  const main = mainProfile(config, opts);
+  const fallbacks = config.fallback.filter((n) => n !== main.name).map((n) => resolveProfile(config, n));
+  const provider = createModelChain([main, ...fallbacks], {
+    timeoutMs: config.llm.timeoutMs,
+    maxRetries: config.llm.maxRetries,
+    baseDelayMs: config.llm.retryBaseMs,
+    breaker: config.llm.breaker,
+    registry: createRegistry(config.models),
+  });
+  const store = Store.open(defaultDbPath(config.home));
+  const tools = new ToolRegistry();
+  tools.registerAll(builtinTools());
+  const agent = new Agent({
+    provider,
+    tools,
+    store,
+    cwd,
+    maxIterations: opts.maxTurns ?? config.agent.maxIterations,
+    maxParallelTools: config.agent.maxParallelTools,
+  });
+  return { config, store, provider, tools, agent, cwd, close: () => store.close() };
+}
+
+/** The session for this run: --resume, --continue, or a new one. */
+export function pickSession(rt: Runtime, flags: { resume?: string; continue?: boolean }): Session {
+  if (flags.resume) return rt.agent.resumeSession(flags.resume);
+  if (flags.continue) {
+    const latest = rt.store.sessions.latest({ cwd: rt.cwd });
+    if (!latest)
+      throw new CliError(`no session to continue in ${rt.cwd}; start one with tea -p "…"`, EXIT.USAGE);
+    return rt.agent.resumeSession(latest.id);
+  }
+  return rt.agent.newSession();
+}

@@ -1,0 +1,96 @@
+import type { Part } from '../llm/types.js';
+import { EXIT } from './exit.js';
+import { openStore, workspaceDir } from './runtime.js';
+
+function when(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export async function listSessions(opts: { limit: number; here?: boolean; json?: boolean }): Promise<number> {
+  const { store } = await openStore();
+  try {
+    const rows = store.sessions.list({
+      limit: opts.limit,
+      cwd: opts.here ? workspaceDir(undefined) : undefined,
+    });
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return EXIT.OK;
+    }
+    if (rows.length === 0) {
+      process.stdout.write('No sessions yet. Start one with: tea -p "…"\n');
+      return EXIT.OK;
+    }
+    for (const r of rows) {
+      process.stdout.write(
+        `${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.messageCount).padStart(4)} msgs  ${oneLine(r.title ?? '(untitled)', 50)}  ${r.cwd}\n`,
+      );
+    }
+    return EXIT.OK;
+  } finally {
+    store.close();
+  }
+}
+
+function renderPart(p: Part, full: boolean): string {
+  const cap = (s: string): string =>
+    full || s.length <= 2000 ? s : `${s.slice(0, 2000)}\n… (${s.length} chars; --full shows all)`;
+  switch (p.type) {
+    case 'text':
+      return p.text;
+    case 'thinking':
+      return `(thinking) ${cap(p.text)}`;
+    case 'image':
+      return `[image ${p.mediaType}]`;
+    case 'tool-call':
+      return `→ ${p.name}(${JSON.stringify(p.args)}) [${p.id}]`;
+    case 'tool-result':
+      return `← ${p.name} [${p.callId}]${p.isError ? ' (error)' : ''}\n${cap(p.output)}`;
+  }
+}
+
+export async function showSession(id: string, opts: { json?: boolean; full?: boolean }): Promise<number> {
+  const { store } = await openStore();
+  try {
+    const row = store.sessions.resolve(id);
+    const messages = store.messages.list(row.id);
+    if (opts.json) {
+      const usage = store.usage.totals(row.id);
+      process.stdout.write(`${JSON.stringify({ session: row, messages, usage }, null, 2)}\n`);
+      return EXIT.OK;
+    }
+    const usage = store.usage.totals(row.id);
+    process.stdout.write(
+      `session ${row.id}\n  title: ${row.title ?? '(untitled)'}\n  workspace: ${row.cwd}\n  model: ${row.model ?? '?'}\n` +
+        `  created: ${when(row.createdAt)}  updated: ${when(row.updatedAt)}\n` +
+        `  usage: ${usage.inputTokens} in / ${usage.outputTokens} out tokens, $${usage.costUsd.toFixed(4)}\n\n`,
+    );
+    for (const m of messages) {
+      const body = m.parts.map((p) => renderPart(p, Boolean(opts.full))).join('\n');
+      const flag = m.status === 'partial' ? ' (interrupted)' : '';
+      process.stdout.write(`[${m.seq}] ${m.role}${flag}:\n${body}\n\n`);
+    }
+    return EXIT.OK;
+  } finally {
+    store.close();
+  }
+}
+
+export async function removeSessions(ids: string[]): Promise<number> {
+  const { store } = await openStore();
+  try {
+    const rows = ids.map((id) => store.sessions.resolve(id));
+    for (const r of rows) {
+      store.sessions.delete(r.id);
+      process.stdout.write(`removed ${r.id}\n`);
+    }
+    return EXIT.OK;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+import { migrate } from './migrate.js';
+import type { Migration } from './migrations.js';
+
+/** How long a writer waits for another process's lock before failing. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+export function isMemoryPath(path: string): boolean {
+  return path === ':memory:' || path === '';
+}
+
+/**
+ * Opens (creating if needed) the SQLite file at `path`, sets the pragmas and runs
+ * pending migrations. `':memory:'` gives a private in-memory database.
+ *
+ * Durability: WAL with `synchronous = NORMAL` commits by appending to the WAL file
+ * before the call returns, so a killed process (even SIGKILL) loses no committed
+ * transaction; only a power loss or OS crash can drop the last few commits. FULL
+ * would add an fsync per commit on the agent's hot path for that rarer case.
+ */
+export function openDatabase(
+  path: string,
+  options: { migrations?: readonly Migration[] } = {},
+): Database.Database {
+  const memory = isMemoryPath(path);
+  const file = memory ? path : resolve(path);
+  if (!memory) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+    } catch (err) {
+      throw new StoreError(
+        `cannot create the directory for database ${file}: ${(err as Error).message}`,
+        'open-failed',
+        { cause: err },
+      );
+    }
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (err) {
+    throw new StoreError(`cannot open database ${file}: ${(err as Error).message}`, 'open-failed', {
+      cause: err,
+    });
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, options.migrations);
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreError) throw err;
+    throw new StoreError(`cannot open database ${file}: ${(err as Error).message}`, 'open-failed', {
+      cause: err,
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import type Database from 'better-sqlite3';
+import { type Clock, monotonicClock } from './clock.js';
+import { openDatabase } from './db.js';
+import { MessageRepo } from './messages.js';
+import type { Migration } from './migrations.js';
+import { SessionRepo } from './sessions.js';
+import { ToolCallRepo } from './tool-calls.js';
+import { UsageRepo } from './usage.js';
+
+export type { Clock } from './clock.js';
+export { BUSY_TIMEOUT_MS, openDatabase } from './db.js';
+export { StoreError, type StoreErrorCode } from './errors.js';
+export type { MessagePatch, MessageRepo, MessageStatus, NewMessage, StoredMessage } from './messages.js';
+export { type MigrationResult, migrate, schemaVersion } from './migrate.js';
+export { type Migration, migrations } from './migrations.js';
+export { defaultDbPath } from './paths.js';
+export type {
+  CreateSessionInput,
+  ListSessionsOptions,
+  SessionPatch,
+  SessionRepo,
+  SessionRow,
+} from './sessions.js';
+export { MIN_PREFIX_LENGTH } from './sessions.js';
+export type {
+  StartToolCall,
+  ToolCallOutcome,
+  ToolCallRepo,
+  ToolCallResult,
+  ToolCallRow,
+  ToolCallStatus,
+} from './tool-calls.js';
+export type { UsageRepo, UsageRow, UsageTotals } from './usage.js';
+
+export interface StoreOptions {
+  /** Time source in epoch ms (default `Date.now`); the store keeps it strictly increasing. */
+  now?: Clock;
+  /** Replaces the built-in migration list (tests only). */
+  migrations?: readonly Migration[];
+}
+
+/**
+ * The durable record of sessions: one SQLite database with a repository per table
+ * family. Every write is committed before its method returns.
+ */
+export class Store {
+  readonly db: Database.Database;
+  readonly sessions: SessionRepo;
+  readonly messages: MessageRepo;
+  readonly toolCalls: ToolCallRepo;
+  readonly usage: UsageRepo;
+
+  private constructor(db: Database.Database, now: Clock) {
+    this.db = db;
+    this.sessions = new SessionRepo(db, now);
+    this.messages = new MessageRepo(db, now);
+    this.toolCalls = new ToolCallRepo(db, now);
+    this.usage = new UsageRepo(db, now);
+  }
+
+  /** Opens (creating and migrating if needed) the database at `path`; `':memory:'` for a throwaway one. */
+  static open(path: string, options: StoreOptions = {}): Store {
+    const db = openDatabase(path, options.migrations === undefined ? {} : { migrations: options.migrations });
+    try {
+      return new Store(db, monotonicClock(options.now));
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** Closes the database; safe to call twice. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,177 @@
+import type Database from 'better-sqlite3';
+import type { Part, Role } from '../llm/types.js';
+import type { Clock } from './clock.js';
+import { StoreError, sqliteCode } from './errors.js';
+import { decodeParts, encodeParts, optionalIndex, requireRole, requireText } from './validate.js';
+
+/** `partial` marks a streaming assistant draft that has not finished (yet, or ever if the process died). */
+export type MessageStatus = 'complete' | 'partial';
+
+export interface StoredMessage {
+  id: number;
+  sessionId: string;
+  /** 1, 2, 3, … within the session, in the order messages were appended. */
+  seq: number;
+  turnId: string;
+  role: Role;
+  parts: Part[];
+  status: MessageStatus;
+  createdAt: number;
+}
+
+export interface NewMessage {
+  turnId: string;
+  role: Role;
+  parts: Part[];
+  status?: MessageStatus;
+}
+
+export interface MessagePatch {
+  parts?: Part[];
+  status?: MessageStatus;
+}
+
+interface MessageRecord {
+  id: number;
+  session_id: string;
+  seq: number;
+  turn_id: string;
+  role: Role;
+  parts: string;
+  status: MessageStatus;
+  created_at: number;
+}
+
+interface AppendInput {
+  sessionId: string;
+  turnId: string;
+  role: Role;
+  parts: string;
+  status: MessageStatus;
+  now: number;
+}
+
+const COLUMNS = 'id, session_id, seq, turn_id, role, parts, status, created_at';
+
+export class MessageRepo {
+  private readonly insertStmt;
+  private readonly touchStmt;
+  private readonly updateStmt;
+  private readonly getStmt;
+  private readonly listStmt;
+  private readonly countStmt;
+  private readonly appendTx;
+
+  constructor(
+    db: Database.Database,
+    private readonly now: Clock,
+  ) {
+    // One statement picks the next seq and inserts, so seq stays gap-free and unique.
+    this.insertStmt = db.prepare<AppendInput, { id: number; seq: number }>(
+      `INSERT INTO messages (session_id, seq, turn_id, role, parts, status, created_at)
+       SELECT @sessionId, COALESCE(MAX(seq), 0) + 1, @turnId, @role, @parts, @status, @now
+       FROM messages WHERE session_id = @sessionId
+       RETURNING id, seq`,
+    );
+    this.touchStmt = db.prepare<[number, string], void>('UPDATE sessions SET updated_at = ? WHERE id = ?');
+    this.updateStmt = db.prepare<{ id: number; parts: string | null; status: MessageStatus | null }, void>(
+      `UPDATE messages SET parts = COALESCE(@parts, parts), status = COALESCE(@status, status)
+       WHERE id = @id`,
+    );
+    this.getStmt = db.prepare<[number], MessageRecord>(`SELECT ${COLUMNS} FROM messages WHERE id = ?`);
+    this.listStmt = db.prepare<[string, number, number], MessageRecord>(
+      `SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.countStmt = db
+      .prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?')
+      .pluck();
+    // IMMEDIATE takes the write lock up front, so another process cannot slip in between
+    // reading MAX(seq) and inserting.
+    const tx = db.transaction((input: AppendInput) => {
+      const inserted = this.insertStmt.get(input);
+      this.touchStmt.run(input.now, input.sessionId);
+      return inserted;
+    });
+    this.appendTx = tx.immediate;
+  }
+
+  /** Appends at the next seq and bumps the session's `updatedAt`; durable once it returns. */
+  append(sessionId: string, msg: NewMessage): StoredMessage {
+    const input: AppendInput = {
+      sessionId: requireText(sessionId, 'session id'),
+      turnId: requireText(msg.turnId, 'message turnId'),
+      role: requireRole(msg.role),
+      parts: encodeParts(msg.parts),
+      status: checkStatus(msg.status ?? 'complete'),
+      now: this.now(),
+    };
+    let inserted: { id: number; seq: number } | undefined;
+    try {
+      inserted = this.appendTx(input);
+    } catch (err) {
+      if (sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+        throw new StoreError(`cannot append message: session not found: '${sessionId}'`, 'not-found', {
+          cause: err,
+        });
+      }
+      throw err;
+    }
+    if (inserted === undefined) throw new StoreError(`append to session '${sessionId}' returned no row`);
+    return {
+      id: inserted.id,
+      sessionId: input.sessionId,
+      seq: inserted.seq,
+      turnId: input.turnId,
+      role: input.role,
+      parts: decodeParts(input.parts, inserted.id),
+      status: input.status,
+      createdAt: input.now,
+    };
+  }
+
+  /** Replaces the parts and/or status of a message, e.g. to checkpoint and then complete a draft. */
+  update(id: number, patch: MessagePatch): void {
+    const result = this.updateStmt.run({
+      id,
+      parts: patch.parts === undefined ? null : encodeParts(patch.parts),
+      status: patch.status === undefined ? null : checkStatus(patch.status),
+    });
+    if (result.changes === 0) throw new StoreError(`message not found: ${id}`, 'not-found');
+  }
+
+  get(id: number): StoredMessage | undefined {
+    const record = this.getStmt.get(id);
+    return record === undefined ? undefined : toMessage(record);
+  }
+
+  /** Messages in seq order, optionally only those after `afterSeq`, at most `limit`. */
+  list(sessionId: string, opts: { afterSeq?: number; limit?: number } = {}): StoredMessage[] {
+    const afterSeq = optionalIndex(opts.afterSeq, 'afterSeq') ?? 0;
+    const limit = optionalIndex(opts.limit, 'list limit') ?? -1;
+    return this.listStmt.all(sessionId, afterSeq, limit).map(toMessage);
+  }
+
+  count(sessionId: string): number {
+    return this.countStmt.get(sessionId) ?? 0;
+  }
+}
+
+function checkStatus(status: unknown): MessageStatus {
+  if (status !== 'complete' && status !== 'partial') {
+    throw new StoreError(`message status must be 'complete' or 'partial', got ${JSON.stringify(status)}`);
+  }
+  return status;
+}
+
+function toMessage(record: MessageRecord): StoredMessage {
+  return {
+    id: record.id,
+    sessionId: record.session_id,
+    seq: record.seq,
+    turnId: record.turn_id,
+    role: record.role,
+    parts: decodeParts(record.parts, record.id),
+    status: record.status,
+    createdAt: record.created_at,
+  };
+}

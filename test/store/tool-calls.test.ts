@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { steppingClock, storeError, useStore } from './helpers.js';
+
+const openStore = useStore({ now: steppingClock(1_000_000) });
+
+describe('tool calls', () => {
+  it('records start and finish, and lists unfinished calls as running', () => {
+    const { store } = openStore();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    store.toolCalls.start('s', { callId: 'c1', turnId: 't1', name: 'read_file', args: { path: 'a.ts' } });
+    store.toolCalls.start('s', { callId: 'c2', turnId: 't1', name: 'bash', args: { cmd: 'ls', n: [1, 2] } });
+    store.toolCalls.start('s', { callId: 'c3', turnId: 't1', name: 'write', args: {} });
+
+    expect(store.toolCalls.running('s').map((c) => c.callId)).toEqual(['c1', 'c2', 'c3']);
+    const started = store.toolCalls.list('s')[1]!;
+    expect(started).toEqual({
+      callId: 'c2',
+      sessionId: 's',
+      turnId: 't1',
+      name: 'bash',
+      args: { cmd: 'ls', n: [1, 2] },
+      status: 'running',
+      output: null,
+      startedAt: started.startedAt,
+      finishedAt: null,
+      durationMs: null,
+    });
+
+    store.toolCalls.finish('c1', { status: 'ok', output: 'contents', durationMs: 12 });
+    store.toolCalls.finish('c3', { status: 'cancelled', output: 'cancelled by user', durationMs: 3.5 }, 's');
+
+    expect(store.toolCalls.running('s').map((c) => c.callId)).toEqual(['c2']);
+    const [c1, , c3] = store.toolCalls.list('s');
+    expect(c1).toMatchObject({ status: 'ok', output: 'contents', durationMs: 12 });
+    expect(c1!.finishedAt).toBeGreaterThan(c1!.startedAt);
+    expect(c3).toMatchObject({ status: 'cancelled', output: 'cancelled by user', durationMs: 3.5 });
+  });
+
+  it('keeps the same call id apart in different sessions', () => {
+    const { store } = openStore();
+    store.sessions.create({ id: 'a', cwd: '/w' });
+    store.sessions.create({ id: 'b', cwd: '/w' });
+    store.toolCalls.start('a', { callId: 'call_0', turnId: 't', name: 'x', args: { from: 'a' } });
+    store.toolCalls.start('b', { callId: 'call_0', turnId: 't', name: 'x', args: { from: 'b' } });
+
+    store.toolCalls.finish('call_0', { status: 'error', output: '[ERROR] a failed', durationMs: 1 }, 'a');
+    expect(store.toolCalls.list('a')[0]).toMatchObject({ status: 'error', args: { from: 'a' } });
+    expect(store.toolCalls.running('b').map((c) => c.args)).toEqual([{ from: 'b' }]);
+
+    // without a session id, the unfinished one is picked
+    store.toolCalls.finish('call_0', { status: 'skipped', output: 'skipped', durationMs: 0 });
+    expect(store.toolCalls.list('b')[0]).toMatchObject({ status: 'skipped' });
+    expect(store.toolCalls.list('a')[0]).toMatchObject({ status: 'error' });
+  });
+
+  it('rejects duplicates, unknown calls, double finishes and bad results clearly', () => {
+    const { store } = openStore();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    store.toolCalls.start('s', { callId: 'c1', turnId: 't', name: 'x', args: { v: 1 } });
+
+    const dup = storeError(() =>
+      store.toolCalls.start('s', { callId: 'c1', turnId: 't2', name: 'y', args: {} }),
+    );
+    expect(dup.code).toBe('conflict');
+    expect(dup.message).toMatch(/tool call id c1 already exists in session 's'/);
+    expect(store.toolCalls.list('s')).toHaveLength(1);
+
+    const ghost = storeError(() =>
+      store.toolCalls.start('ghost', { callId: 'c', turnId: 't', name: 'x', args: {} }),
+    );
+    expect(ghost.code).toBe('not-found');
+    expect(ghost.message).toMatch(/session not found: 'ghost'/);
+
+    const badArgs = storeError(() =>
+      store.toolCalls.start('s', {
+        callId: 'c9',
+        turnId: 't',
+        name: 'x',
+        args: [1] as unknown as Record<string, unknown>,
+      }),
+    );
+    expect(badArgs.message).toBe('args of tool call c9 must be an object, got an array');
+
+    const unknown = storeError(() =>
+      store.toolCalls.finish('nope', { status: 'ok', output: '', durationMs: 1 }),
+    );
+    expect(unknown.code).toBe('not-found');
+    expect(unknown.message).toBe('tool call not found: nope');
+
+    const badStatus = storeError(() =>
+      store.toolCalls.finish('c1', { status: 'running' as 'ok', output: '', durationMs: 1 }),
+    );
+    expect(badStatus.message).toMatch(/status must be one of ok, error, cancelled, skipped/);
+    const badDuration = storeError(() =>
+      store.toolCalls.finish('c1', { status: 'ok', output: '', durationMs: Number.NaN }),
+    );
+    expect(badDuration.message).toMatch(/durationMs of tool call c1 must be a finite number/);
+    expect(store.toolCalls.running('s')).toHaveLength(1);
+
+    store.toolCalls.finish('c1', { status: 'ok', output: 'first', durationMs: 5 });
+    const twice = storeError(() =>
+      store.toolCalls.finish('c1', { status: 'error', output: 'second', durationMs: 6 }),
+    );
+    expect(twice.code).toBe('conflict');
+    expect(twice.message).toBe("tool call c1 has already finished with status 'ok'");
+    expect(store.toolCalls.list('s')[0]).toMatchObject({ status: 'ok', output: 'first' });
+  });
+});
