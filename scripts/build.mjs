@@ -1,13 +1,18 @@
 // Bundles the CLI into dist/ with esbuild: one small entry plus lazily loaded
 // chunks, so `tea` starts fast (fewer files to resolve and parse). Type checking
-// is separate (`npm run typecheck`).
-import { rmSync } from 'node:fs';
+// is separate (`npm run typecheck`). The bundle is built beside dist/ and swapped
+// in, so a `tea` started during a rebuild never finds dist/ half-written.
+import { renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const root = new URL('..', import.meta.url).pathname;
+const tmp = `${root}dist.tmp-${process.pid}`;
+const old = `${root}dist.old-${process.pid}`;
+
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
-  outdir: 'dist',
+  absWorkingDir: root,
+  outdir: tmp,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -25,3 +30,11 @@ await build({
   },
   logLevel: 'warning',
 });
+
+try {
+  renameSync(`${root}dist`, old);
+} catch {
+  // no previous build
+}
+renameSync(tmp, `${root}dist`);
+rmSync(old, { recursive: true, force: true });

@@ -172,6 +172,13 @@ async function* streamStep(
     return out;
   };
 
+  const reset = (): void => {
+    text = '';
+    thinking = '';
+    signature = undefined;
+    calls = [];
+  };
+
   const messages: Message[] = [
     { role: 'system', parts: [{ type: 'text', text: deps.systemPrompt }] },
     ...deps.history,
@@ -189,6 +196,7 @@ async function* streamStep(
         case 'thinking':
           thinking += d.text;
           if (d.signature) signature = d.signature;
+          if (!d.text) break; // a signature arriving on its own
           draft.update(parts);
           yield { type: 'thinking_delta', text: d.text };
           break;
@@ -207,12 +215,7 @@ async function* streamStep(
           finish = d.reason;
           break;
         case 'retry':
-          if (d.discard) {
-            text = '';
-            thinking = '';
-            signature = undefined;
-            calls = [];
-          }
+          if (d.discard) reset();
           yield {
             type: 'retry',
             attempt: d.attempt,
@@ -222,6 +225,8 @@ async function* streamStep(
           };
           break;
         case 'fallback':
+          // A fallback starts the request over on another profile.
+          reset();
           yield { type: 'fallback', from: d.from, to: d.to, reason: d.reason };
           break;
       }

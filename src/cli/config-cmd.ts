@@ -18,7 +18,10 @@ export async function checkConfig(opts: { cwd?: string }): Promise<number> {
   process.stdout.write(`config files: ${files}\nconfig: valid\n`);
   const targets: ProfileConfig[] = [];
   if (config.mainModel) targets.push(config.mainModel);
-  if (config.cheapModel && config.cheapModel.name !== config.mainModel?.name) targets.push(config.cheapModel);
+  const main = config.mainModel;
+  const cheap = config.cheapModel;
+  const sameAsMain = cheap && main && cheap.baseUrl === main.baseUrl && cheap.model === main.model;
+  if (cheap && !sameAsMain) targets.push(cheap);
   for (const name of config.fallback) targets.push(resolveProfile(config, name));
   if (targets.length === 0) {
     process.stdout.write('no model configured\n');

@@ -95,7 +95,12 @@ export type Delta =
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string; signature?: string }
   | { type: 'tool-call'; call: ToolCallPart }
-  | { type: 'usage'; usage: Usage }
+  | {
+      type: 'usage';
+      usage: Usage;
+      /** The model that produced it, when a wrapper knows better than `Provider.info` (fallback). */
+      model?: ModelInfo;
+    }
   | { type: 'finish'; reason: FinishReason }
   | {
       type: 'retry';

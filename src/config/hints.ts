@@ -1,0 +1,139 @@
+/**
+ * What each config key expects and how to fix a bad value, used to turn
+ * validation issues into messages a user can act on.
+ */
+
+export interface Hint {
+  expected: string;
+  fix: string;
+}
+
+const PROVIDER_FIX =
+  'use `openai` for any OpenAI-compatible server (OpenAI, Ollama, vLLM, DeepSeek, Qwen, OpenRouter) or `anthropic`.';
+const MAPPING_PROFILE: Hint = {
+  expected: 'a mapping of model settings',
+  fix: 'write it as a block with provider, base_url, api_key_env and model, e.g. `main_model: { provider: openai, model: gpt-4o }`.',
+};
+
+const BASE_URL: Hint = {
+  expected: 'an http(s) URL',
+  fix: "set it to the API's base URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1.",
+};
+const MODEL: Hint = { expected: 'a model id', fix: 'set it to the model id the server knows, e.g. gpt-4o.' };
+const PRICE = 'a number of US dollars per million tokens (0 or more)';
+
+/** Hints by generic path (record entries as `*`); checked before `BY_KEY`. */
+const BY_PATH: Record<string, Hint> = {
+  '': {
+    expected: 'a mapping of settings at the top level',
+    fix: 'start the file with keys such as `main_model:`.',
+  },
+  main_model: MAPPING_PROFILE,
+  cheap_model: MAPPING_PROFILE,
+  'profiles.*': MAPPING_PROFILE,
+  profiles: {
+    expected: 'a mapping of profile names to model settings',
+    fix: 'e.g. `profiles: { deepseek: { provider: openai, base_url: https://api.deepseek.com/v1, model: deepseek-chat } }`.',
+  },
+  embedding: {
+    expected: 'a mapping of embedding settings',
+    fix: 'e.g. `embedding: { base_url: http://127.0.0.1:11434/v1, model: nomic-embed-text }`, or remove it to use the built-in offline embedder.',
+  },
+  'embedding.provider': {
+    expected: '`openai` (an OpenAI-compatible /v1/embeddings endpoint)',
+    fix: 'set `provider: openai`, or remove the embedding section to use the built-in offline embedder.',
+  },
+  'models.*': {
+    expected: 'a mapping of registry overrides',
+    fix: 'e.g. `models: { my-model: { context_window: 8192, max_output: 2048 } }`.',
+  },
+  models: {
+    expected: 'a mapping of model ids to registry overrides',
+    fix: 'e.g. `models: { my-model: { context_window: 8192 } }`.',
+  },
+  agent: { expected: 'a mapping', fix: 'e.g. `agent: { max_iterations: 25, max_parallel_tools: 4 }`.' },
+  llm: { expected: 'a mapping', fix: 'e.g. `llm: { timeout_s: 120, max_retries: 3 }`.' },
+  'llm.breaker': { expected: 'a mapping', fix: 'e.g. `breaker: { failure_threshold: 5, recovery_s: 60 }`.' },
+  'llm.timeout_s': {
+    expected: 'a positive number of seconds',
+    fix: 'set the idle timeout of a model call in seconds, e.g. 120.',
+  },
+  fallback: {
+    expected: 'a list of profile names',
+    fix: 'list names defined under `profiles`, e.g. `fallback: [deepseek]`.',
+  },
+  'fallback.*': { expected: 'a profile name', fix: 'use a name defined under `profiles`.' },
+};
+
+/** Hints by the last key of the path. */
+const BY_KEY: Record<string, Hint> = {
+  provider: { expected: 'one of openai, anthropic', fix: PROVIDER_FIX },
+  base_url: BASE_URL,
+  api_url: BASE_URL,
+  api_key: {
+    expected: 'a non-empty string',
+    fix: 'paste the key in quotes, or better, name an environment variable with `api_key_env: OPENAI_API_KEY`.',
+  },
+  api_key_env: {
+    expected: 'the name of an environment variable',
+    fix: 'use letters, digits and underscores, e.g. `api_key_env: OPENAI_API_KEY`.',
+  },
+  model: MODEL,
+  model_name: MODEL,
+  timeout_s: { expected: 'a positive number of seconds', fix: 'e.g. `timeout_s: 120`.' },
+  headers: {
+    expected: 'a mapping of header names to string values',
+    fix: 'e.g. `headers: { HTTP-Referer: "https://example.com" }`.',
+  },
+  context_window: {
+    expected: 'a positive integer',
+    fix: "set it to the model's context window in tokens, e.g. 128000.",
+  },
+  max_context_tokens: {
+    expected: 'a whole number (0 means unset)',
+    fix: "set it to the model's context window in tokens, e.g. 128000 (better: rename it to context_window).",
+  },
+  max_output: {
+    expected: 'a positive integer',
+    fix: 'set it to the most tokens the model may write in one reply, e.g. 16384.',
+  },
+  thinking_budget: {
+    expected: 'a positive integer',
+    fix: 'set the most tokens an Anthropic model may think before answering, e.g. 8000.',
+  },
+  dimensions: {
+    expected: 'a positive integer',
+    fix: "set it to the embedding model's vector size, e.g. 768.",
+  },
+  max_iterations: {
+    expected: 'a positive integer',
+    fix: 'set the most model calls one turn may make, e.g. 25.',
+  },
+  max_parallel_tools: {
+    expected: 'a positive integer',
+    fix: 'set how many tools may run at once, e.g. 4.',
+  },
+  max_retries: { expected: 'a whole number (0 or more)', fix: 'e.g. `max_retries: 3`.' },
+  retry_base_ms: {
+    expected: 'a whole number of milliseconds (0 or more)',
+    fix: 'e.g. `retry_base_ms: 1000`.',
+  },
+  failure_threshold: {
+    expected: 'a positive integer',
+    fix: 'set how many failures in a row open the circuit, e.g. 5.',
+  },
+  recovery_s: {
+    expected: 'a positive number of seconds',
+    fix: 'set how long an open circuit waits before a trial call, e.g. 60.',
+  },
+  input_price: { expected: PRICE, fix: 'e.g. `input_price: 2.5`.' },
+  output_price: { expected: PRICE, fix: 'e.g. `output_price: 10`.' },
+  cached_input_price: { expected: PRICE, fix: 'e.g. `cached_input_price: 1.25`.' },
+};
+/** The hint for a path, or undefined when none is known. */
+export function hintFor(genericPath: string, leafKey: string | undefined): Hint | undefined {
+  if (genericPath.endsWith('headers.*')) {
+    return { expected: 'a string', fix: 'quote the header value, e.g. `X-Title: "Tea"`.' };
+  }
+  return BY_PATH[genericPath] ?? (leafKey === undefined ? undefined : BY_KEY[leafKey]);
+}

@@ -1,0 +1,15 @@
+/** Configuration: files, env vars and detection merged into one validated TeaConfig. */
+export { ConfigError, type ConfigErrorDetails } from './errors.js';
+export { CONFIG_FILE, findProjectConfig, teaHome } from './files.js';
+export { type LoadConfigOptions, loadConfig } from './load.js';
+export { maskedConfig, maskSecret } from './mask.js';
+export { describeMissingModel } from './missing.js';
+export { profileNames, resolveProfile } from './profile.js';
+export type {
+  EmbeddingConfig,
+  KeySource,
+  MainModelOrigin,
+  ModelOverride,
+  ProfileConfig,
+  TeaConfig,
+} from './types.js';

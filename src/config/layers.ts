@@ -1,0 +1,187 @@
+/**
+ * Config files as layers: each validated file is normalised (aliases resolved,
+ * camelCase, seconds to milliseconds) and later layers are merged over earlier
+ * ones key by key, objects deeply, lists replaced.
+ */
+import { ConfigError, displayPath } from './errors.js';
+import type { RawEndpoint, RawFile } from './schema.js';
+import type { ModelOverride } from './types.js';
+
+/** A model or embedding endpoint as one or more files describe it (possibly incomplete). */
+export interface PartialEndpoint {
+  provider?: 'openai' | 'anthropic';
+  baseUrl?: string;
+  apiKey?: string;
+  apiKeyEnv?: string;
+  model?: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  thinkingBudget?: number;
+  dimensions?: number;
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  /** The file that set `api_key` / `api_key_env`. */
+  keyFile?: string;
+  /** The last file that set any key of this endpoint. */
+  file: string;
+  /** The dotted key of this endpoint in its file, e.g. `profiles.deepseek`. */
+  key: string;
+}
+
+export interface Layer {
+  mainModel?: PartialEndpoint;
+  cheapModel?: PartialEndpoint;
+  embedding?: PartialEndpoint;
+  profiles: Record<string, PartialEndpoint>;
+  fallback?: { names: string[]; file: string };
+  agent: { maxIterations?: number; maxParallelTools?: number };
+  llm: {
+    timeoutMs?: number;
+    maxRetries?: number;
+    retryBaseMs?: number;
+    failureThreshold?: number;
+    recoveryMs?: number;
+  };
+  models: Record<string, ModelOverride>;
+}
+
+export function emptyLayer(): Layer {
+  return { profiles: {}, agent: {}, llm: {}, models: {} };
+}
+
+/** Picks a key or its legacy alias; both set to different values is an error. */
+function aliased<T>(
+  file: string,
+  key: string,
+  modern: [string, T | undefined],
+  legacy: [string, T | undefined],
+): T | undefined {
+  const [modernName, modernValue] = modern;
+  const [legacyName, legacyValue] = legacy;
+  if (modernValue !== undefined && legacyValue !== undefined && modernValue !== legacyValue) {
+    const fix = `keep only ${modernName} (${legacyName} is its old name).`;
+    throw new ConfigError(
+      `${displayPath(file)}: ${key}: both ${modernName} and ${legacyName} are set, to different values. Fix: ${fix}`,
+      { file, key: `${key}.${legacyName}`, fix },
+    );
+  }
+  return modernValue ?? legacyValue;
+}
+
+const seconds = (s: number | undefined): number | undefined =>
+  s === undefined ? undefined : Math.round(s * 1000);
+
+/** Drops undefined fields so that spreading a layer never erases an earlier value. */
+function defined<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+function normaliseEndpoint(raw: RawEndpoint, file: string, key: string): PartialEndpoint {
+  if (raw.api_key !== undefined && raw.api_key_env !== undefined) {
+    const fix = 'keep one: `api_key_env` (the name of an environment variable, preferred) or `api_key`.';
+    throw new ConfigError(`${displayPath(file)}: ${key}: both api_key and api_key_env are set. Fix: ${fix}`, {
+      file,
+      key: `${key}.api_key`,
+      fix,
+    });
+  }
+  const legacyWindow = raw.max_context_tokens === 0 ? undefined : raw.max_context_tokens;
+  const endpoint: PartialEndpoint = defined({
+    provider: raw.provider,
+    baseUrl: aliased(file, key, ['base_url', raw.base_url], ['api_url', raw.api_url]),
+    apiKey: raw.api_key,
+    apiKeyEnv: raw.api_key_env,
+    model: aliased(file, key, ['model', raw.model], ['model_name', raw.model_name]),
+    contextWindow: aliased(
+      file,
+      key,
+      ['context_window', raw.context_window],
+      ['max_context_tokens', legacyWindow],
+    ),
+    maxOutputTokens: raw.max_output,
+    thinkingBudget: raw.thinking_budget,
+    dimensions: raw.dimensions,
+    timeoutMs: seconds(raw.timeout_s),
+    headers: raw.headers,
+    keyFile: raw.api_key !== undefined || raw.api_key_env !== undefined ? file : undefined,
+    file,
+    key,
+  });
+  return endpoint;
+}
+
+/** Top-level sections whose names a profile may not take. */
+const RESERVED_NAMES = ['main_model', 'cheap_model', 'embedding'];
+
+/** Normalises one validated file into a layer. */
+export function toLayer(raw: RawFile, file: string): Layer {
+  const layer = emptyLayer();
+  if (raw.main_model) layer.mainModel = normaliseEndpoint(raw.main_model, file, 'main_model');
+  if (raw.cheap_model) layer.cheapModel = normaliseEndpoint(raw.cheap_model, file, 'cheap_model');
+  if (raw.embedding) layer.embedding = normaliseEndpoint(raw.embedding, file, 'embedding');
+  for (const [name, profile] of Object.entries(raw.profiles ?? {})) {
+    if (RESERVED_NAMES.includes(name)) {
+      const fix = `rename the profile, or configure it as the top-level \`${name}:\`.`;
+      throw new ConfigError(`${displayPath(file)}: profiles.${name}: this name is reserved. Fix: ${fix}`, {
+        file,
+        key: `profiles.${name}`,
+        fix,
+      });
+    }
+    layer.profiles[name] = normaliseEndpoint(profile, file, `profiles.${name}`);
+  }
+  if (raw.fallback) layer.fallback = { names: raw.fallback, file };
+  layer.agent = defined({
+    maxIterations: raw.agent?.max_iterations,
+    maxParallelTools: raw.agent?.max_parallel_tools,
+  });
+  layer.llm = defined({
+    timeoutMs: seconds(raw.llm?.timeout_s),
+    maxRetries: raw.llm?.max_retries,
+    retryBaseMs: raw.llm?.retry_base_ms,
+    failureThreshold: raw.llm?.breaker?.failure_threshold,
+    recoveryMs: seconds(raw.llm?.breaker?.recovery_s),
+  });
+  for (const [id, model] of Object.entries(raw.models ?? {})) {
+    layer.models[id] = defined({
+      contextWindow: model.context_window,
+      maxOutputTokens: model.max_output,
+      inputPrice: model.input_price,
+      outputPrice: model.output_price,
+      cachedInputPrice: model.cached_input_price,
+    });
+  }
+  return layer;
+}
+
+/** `over` wins key by key; a layer that sets either key field replaces both. */
+function mergeEndpoint(base: PartialEndpoint | undefined, over: PartialEndpoint | undefined) {
+  if (!base || !over) return over ?? base;
+  const merged: PartialEndpoint = { ...base, ...over };
+  if (over.keyFile !== undefined) {
+    merged.apiKey = over.apiKey;
+    merged.apiKeyEnv = over.apiKeyEnv;
+  }
+  if (base.headers && over.headers) merged.headers = { ...base.headers, ...over.headers };
+  return defined(merged);
+}
+
+/** Merges `over` onto `base` (neither is modified). */
+export function mergeLayers(base: Layer, over: Layer): Layer {
+  const profiles: Record<string, PartialEndpoint> = { ...base.profiles };
+  for (const [name, profile] of Object.entries(over.profiles)) {
+    profiles[name] = mergeEndpoint(profiles[name], profile) ?? profile;
+  }
+  const models: Record<string, ModelOverride> = { ...base.models };
+  for (const [id, model] of Object.entries(over.models)) models[id] = { ...models[id], ...model };
+  return defined({
+    mainModel: mergeEndpoint(base.mainModel, over.mainModel),
+    cheapModel: mergeEndpoint(base.cheapModel, over.cheapModel),
+    embedding: mergeEndpoint(base.embedding, over.embedding),
+    profiles,
+    fallback: over.fallback ?? base.fallback,
+    agent: { ...base.agent, ...over.agent },
+    llm: { ...base.llm, ...over.llm },
+    models,
+  });
+}

@@ -1,0 +1,156 @@
+/** The effective config as YAML, with every secret masked and key origins noted. */
+import { Document, isScalar } from 'yaml';
+import { displayPath } from './errors.js';
+import type { EmbeddingConfig, KeySource, ModelOverride, ProfileConfig, TeaConfig } from './types.js';
+
+const KNOWN_PREFIX = /^(sk-ant-|sk-proj-|sk-or-v1-|sk-|gsk_|xai-|hf_|sk_)/;
+const SECRET_NAME = /auth|key|token|secret|cookie|password|signature/i;
+
+/**
+ * Masks a secret, keeping a known vendor prefix and at most the last 4
+ * characters, and only when the secret is long enough that those reveal little:
+ * `sk-…abcd`. Short secrets become `****`.
+ */
+export function maskSecret(secret: string): string {
+  const prefix = KNOWN_PREFIX.exec(secret)?.[0] ?? '';
+  if (secret.length - prefix.length < 16) return '****';
+  return `${prefix}…${secret.slice(-4)}`;
+}
+
+/** Masks a password in the URL's user info and secret-looking query values. */
+export function maskUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return value;
+  }
+  let changed = false;
+  if (url.password) {
+    url.password = '****';
+    changed = true;
+  }
+  for (const [name, inner] of url.searchParams) {
+    if (SECRET_NAME.test(name) && inner) {
+      url.searchParams.set(name, '****');
+      changed = true;
+    }
+  }
+  return changed ? url.toString() : value;
+}
+
+function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = SECRET_NAME.test(name) ? '****' : value;
+  return out;
+}
+
+function keyOrigin(source: KeySource | undefined): string | undefined {
+  if (!source || source.kind === 'none') return undefined;
+  if (source.kind === 'file') return `written in ${displayPath(source.file)}`;
+  const named = source.file ? ` (named in ${displayPath(source.file)})` : '';
+  return source.set
+    ? `from $${source.variable}${named}`
+    : `set $${source.variable} to use this profile${named}`;
+}
+
+type Plain = Record<string, unknown>;
+
+function endpointToPlain(endpoint: ProfileConfig | EmbeddingConfig, source: KeySource | undefined): Plain {
+  const out: Plain = {
+    provider: endpoint.provider,
+    base_url: maskUrl(endpoint.baseUrl),
+    model: endpoint.model,
+  };
+  if ('contextWindow' in endpoint && endpoint.contextWindow !== undefined)
+    out.context_window = endpoint.contextWindow;
+  if ('maxOutputTokens' in endpoint && endpoint.maxOutputTokens !== undefined) {
+    out.max_output = endpoint.maxOutputTokens;
+  }
+  if ('thinkingBudget' in endpoint && endpoint.thinkingBudget !== undefined) {
+    out.thinking_budget = endpoint.thinkingBudget;
+  }
+  if ('dimensions' in endpoint && endpoint.dimensions !== undefined) out.dimensions = endpoint.dimensions;
+  if (endpoint.timeoutMs !== undefined) out.timeout_s = endpoint.timeoutMs / 1000;
+  if (endpoint.headers) out.headers = maskHeaders(endpoint.headers);
+  if (endpoint.apiKey !== undefined) out.api_key = maskSecret(endpoint.apiKey);
+  else if (source?.kind === 'env') out.api_key = `<unset: $${source.variable}>`;
+  return out;
+}
+
+function overrideToPlain(model: ModelOverride): Plain {
+  const out: Plain = {};
+  if (model.contextWindow !== undefined) out.context_window = model.contextWindow;
+  if (model.maxOutputTokens !== undefined) out.max_output = model.maxOutputTokens;
+  if (model.inputPrice !== undefined) out.input_price = model.inputPrice;
+  if (model.outputPrice !== undefined) out.output_price = model.outputPrice;
+  if (model.cachedInputPrice !== undefined) out.cached_input_price = model.cachedInputPrice;
+  return out;
+}
+
+function sameEndpoint(a: ProfileConfig, b: ProfileConfig): boolean {
+  return JSON.stringify({ ...a, name: '' }) === JSON.stringify({ ...b, name: '' });
+}
+
+/** Attaches a trailing comment to the scalar at `path`, when there is one. */
+function comment(doc: Document, path: string[], text: string | undefined): void {
+  if (!text) return;
+  const node = doc.getIn(path, true);
+  if (isScalar(node)) node.comment = ` ${text}`;
+}
+
+/**
+ * YAML of the effective config (snake_case, like the files) with every secret
+ * masked, and a comment on each `api_key` saying where it came from.
+ */
+export function maskedConfig(config: TeaConfig): string {
+  const sources = config.keySources ?? {};
+  const endpoints: [string, ProfileConfig | EmbeddingConfig | undefined][] = [
+    ['main_model', config.mainModel],
+    ['cheap_model', config.cheapModel],
+    ['embedding', config.embedding],
+  ];
+  const plain: Plain = { home: config.home, files: config.files };
+  for (const [name, endpoint] of endpoints) {
+    if (endpoint) plain[name] = endpointToPlain(endpoint, sources[name]);
+  }
+  if (!config.embedding) plain.embedding = 'built-in offline embedder';
+  const profiles: Plain = {};
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    profiles[name] = endpointToPlain(profile, sources[name]);
+  }
+  plain.profiles = profiles;
+  plain.fallback = config.fallback;
+  plain.agent = {
+    max_iterations: config.agent.maxIterations,
+    max_parallel_tools: config.agent.maxParallelTools,
+  };
+  plain.llm = {
+    timeout_s: config.llm.timeoutMs / 1000,
+    max_retries: config.llm.maxRetries,
+    retry_base_ms: config.llm.retryBaseMs,
+    breaker: {
+      failure_threshold: config.llm.breaker.failureThreshold,
+      recovery_s: config.llm.breaker.recoveryMs / 1000,
+    },
+  };
+  plain.models = Object.fromEntries(Object.entries(config.models).map(([id, m]) => [id, overrideToPlain(m)]));
+
+  const doc = new Document(plain);
+  doc.commentBefore = ' Effective Tea config (secrets masked). Later files override earlier ones.';
+  const named: [string, string[]][] = [
+    ['main_model', ['main_model']],
+    ['cheap_model', ['cheap_model']],
+    ['embedding', ['embedding']],
+    ...Object.keys(config.profiles).map((name): [string, string[]] => [name, ['profiles', name]]),
+  ];
+  for (const [name, path] of named) comment(doc, [...path, 'api_key'], keyOrigin(sources[name]));
+  if (config.mainModel) {
+    const origin = config.mainModelOrigin === 'ollama' ? 'detected local Ollama' : undefined;
+    comment(doc, ['main_model', 'model'], origin);
+  }
+  if (config.mainModel && config.cheapModel && sameEndpoint(config.mainModel, config.cheapModel)) {
+    comment(doc, ['cheap_model', 'model'], 'same as main_model');
+  }
+  return doc.toString();
+}

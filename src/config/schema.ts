@@ -1,0 +1,123 @@
+/**
+ * The on-disk shape of a config file (snake_case), validated with zod.
+ * Every key is optional here: a file may hold only part of the config and is
+ * merged with the others; completeness is checked after merging.
+ */
+import { z } from 'zod';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = z.string().refine(isHttpUrl);
+const nonEmpty = z.string().trim().min(1);
+const positiveInt = z.number().int().positive();
+const wholeNumber = z.number().int().nonnegative();
+const positiveNumber = z.number().positive();
+const price = z.number().nonnegative();
+const headers = z.record(z.string(), z.string());
+
+/** Keys shared by model profiles and the embedding section. */
+const endpointKeys = {
+  base_url: httpUrl.optional(),
+  /** Legacy alias of `base_url` (Python seed). */
+  api_url: httpUrl.optional(),
+  api_key: nonEmpty.optional(),
+  api_key_env: z.string().regex(ENV_NAME).optional(),
+  model: nonEmpty.optional(),
+  /** Legacy alias of `model`. */
+  model_name: nonEmpty.optional(),
+  timeout_s: positiveNumber.optional(),
+  headers: headers.optional(),
+};
+
+export const profileSchema = z.strictObject({
+  provider: z.enum(['openai', 'anthropic']).optional(),
+  ...endpointKeys,
+  context_window: positiveInt.optional(),
+  /** Legacy alias of `context_window`; 0 means unset. */
+  max_context_tokens: wholeNumber.optional(),
+  max_output: positiveInt.optional(),
+  /** Anthropic only: extended-thinking token budget. */
+  thinking_budget: positiveInt.optional(),
+});
+
+export const embeddingSchema = z.strictObject({
+  provider: z.enum(['openai']).optional(),
+  ...endpointKeys,
+  dimensions: positiveInt.optional(),
+});
+
+const modelOverrideSchema = z.strictObject({
+  context_window: positiveInt.optional(),
+  max_output: positiveInt.optional(),
+  input_price: price.optional(),
+  output_price: price.optional(),
+  cached_input_price: price.optional(),
+});
+
+const agentSchema = z.strictObject({
+  max_iterations: positiveInt.optional(),
+  max_parallel_tools: positiveInt.optional(),
+});
+
+const breakerSchema = z.strictObject({
+  failure_threshold: positiveInt.optional(),
+  recovery_s: positiveNumber.optional(),
+});
+
+const llmSchema = z.strictObject({
+  timeout_s: positiveNumber.optional(),
+  max_retries: wholeNumber.optional(),
+  retry_base_ms: wholeNumber.optional(),
+  breaker: breakerSchema.optional(),
+});
+
+/** Profile names: letters, digits, `_`, `.` and `-`. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+export const fileSchema = z.strictObject({
+  main_model: profileSchema.optional(),
+  cheap_model: profileSchema.optional(),
+  embedding: embeddingSchema.optional(),
+  profiles: z.record(z.string().regex(PROFILE_NAME), profileSchema).optional(),
+  fallback: z.array(nonEmpty).optional(),
+  agent: agentSchema.optional(),
+  llm: llmSchema.optional(),
+  models: z.record(nonEmpty, modelOverrideSchema).optional(),
+});
+
+export type RawProfile = z.infer<typeof profileSchema>;
+export type RawEmbedding = z.infer<typeof embeddingSchema>;
+export type RawFile = z.infer<typeof fileSchema>;
+
+/**
+ * The keys a mapping at a (generic) path accepts, for "did you mean" suggestions.
+ * Record entries are written as `*` (e.g. `profiles.*`).
+ */
+export function knownKeysAt(genericPath: string): string[] {
+  const shapes: Record<string, z.ZodObject> = {
+    '': fileSchema,
+    main_model: profileSchema,
+    cheap_model: profileSchema,
+    'profiles.*': profileSchema,
+    embedding: embeddingSchema,
+    'models.*': modelOverrideSchema,
+    agent: agentSchema,
+    llm: llmSchema,
+    'llm.breaker': breakerSchema,
+  };
+  const shape = shapes[genericPath];
+  return shape ? Object.keys(shape.shape) : [];
+}
+
+/** Either a profile or the embedding section (every key optional). */
+export type RawEndpoint = Omit<RawProfile, 'provider'> &
+  Omit<RawEmbedding, 'provider'> & { provider?: RawProfile['provider'] };

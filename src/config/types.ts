@@ -1,0 +1,74 @@
+/**
+ * The effective configuration every face receives, after files, env vars and
+ * local detection have been merged and validated.
+ */
+
+import type { ProfileConfig } from '../llm/factory.js';
+
+export type { ProfileConfig };
+
+/** A remote embedding model on an OpenAI-compatible `/v1/embeddings` endpoint. */
+export interface EmbeddingConfig {
+  provider: 'openai';
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  dimensions?: number;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** Model-registry overrides for one model id (prices in US dollars per million tokens). */
+export interface ModelOverride {
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  inputPrice?: number;
+  outputPrice?: number;
+  cachedInputPrice?: number;
+}
+
+/**
+ * Where a profile's API key came from (or was expected to come from), so that
+ * `maskedConfig` can explain it without ever showing the key.
+ * - `file`: written as `api_key` in that config file.
+ * - `env`: read from an environment variable; `file` is the config file that named
+ *   it via `api_key_env` (absent when the env-only setup picked it); `set` is false
+ *   when the variable was unset.
+ * - `none`: no key configured (normal for local servers).
+ */
+export type KeySource =
+  | { kind: 'file'; file: string }
+  | { kind: 'env'; variable: string; set: boolean; file?: string }
+  | { kind: 'none' };
+
+/** What configured the main model. */
+export type MainModelOrigin = 'file' | 'env' | 'ollama';
+
+export interface TeaConfig {
+  /** The data home (`~/.tea` or `$TEA_HOME`). */
+  home: string;
+  /** Config files that were read, in order (later ones win). */
+  files: string[];
+  mainModel?: ProfileConfig;
+  /** Summaries and extraction; a copy of `mainModel` (named `cheap_model`) when not configured. */
+  cheapModel?: ProfileConfig;
+  /** Absent means the built-in offline embedder. */
+  embedding?: EmbeddingConfig;
+  /** Extra named profiles (`--profile NAME`, fallback chain). */
+  profiles: Record<string, ProfileConfig>;
+  /** Profile names tried in order after `mainModel` fails. */
+  fallback: string[];
+  agent: { maxIterations: number; maxParallelTools: number };
+  llm: {
+    timeoutMs: number;
+    maxRetries: number;
+    retryBaseMs: number;
+    breaker: { failureThreshold: number; recoveryMs: number };
+  };
+  /** Model-registry overrides by model id. */
+  models: Record<string, ModelOverride>;
+  /** Key provenance by profile name (`main_model`, `cheap_model`, `embedding`, or a profile name). */
+  keySources?: Record<string, KeySource>;
+  /** What configured `mainModel`, when there is one. */
+  mainModelOrigin?: MainModelOrigin;
+}

@@ -1,0 +1,125 @@
+/** Internal messages → the Anthropic messages request body. */
+import type { ImagePart, Message, ModelInfo, ModelRequest, Part, ToolSpec } from './types.js';
+
+export type AnthropicImageSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string };
+
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: AnthropicImageSource }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content?: string; is_error: boolean };
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+export interface AnthropicRequestBody {
+  model: string;
+  max_tokens: number;
+  messages: AnthropicMessage[];
+  system?: string;
+  tools?: AnthropicTool[];
+  temperature?: number;
+  thinking?: { type: 'enabled'; budget_tokens: number };
+  stream: true;
+}
+
+function imageSource(part: ImagePart): AnthropicImageSource {
+  if (part.data !== undefined) return { type: 'base64', media_type: part.mediaType, data: part.data };
+  if (part.url !== undefined) return { type: 'url', url: part.url };
+  throw new Error(`image part (${part.mediaType}) has neither data nor url`);
+}
+
+/** One internal part → Anthropic blocks (none for parts this wire cannot carry back). */
+function toBlocks(part: Part): AnthropicBlock[] {
+  switch (part.type) {
+    case 'text':
+      // Anthropic rejects empty text blocks.
+      return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    case 'image':
+      return [{ type: 'image', source: imageSource(part) }];
+    case 'thinking':
+      // Only signed thinking can be sent back; unsigned thinking came from another wire.
+      return part.signature ? [{ type: 'thinking', thinking: part.text, signature: part.signature }] : [];
+    case 'tool-call':
+      return [{ type: 'tool_use', id: part.id, name: part.name, input: part.args }];
+    case 'tool-result':
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: part.callId,
+          ...(part.output === '' ? {} : { content: part.output }),
+          is_error: part.isError,
+        },
+      ];
+  }
+}
+
+/**
+ * System text goes to the top-level `system`; tool results ride in user messages;
+ * consecutive messages of one role are merged (Anthropic requires alternation).
+ */
+export function toAnthropicMessages(messages: Message[]): {
+  system: string | undefined;
+  messages: AnthropicMessage[];
+} {
+  const system: string[] = [];
+  const out: AnthropicMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') {
+      for (const p of m.parts) if (p.type === 'text' && p.text !== '') system.push(p.text);
+      continue;
+    }
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const content = m.parts.flatMap(toBlocks);
+    if (content.length === 0) continue;
+    const last = out.at(-1);
+    if (last?.role === role) last.content.push(...content);
+    else out.push({ role, content });
+  }
+  for (const m of out) {
+    // Tool results must open a user message; a stable sort keeps the rest in order.
+    if (m.role === 'user') m.content.sort((a, b) => rank(a) - rank(b));
+  }
+  return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: out };
+}
+
+function rank(block: AnthropicBlock): number {
+  return block.type === 'tool_result' ? 0 : 1;
+}
+
+export function toAnthropicTools(tools: ToolSpec[]): AnthropicTool[] {
+  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+}
+
+export function buildAnthropicBody(
+  info: ModelInfo,
+  request: ModelRequest,
+  thinkingBudget: number | undefined,
+): AnthropicRequestBody {
+  const { system, messages } = toAnthropicMessages(request.messages);
+  let maxTokens = request.maxOutputTokens ?? info.maxOutputTokens;
+  const body: AnthropicRequestBody = { model: info.model, max_tokens: maxTokens, messages, stream: true };
+  if (system !== undefined) body.system = system;
+  if (request.tools && request.tools.length > 0) body.tools = toAnthropicTools(request.tools);
+  if (thinkingBudget !== undefined && thinkingBudget > 0) {
+    // The thinking budget counts against max_tokens, which must stay larger.
+    if (maxTokens <= thinkingBudget) maxTokens = thinkingBudget + maxTokens;
+    body.max_tokens = maxTokens;
+    body.thinking = { type: 'enabled', budget_tokens: thinkingBudget };
+  } else if (request.temperature !== undefined) {
+    // Extended thinking does not allow a temperature, so it is only sent without it.
+    body.temperature = request.temperature;
+  }
+  return body;
+}

@@ -1,0 +1,72 @@
+/**
+ * Provider for Anthropic's native messages API over Node's global fetch.
+ * No retries or timeouts here: the resilience layer wraps this provider.
+ */
+import { AnthropicStreamState } from './anthropic-stream.js';
+import { type AnthropicRequestBody, buildAnthropicBody } from './anthropic-wire.js';
+import { LlmError } from './errors.js';
+import { type CallContext, parseWireJson, postJson, readSse } from './http.js';
+import type { Delta, ModelInfo, ModelRequest, Provider } from './types.js';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export interface AnthropicProviderOptions {
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** Enables extended thinking with this many budget tokens. */
+  thinkingBudget?: number;
+}
+
+export class AnthropicProvider implements Provider {
+  readonly info: ModelInfo;
+  private readonly apiKey: string | undefined;
+  private readonly headers: Record<string, string>;
+  private readonly thinkingBudget: number | undefined;
+
+  constructor(info: ModelInfo, opts: AnthropicProviderOptions = {}) {
+    this.info = info;
+    this.apiKey = opts.apiKey || undefined;
+    this.headers = opts.headers ?? {};
+    this.thinkingBudget = opts.thinkingBudget;
+  }
+
+  get url(): string {
+    return `${this.info.baseUrl.replace(/\/+$/, '')}/v1/messages`;
+  }
+
+  /** The wire body this provider would send; exposed for diagnostics and tests. */
+  buildBody(request: ModelRequest): AnthropicRequestBody {
+    try {
+      return buildAnthropicBody(this.info, request, this.thinkingBudget);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new LlmError('invalid-response', `${this.info.profile}: cannot build the request: ${reason}`, {
+        profile: this.info.profile,
+        cause: err,
+      });
+    }
+  }
+
+  async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<Delta> {
+    const ctx: CallContext = {
+      profile: this.info.profile,
+      signal,
+      secrets: this.apiKey ? [this.apiKey] : [],
+    };
+    const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...this.headers };
+    if (this.apiKey) headers['x-api-key'] = this.apiKey;
+    const res = await postJson(this.url, headers, this.buildBody(request), ctx);
+    const state = new AnthropicStreamState(ctx.profile);
+    for await (const event of readSse(res, ctx)) {
+      if (event.data.trim() === '') continue;
+      yield* state.handle(parseWireJson(event.data, ctx.profile));
+      if (state.finished) break;
+    }
+    if (!state.finished) {
+      throw new LlmError('network', `${ctx.profile}: the stream ended before the model finished`, {
+        profile: ctx.profile,
+      });
+    }
+    yield* state.end();
+  }
+}

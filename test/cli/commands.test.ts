@@ -1,0 +1,108 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CliEnv, cliEnv, runTea } from '../support/cli.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { reply } from '../support/script.js';
+
+const SECRET = 'sk-live-abcdefghijklmnop-9876';
+let server: ModelServer;
+let ctx: CliEnv;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.reset();
+  ctx = cliEnv({ OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: server.openaiBaseUrl, TEA_MODEL: 'scripted-model' });
+});
+afterEach(() => ctx.cleanup());
+
+const tea = (args: string[]) => runTea(args, { env: ctx.env, cwd: ctx.work });
+
+async function newSession(prompt: string, answer: string): Promise<string> {
+  server.script(reply().text(answer));
+  const r = await tea(['-p', prompt, '--output-format', 'json']);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout).session_id as string;
+}
+
+describe('tea sessions', () => {
+  it('lists, shows and removes sessions', async () => {
+    expect((await tea(['sessions', 'list'])).stdout).toMatch(/No sessions yet/);
+    const a = await newSession('first task', 'answer one');
+    const b = await newSession('second task', 'answer two');
+
+    const list = await tea(['sessions', 'list']);
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(b.slice(0, 8));
+    expect(lines[0]).toContain('second task');
+    expect(lines[1]).toContain(a.slice(0, 8));
+
+    const json = JSON.parse((await tea(['sessions', 'list', '--json'])).stdout);
+    expect(json.map((s: { id: string }) => s.id)).toEqual([b, a]);
+
+    const shown = await tea(['sessions', 'show', a.slice(0, 8)]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`session ${a}`);
+    expect(shown.stdout).toMatch(/\[1\] user:\nfirst task/);
+    expect(shown.stdout).toMatch(/\[2\] assistant:\nanswer one/);
+
+    const rm = await tea(['sessions', 'rm', a]);
+    expect(rm.code).toBe(0);
+    expect(rm.stdout).toContain(`removed ${a}`);
+    const after = JSON.parse((await tea(['sessions', 'list', '--json'])).stdout);
+    expect(after.map((s: { id: string }) => s.id)).toEqual([b]);
+  });
+
+  it('an unknown session id is a clear usage error', async () => {
+    const r = await tea(['sessions', 'show', 'ffffffff']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/session not found/);
+    const resume = await tea(['-p', 'x', '--resume', 'ffffffff']);
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(/session not found/);
+  });
+});
+
+describe('tea config', () => {
+  it('prints the effective config with the secret masked', async () => {
+    const r = await tea(['config']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('scripted-model');
+    expect(r.stdout).toContain(server.openaiBaseUrl);
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stdout).toMatch(/9876/);
+  });
+
+  it('check validates and pings the model', async () => {
+    server.script(reply().text('ok'));
+    const r = await tea(['config', 'check']);
+    expect(r.stdout).toMatch(/config: valid/);
+    expect(r.stdout).toMatch(/main_model: ok \(scripted-model/);
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('check reports a model that does not answer and exits 1', async () => {
+    server.script(reply().error(401, { message: 'invalid api key' }));
+    const r = await tea(['config', 'check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/main_model: FAILED/);
+    expect(r.stdout).toMatch(/401/);
+    expect(r.stdout).not.toContain(SECRET);
+  });
+
+  it('check on an invalid file names the file, the key and a fix', async () => {
+    writeFileSync(path.join(ctx.home, 'config.yaml'), 'agent:\n  max_iteratoins: 5\n');
+    const r = await tea(['config', 'check']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('tea-home/config.yaml');
+    expect(r.stderr).toMatch(/max_iteratoins/);
+    expect(r.stderr).toMatch(/max_iterations/);
+  });
+});

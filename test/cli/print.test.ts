@@ -1,0 +1,176 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/index.js';
+import { type CliEnv, cliEnv, runTea } from '../support/cli.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { reply } from '../support/script.js';
+import { wireMessages, wireText } from '../support/wire.js';
+
+let server: ModelServer;
+let ctx: CliEnv;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.reset();
+  ctx = cliEnv();
+  ctx.env.OPENAI_API_KEY = 'sk-test-secret-value-1234';
+  ctx.env.OPENAI_BASE_URL = server.openaiBaseUrl;
+  ctx.env.TEA_MODEL = 'scripted-model';
+});
+afterEach(() => ctx.cleanup());
+
+const tea = (args: string[], input?: string) => runTea(args, { env: ctx.env, cwd: ctx.work, input });
+
+describe('tea -p', () => {
+  it('prints the answer and exits 0', async () => {
+    server.script(reply().text('Hello from the model.').usage(12, 5));
+    const r = await tea(['-p', 'say hello']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('Hello from the model.\n');
+    expect(r.code).toBe(0);
+    const req = server.requests[0]!;
+    expect(req.body.model).toBe('scripted-model');
+    expect(req.headers.authorization).toBe('Bearer sk-test-secret-value-1234');
+    const msgs = wireMessages(req.body);
+    expect(wireText(msgs.at(-1)!)).toBe('say hello');
+  });
+
+  it('reads the prompt from piped stdin, and joins it to an argument', async () => {
+    server.script(reply().text('a'), reply().text('b'));
+    expect((await tea(['-p'], 'from stdin only\n')).code).toBe(0);
+    expect((await tea(['-p', 'summarise this:'], 'line one\nline two\n')).code).toBe(0);
+    const last = (i: number) => wireText(wireMessages(server.requests[i]!.body).at(-1)!);
+    expect(last(0)).toBe('from stdin only');
+    expect(last(1)).toBe('summarise this:\n\nline one\nline two');
+  });
+
+  it('--output-format json prints one result object', async () => {
+    server.script(reply().toolCall('write_file', { path: 'a.txt', content: 'x' }).usage(10, 2), reply().text('Wrote it.').usage(20, 3));
+    const r = await tea(['-p', 'write a file', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({
+      type: 'result',
+      reason: 'completed',
+      result: 'Wrote it.',
+      iterations: 2,
+      tool_calls: 1,
+      usage: { input_tokens: 30, output_tokens: 5 },
+    });
+    expect(out.session_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('--output-format stream-json prints one event per line', async () => {
+    server.script(reply().thinking('hm').text('Hi').toolCall('list_dir', {}).usage(5, 1), reply().text('Done.'));
+    const r = await tea(['-p', 'go', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AgentEvent);
+    const kinds = new Set(events.map((e) => e.type));
+    for (const k of ['turn_start', 'thinking_delta', 'text_delta', 'tool_start', 'tool_finish', 'usage', 'turn_end', 'done']) {
+      expect(kinds.has(k as AgentEvent['type'])).toBe(true);
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed', text: 'Done.' });
+  });
+
+  it('--continue and --resume carry the earlier conversation', async () => {
+    server.script(reply().text('first'), reply().text('second'), reply().text('third'));
+    const first = JSON.parse((await tea(['-p', 'one', '--output-format', 'json'])).stdout);
+    expect((await tea(['-p', 'two', '--continue'])).code).toBe(0);
+    expect((await tea(['-p', 'three', '--resume', first.session_id.slice(0, 8)])).code).toBe(0);
+    const texts = wireMessages(server.requests[2]!.body)
+      .slice(1)
+      .map((m) => `${m.role}:${wireText(m)}`);
+    expect(texts).toEqual(['user:one', 'assistant:first', 'user:two', 'assistant:second', 'user:three']);
+  });
+
+  it('--max-turns stops the loop and exits 4', async () => {
+    for (let i = 0; i < 2; i++) server.script(reply().toolCall('list_dir', { path: `.${'/.'.repeat(i)}` }));
+    const r = await tea(['-p', 'loop', '--max-turns', '2']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/after 2 model calls/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('--model overrides the model for one run', async () => {
+    server.script(reply().text('ok'));
+    expect((await tea(['-p', 'x', '--model', 'other-model'])).code).toBe(0);
+    expect(server.requests[0]!.body.model).toBe('other-model');
+  });
+
+  it('--profile picks a named profile from config.yaml', async () => {
+    writeFileSync(
+      path.join(ctx.home, 'config.yaml'),
+      `profiles:\n  local:\n    provider: openai\n    base_url: ${server.openaiBaseUrl}\n    model: profile-model\n`,
+    );
+    server.script(reply().text('ok'));
+    const r = await tea(['-p', 'x', '--profile', 'local']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(server.requests[0]!.body.model).toBe('profile-model');
+  });
+
+  it('--cwd sets the workspace the tools work in', async () => {
+    server.script(reply().toolCall('write_file', { path: 'made-here.txt', content: 'hi' }), reply().text('ok'));
+    const r = await runTea(['-p', 'write', '--cwd', ctx.work], { env: ctx.env, cwd: ctx.home });
+    expect(r.code).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(path.join(ctx.work, 'made-here.txt'), 'utf8')).toBe('hi');
+  });
+
+  it('a model failure exits 1 with the reason on stderr', async () => {
+    server.script(reply().error(400, { message: 'model does not exist' }));
+    const r = await tea(['-p', 'x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/400/);
+    expect(r.stderr).toMatch(/model does not exist/);
+    expect(r.stderr).not.toContain('sk-test-secret-value-1234');
+  });
+
+  it('no prompt is a usage error (exit 2)', async () => {
+    const r = await tea(['-p'], '');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no prompt/);
+  });
+});
+
+describe('tea without a model', () => {
+  it('exits 3 and says how to configure one', async () => {
+    const bare = cliEnv();
+    try {
+      const r = await runTea(['-p', 'hello'], { env: bare.env, cwd: bare.work });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/OPENAI_API_KEY/);
+      expect(r.stderr).toMatch(/config\.yaml/);
+    } finally {
+      bare.cleanup();
+    }
+  });
+
+  it('an invalid config exits 2 naming the file and the key', async () => {
+    writeFileSync(path.join(ctx.home, 'config.yaml'), 'main_model:\n  model: x\n  context_window: big\n');
+    const r = await tea(['-p', 'hello']);
+    expect(r.code).toBe(2);
+    // The file is named (under HOME it is shown as ~/…).
+    expect(r.stderr).toContain('~/tea-home/config.yaml');
+    expect(r.stderr).toMatch(/main_model\.context_window/);
+  });
+});
+
+describe('tea --version', () => {
+  it('prints the package version', async () => {
+    const { version } = JSON.parse(
+      (await import('node:fs')).readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8'),
+    );
+    const r = await tea(['--version']);
+    expect(r.stdout.trim()).toBe(version);
+    expect(r.code).toBe(0);
+  });
+});

@@ -1,0 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+/** CLI tests spawn the shipped bundle, so build dist/ fresh before any test runs. */
+export default function setup(): void {
+  const root = path.resolve(import.meta.dirname, '..');
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+}

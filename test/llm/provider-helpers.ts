@@ -1,0 +1,22 @@
+/** Small shared pieces of the provider tests. */
+import { expect } from 'vitest';
+import { LlmError } from '../../src/llm/errors.js';
+import type { Delta, ModelRequest, ToolCallPart } from '../../src/llm/types.js';
+
+export const hi: ModelRequest = { messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] };
+
+export const textOf = (deltas: Delta[], type: 'text' | 'thinking'): string =>
+  deltas.flatMap((d) => (d.type === type ? [d.text] : [])).join('');
+
+export const callsOf = (deltas: Delta[]): ToolCallPart[] =>
+  deltas.flatMap((d) => (d.type === 'tool-call' ? [d.call] : []));
+
+/** Awaits a promise that must reject with an LlmError, and returns that error. */
+export async function failure(p: Promise<unknown>): Promise<LlmError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(LlmError);
+  return err as LlmError;
+}

@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const TEA_BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'tea.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment: a temp TEA_HOME and HOME, no model keys, and no reachable Ollama. */
+export interface CliEnv {
+  home: string;
+  work: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): CliEnv {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'tea-cli-'));
+  const home = path.join(root, 'tea-home');
+  const work = path.join(root, 'work');
+  mkdirSync(home);
+  mkdirSync(work);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: root,
+    TEA_HOME: home,
+    // A port nothing listens on: Ollama detection finds nothing, fast.
+    OLLAMA_HOST: 'http://127.0.0.1:9',
+    ...extra,
+  };
+  return { home, work, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export function spawnTea(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): ChildProcess {
+  const child = spawn(process.execPath, [TEA_BIN, ...args], {
+    env: opts.env,
+    cwd: opts.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  if (opts.input !== undefined) child.stdin?.end(opts.input);
+  else child.stdin?.end();
+  return child;
+}
+
+export function runTea(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnTea(args, opts);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
