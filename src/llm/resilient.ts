@@ -198,7 +198,9 @@ function allFailed(chain: Provider[], failures: LlmError[]): LlmError {
     const info = chain[i]!.info;
     return `${info.profile} (${info.model}): ${err.message}`;
   });
-  return new LlmError('all-failed', `all ${chain.length} model profiles failed: ${lines.join('; ')}`, { cause: failures });
+  return new LlmError('all-failed', `all ${chain.length} model profiles failed: ${lines.join('; ')}`, {
+    cause: failures,
+  });
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

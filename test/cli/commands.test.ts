@@ -16,7 +16,11 @@ afterAll(async () => {
 });
 beforeEach(() => {
   server.reset();
-  ctx = cliEnv({ OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: server.openaiBaseUrl, TEA_MODEL: 'scripted-model' });
+  ctx = cliEnv({
+    OPENAI_API_KEY: SECRET,
+    OPENAI_BASE_URL: server.openaiBaseUrl,
+    TEA_MODEL: 'scripted-model',
+  });
 });
 afterEach(() => ctx.cleanup());
 

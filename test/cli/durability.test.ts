@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 beforeEach(() => {
   server.reset();
-  ctx = cliEnv({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.openaiBaseUrl, TEA_MODEL: 'scripted-model' });
+  ctx = cliEnv({
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: server.openaiBaseUrl,
+    TEA_MODEL: 'scripted-model',
+  });
 });
 afterEach(() => ctx.cleanup());
 
@@ -56,7 +60,9 @@ describe('a process killed mid-turn loses nothing', () => {
     );
     const child = spawnTea(['-p', 'do two steps'], { env: ctx.env, cwd: ctx.work });
     const exit = killed(child);
-    const before = await waitFor((m) => m.some((x) => x.parts.some((p) => p.type === 'tool-call' && p.name === 'bash')));
+    const before = await waitFor((m) =>
+      m.some((x) => x.parts.some((p) => p.type === 'tool-call' && p.name === 'bash')),
+    );
     child.kill('SIGKILL');
     expect(await exit).toBe('SIGKILL');
 
@@ -76,17 +82,32 @@ describe('a process killed mid-turn loses nothing', () => {
 
     // Resuming continues from there: the unfinished call is answered as interrupted.
     server.script(reply().text('Picked up where we left off.'));
-    const resumed = await runTea(['-p', 'continue', '--resume', before[0]!.sessionId], { env: ctx.env, cwd: ctx.work });
+    const resumed = await runTea(['-p', 'continue', '--resume', before[0]!.sessionId], {
+      env: ctx.env,
+      cwd: ctx.work,
+    });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe('Picked up where we left off.\n');
     const sent = wireMessages(server.requests.at(-1)!.body);
-    expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'user']);
+    expect(sent.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'user',
+    ]);
     expect(wireText(sent[5]!)).toBe(INTERRUPTED_RESULT);
     expect(wireText(sent[6]!)).toBe('continue');
   });
 
   it('SIGKILL while the answer streams: the text streamed so far is kept', async () => {
-    server.script(reply().text('Streaming slowly, word by word, so the kill lands mid-answer. '.repeat(10)).chunkDelay(40));
+    server.script(
+      reply()
+        .text('Streaming slowly, word by word, so the kill lands mid-answer. '.repeat(10))
+        .chunkDelay(40),
+    );
     const child = spawnTea(['-p', 'tell a story'], { env: ctx.env, cwd: ctx.work });
     const exit = killed(child);
     const seen = await waitFor((m) => {

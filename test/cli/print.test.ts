@@ -50,7 +50,10 @@ describe('tea -p', () => {
   });
 
   it('--output-format json prints one result object', async () => {
-    server.script(reply().toolCall('write_file', { path: 'a.txt', content: 'x' }).usage(10, 2), reply().text('Wrote it.').usage(20, 3));
+    server.script(
+      reply().toolCall('write_file', { path: 'a.txt', content: 'x' }).usage(10, 2),
+      reply().text('Wrote it.').usage(20, 3),
+    );
     const r = await tea(['-p', 'write a file', '--output-format', 'json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -66,7 +69,10 @@ describe('tea -p', () => {
   });
 
   it('--output-format stream-json prints one event per line', async () => {
-    server.script(reply().thinking('hm').text('Hi').toolCall('list_dir', {}).usage(5, 1), reply().text('Done.'));
+    server.script(
+      reply().thinking('hm').text('Hi').toolCall('list_dir', {}).usage(5, 1),
+      reply().text('Done.'),
+    );
     const r = await tea(['-p', 'go', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     const events = r.stdout
@@ -74,7 +80,16 @@ describe('tea -p', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as AgentEvent);
     const kinds = new Set(events.map((e) => e.type));
-    for (const k of ['turn_start', 'thinking_delta', 'text_delta', 'tool_start', 'tool_finish', 'usage', 'turn_end', 'done']) {
+    for (const k of [
+      'turn_start',
+      'thinking_delta',
+      'text_delta',
+      'tool_start',
+      'tool_finish',
+      'usage',
+      'turn_end',
+      'done',
+    ]) {
       expect(kinds.has(k as AgentEvent['type'])).toBe(true);
     }
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed', text: 'Done.' });
@@ -118,7 +133,10 @@ describe('tea -p', () => {
   });
 
   it('--cwd sets the workspace the tools work in', async () => {
-    server.script(reply().toolCall('write_file', { path: 'made-here.txt', content: 'hi' }), reply().text('ok'));
+    server.script(
+      reply().toolCall('write_file', { path: 'made-here.txt', content: 'hi' }),
+      reply().text('ok'),
+    );
     const r = await runTea(['-p', 'write', '--cwd', ctx.work], { env: ctx.env, cwd: ctx.home });
     expect(r.code).toBe(0);
     const { readFileSync } = await import('node:fs');

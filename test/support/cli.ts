@@ -36,7 +36,10 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): CliEnv {
   return { home, work, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-export function spawnTea(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): ChildProcess {
+export function spawnTea(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string },
+): ChildProcess {
   const child = spawn(process.execPath, [TEA_BIN, ...args], {
     env: opts.env,
     cwd: opts.cwd,
@@ -47,7 +50,10 @@ export function spawnTea(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: s
   return child;
 }
 
-export function runTea(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<CliResult> {
+export function runTea(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnTea(args, opts);
     let stdout = '';
