@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Agent } from '../src/agent/index.js';
 import type { Delta, ModelInfo, ModelRequest, Provider } from '../src/llm/types.js';
 import { Store } from '../src/store/index.js';

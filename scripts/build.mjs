@@ -18,8 +18,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
+  minify: true,
+  keepNames: false,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // Native addon: must be loaded from node_modules.

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { Agent, type Session } from '../agent/index.js';
-import { describeMissingModel, loadConfig, resolveProfile, type TeaConfig } from '../config/index.js';
+// Direct imports (not the config index) keep the YAML printer out of the start-up path.
+import { loadConfig } from '../config/load.js';
+import { describeMissingModel } from '../config/missing.js';
+import { resolveProfile } from '../config/profile.js';
+import type { TeaConfig } from '../config/types.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
 import { createRegistry } from '../llm/registry.js';
 import type { Provider } from '../llm/types.js';

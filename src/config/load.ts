@@ -1,7 +1,8 @@
 /** loadConfig: files, env and local detection merged into one validated TeaConfig. */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { envMainModel, envValue } from './env.js';
-import { CONFIG_FILE, findProjectConfig, readConfigFile, teaHome } from './files.js';
+import { CONFIG_FILE, findProjectConfig, teaHome } from './files.js';
 import { checkFallback, fillMainFromEnv, finaliseEmbedding, finaliseProfile } from './finalize.js';
 import { emptyLayer, type Layer, mergeLayers, toLayer } from './layers.js';
 import { DEFAULT_OLLAMA_TIMEOUT_MS, detectOllama } from './ollama.js';
@@ -75,8 +76,10 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
   let layer = emptyLayer();
   const candidates = [userFile, findProjectConfig(opts.cwd ?? process.cwd(), userFile)];
   for (const file of candidates) {
-    if (file === undefined) continue;
-    const raw = readConfigFile(file, { optional: file === userFile });
+    if (file === undefined || (file === userFile && !existsSync(file))) continue;
+    // The YAML parser and schema load only when there is a file to read.
+    const { readConfigFile } = await import('./read.js');
+    const raw = readConfigFile(file);
     if (raw === undefined) continue;
     files.push(file);
     layer = mergeLayers(layer, toLayer(raw, file));

@@ -3,7 +3,7 @@
  * Every key is optional here: a file may hold only part of the config and is
  * merged with the others; completeness is checked after merging.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Agent, type AgentOptions } from '../../src/agent/index.js';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
 import type { ModelInfo, Provider } from '../../src/llm/types.js';

@@ -1,0 +1,70 @@
+/**
+ * Reading and validating one config file. Loaded lazily (it pulls in the YAML
+ * parser and the schema), only when a config file exists.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isMap, parseDocument } from 'yaml';
+import { ConfigError, displayPath } from './errors.js';
+import { issuesToError } from './issues.js';
+import { fileSchema, type RawFile } from './schema.js';
+
+/** Drops keys whose value is null (an empty `key:` in YAML), at every depth. */
+function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (inner !== null) out[key] = dropNulls(inner);
+  }
+  return out;
+}
+
+/** Parses YAML text; a syntax error names the file, line and column. */
+export function parseYaml(text: string, file: string): unknown {
+  const doc = parseDocument(text);
+  const error = doc.errors[0];
+  if (error) {
+    const pos = error.linePos?.[0];
+    // Only the first line of the parser's message: later lines quote the file,
+    // which may hold a secret.
+    const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    const at = pos ? `line ${pos.line}, column ${pos.col}` : 'an unknown position';
+    const fix =
+      error.code === 'DUPLICATE_KEY'
+        ? 'keep only one of the repeated keys.'
+        : 'correct the YAML syntax there (indent nested keys with spaces, quote values with `: ` or `#`).';
+    throw new ConfigError(`${displayPath(file)}: YAML syntax error at ${at}: ${reason}. Fix: ${fix}`, {
+      file,
+      fix,
+      line: pos?.line,
+      column: pos?.col,
+    });
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    throw new ConfigError(
+      `${displayPath(file)}: expected a mapping of settings at the top level. Fix: start the file with keys such as \`main_model:\`.`,
+      { file, expected: 'a mapping' },
+    );
+  }
+  return dropNulls(doc.toJS() ?? {});
+}
+
+/**
+ * Reads, parses and validates one config file. With `optional`, a file that does
+ * not exist gives undefined instead of an error.
+ */
+export function readConfigFile(file: string, opts: { optional?: boolean } = {}): RawFile | undefined {
+  if (opts.optional && !existsSync(file)) return undefined;
+  let text: string;
+  try {
+    if (statSync(file).isDirectory()) throw new Error('it is a directory');
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ConfigError(`${displayPath(file)}: cannot read the config file: ${reason}.`, { file });
+  }
+  const raw = parseYaml(text, file);
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) throw issuesToError(file, raw, parsed.error.issues);
+  return parsed.data;
+}

@@ -1,0 +1,127 @@
+/**
+ * Running a shell command in its own process group so a timeout or cancel can
+ * kill everything it started, with output collected head+tail in arrival order.
+ */
+import { spawn } from 'node:child_process';
+import { HeadTailBuffer } from '../truncate.js';
+
+export interface CommandOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Time between SIGTERM and SIGKILL for the process group. */
+  killGraceMs: number;
+  /** Output characters kept (head+tail). */
+  maxOutputChars: number;
+  /**
+   * After the shell exits, how long to wait for its pipes to close; background
+   * processes that keep them open are then left running, uncaptured (default 500).
+   */
+  pipeDrainMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CommandResult {
+  pid: number | undefined;
+  exitCode: number | null;
+  /** The signal that ended the shell, when it did not exit on its own. */
+  exitSignal: NodeJS.Signals | null;
+  /** Set when we killed the process group. */
+  killed: 'timeout' | 'cancelled' | undefined;
+  output: string;
+  /** The shell exited but something it started kept the output pipes open. */
+  detachedOutput: boolean;
+}
+
+/** Environment tweaks so tools never wait for a pager or a password prompt. */
+const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' } as const;
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+export function runCommand(opts: CommandOptions): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', opts.command], {
+      cwd: opts.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...(opts.env ?? process.env), ...NON_INTERACTIVE_ENV },
+    });
+    const output = new HeadTailBuffer(opts.maxOutputChars);
+    let killed: CommandResult['killed'];
+    let killTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let done = false;
+
+    /** Stops waiting for pipes that something outside our reach keeps open. */
+    const drainSoon = (): void => {
+      drainTimer ??= setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(true);
+      }, opts.pipeDrainMs ?? 500);
+    };
+    const stop = (why: 'timeout' | 'cancelled'): void => {
+      if (done || killed) return;
+      killed = why;
+      signalGroup(child.pid, 'SIGTERM');
+      killTimer = setTimeout(() => {
+        signalGroup(child.pid, 'SIGKILL');
+        drainSoon();
+      }, opts.killGraceMs);
+    };
+    const onAbort = (): void => {
+      const reason: unknown = opts.signal.reason;
+      stop(reason instanceof Error && reason.name === 'TimeoutError' ? 'timeout' : 'cancelled');
+    };
+    const timeoutTimer = setTimeout(() => stop('timeout'), opts.timeoutMs);
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (detachedOutput: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(killTimer);
+      clearTimeout(drainTimer);
+      opts.signal.removeEventListener('abort', onAbort);
+      resolve({
+        pid: child.pid,
+        exitCode: exit?.code ?? null,
+        exitSignal: exit?.signal ?? null,
+        killed,
+        output: output.toString(opts.maxOutputChars),
+        detachedOutput,
+      });
+    };
+
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => output.push(chunk));
+    }
+    child.on('error', (error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(killTimer);
+      opts.signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      if (!killed) drainSoon(); // When killing, the kill timer calls it after SIGKILL.
+    });
+    child.on('close', (code, signal) => {
+      exit ??= { code, signal };
+      finish(false);
+    });
+    if (opts.signal.aborted) onAbort();
+  });
+}

@@ -1,0 +1,78 @@
+/** Small helpers shared by the file and search tools. */
+import { open, stat } from 'node:fs/promises';
+import { HINTS } from '../hints.js';
+import { type ToolContext, ToolError } from '../types.js';
+import { resolvePath } from '../workspace.js';
+
+/** How many leading bytes are checked for NUL when deciding a file is binary. */
+export const BINARY_SNIFF_BYTES = 8192;
+
+/** True when the buffer's first 8 KB contain a NUL byte. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Reads the first 8 KB of a file and checks them for NUL bytes. */
+export async function fileLooksBinary(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+    return looksBinary(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Cuts a line longer than `max` characters and says how much was cut. */
+export function clipLine(line: string, max: number): string {
+  if (line.length <= max) return line;
+  return `${line.slice(0, max)}… [line truncated, ${line.length - max} more chars]`;
+}
+
+/** 1-based line number of a character index. */
+export function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** `12`, `12-14`, joined: a compact list of line ranges. */
+export function formatRanges(ranges: ReadonlyArray<readonly [number, number]>): string {
+  return ranges.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** `1.2 KB`, `3.4 MB`: sizes as people read them. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Resolves `p` and checks it is an existing regular file that is not binary. */
+export async function resolveTextFile(ctx: ToolContext, p: string): Promise<string> {
+  const abs = resolvePath(ctx, p, { mustExist: true });
+  const info = await stat(abs);
+  if (info.isDirectory()) throw new ToolError(`${p} is a directory, not a file`, HINTS.EISDIR);
+  if (!info.isFile())
+    throw new ToolError(`${p} is not a regular file`, 'pass the path of a regular text file');
+  if (await fileLooksBinary(abs)) {
+    throw new ToolError(
+      `${p} looks like a binary file (it has NUL bytes in the first 8 KB); only text files can be read or edited`,
+      'inspect it with bash instead, e.g. `file <path>` or `xxd <path> | head`',
+    );
+  }
+  return abs;
+}

@@ -1,0 +1,238 @@
+/**
+ * Running one tool call: validate, execute with a time limit and the user's cancel
+ * signal, and turn every outcome into a model-readable result. Never throws.
+ */
+import type { z } from 'zod';
+import type { ImagePart, ToolCallPart } from '../llm/types.js';
+import { formatSeconds, whenAborted, withTimeout } from './abort.js';
+import { HINTS, hintForError } from './hints.js';
+import type { ToolRegistry } from './registry.js';
+import { summarizeParameters } from './schema.js';
+import { truncateHeadTail } from './truncate.js';
+import { type Tool, type ToolContext, ToolError, type ToolReturn } from './types.js';
+
+export type ToolRunStatus = 'ok' | 'error' | 'cancelled';
+
+export interface ToolRunResult {
+  output: string;
+  isError: boolean;
+  images?: ImagePart[];
+  status: ToolRunStatus;
+}
+
+export interface RunToolOptions {
+  /** Outputs longer than this are cut head+tail (default 30 000). */
+  maxOutputChars?: number;
+  /** Time limit for tools that set no `timeoutMs` (default 60 000). */
+  defaultTimeoutMs?: number;
+  /**
+   * After a timeout or cancel, how long to wait for the tool to wind down (kill its
+   * processes, return partial output) before answering without it (default 2 000).
+   */
+  abortGraceMs?: number;
+}
+
+export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+const DEFAULT_ABORT_GRACE_MS = 2_000;
+
+type Settled = { ok: true; value: ToolReturn } | { ok: false; error: unknown };
+
+export function formatError(message: string, hint?: string): string {
+  return hint ? `[ERROR] ${message}\nHint: ${hint}` : `[ERROR] ${message}`;
+}
+
+function errorResult(message: string, hint?: string): ToolRunResult {
+  return { output: formatError(message, hint), isError: true, status: 'error' };
+}
+
+/** The message and hint for a thrown value; never includes a stack trace. */
+export function describeError(error: unknown): { message: string; hint: string | undefined } {
+  if (error instanceof ToolError) return { message: error.message, hint: error.hint ?? hintForError(error) };
+  if (error instanceof Error) return { message: error.message || error.name, hint: hintForError(error) };
+  return { message: String(error), hint: undefined };
+}
+
+function formatIssuePath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(arguments)';
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+}
+
+function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const message = issue.message.replace(/^Invalid input: /, '');
+      const problem = message.endsWith(', received undefined')
+        ? `required, ${message.slice(0, -', received undefined'.length)}`
+        : message;
+      return `${formatIssuePath(issue.path)}: ${problem}`;
+    })
+    .join('; ');
+}
+
+function normalizeReturn(value: ToolReturn): { output: string; isError: boolean; images?: ImagePart[] } {
+  if (typeof value === 'string') return { output: value, isError: false };
+  if (typeof value !== 'object' || value === null) return { output: String(value), isError: false };
+  const output = typeof value.output === 'string' ? value.output : String(value.output);
+  const result: { output: string; isError: boolean; images?: ImagePart[] } = {
+    output,
+    isError: value.isError === true,
+  };
+  if (value.images && value.images.length > 0) result.images = value.images;
+  return result;
+}
+
+async function settle(run: () => Promise<ToolReturn>): Promise<Settled> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function delay(ms: number): { promise: Promise<undefined>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+interface Execution {
+  settled: Settled | undefined;
+  /** The call was stopped by the user; `settled` holds whatever the tool returned while stopping. */
+  cancelled: boolean;
+  timedOut: boolean;
+  timeoutMs: number;
+}
+
+type Outcome = { settled: Settled | undefined; interrupted: boolean };
+
+/** Runs the tool's `execute` under a combined cancel+timeout signal. */
+async function execute(
+  tool: Tool,
+  args: unknown,
+  ctx: ToolContext,
+  opts: RunToolOptions,
+): Promise<Execution> {
+  const timeoutMs = tool.timeoutMs ?? opts.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const timed = withTimeout(ctx.signal, timeoutMs);
+  const aborted = whenAborted(timed.signal);
+  const running: Promise<Outcome> = settle(() => tool.execute(args, { ...ctx, signal: timed.signal })).then(
+    (settled) => ({ settled, interrupted: timed.signal.aborted }),
+  );
+  try {
+    let outcome: Outcome | undefined = await Promise.race([running, aborted.promise.then(() => undefined)]);
+    if (outcome === undefined) {
+      // Give the tool a moment to stop its work and hand back partial output.
+      const grace = delay(opts.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS);
+      outcome = (await Promise.race([running, grace.promise])) ?? { settled: undefined, interrupted: true };
+      grace.cancel();
+    }
+    const { settled, interrupted } = outcome;
+    const cancelled = interrupted && ctx.signal.aborted;
+    return { settled, cancelled, timedOut: interrupted && !cancelled && timed.timedOut(), timeoutMs };
+  } finally {
+    timed.dispose();
+    aborted.dispose();
+  }
+}
+
+function partialOutput(settled: Settled | undefined): string {
+  if (!settled?.ok) return '';
+  const { output } = normalizeReturn(settled.value);
+  return output.length > 0 ? `\n${output}` : '';
+}
+
+/** Validates and runs one tool call. Never throws; every failure becomes an `[ERROR]` result. */
+export async function runTool(
+  registry: ToolRegistry,
+  call: ToolCallPart,
+  ctx: ToolContext,
+  opts: RunToolOptions = {},
+): Promise<ToolRunResult> {
+  const maxChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  let result: ToolRunResult;
+  try {
+    result = await runUntruncated(registry, call, ctx, opts);
+  } catch (error) {
+    // Only a broken schema or registry gets here; still answer the model instead of crashing the loop.
+    const { message, hint } = describeError(error);
+    result = errorResult(`${call.name} failed: ${message}`, hint);
+  }
+  return { ...result, output: truncateHeadTail(result.output, maxChars) };
+}
+
+async function runUntruncated(
+  registry: ToolRegistry,
+  call: ToolCallPart,
+  ctx: ToolContext,
+  opts: RunToolOptions,
+): Promise<ToolRunResult> {
+  const tool = registry.get(call.name);
+  const specHint = (): string =>
+    tool ? `expected parameters: ${summarizeParameters(registry.specs([tool.name])[0]!)}` : '';
+
+  if (call.argsError !== undefined) {
+    const expected = tool ? `; ${specHint()}` : '';
+    return errorResult(
+      `Invalid JSON arguments for ${call.name}: ${call.argsError}`,
+      `resend the call with arguments as one valid JSON object matching the tool's schema${expected}`,
+    );
+  }
+  if (!tool) {
+    const near = registry.closest(call.name);
+    const suggestion = near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' No tools are available.';
+    return errorResult(
+      `Unknown tool "${call.name}".${suggestion}`,
+      'call one of the listed tools by its exact name',
+    );
+  }
+
+  const parsed = await tool.parameters.safeParseAsync(call.args ?? {});
+  if (!parsed.success) {
+    return errorResult(
+      `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error.issues)}`,
+      specHint(),
+    );
+  }
+
+  if (ctx.signal.aborted) {
+    return {
+      output: `[CANCELLED] ${tool.name} was cancelled before it started`,
+      isError: true,
+      status: 'cancelled',
+    };
+  }
+
+  const run = await execute(tool, parsed.data, ctx, opts);
+  if (run.cancelled) {
+    return {
+      output: `[CANCELLED] ${tool.name} was cancelled by the user${partialOutput(run.settled)}`,
+      isError: true,
+      status: 'cancelled',
+    };
+  }
+  if (run.timedOut) {
+    const partial = partialOutput(run.settled);
+    return {
+      output: `${formatError(`${tool.name} timed out after ${formatSeconds(run.timeoutMs)}`, HINTS.timeout)}${partial}`,
+      isError: true,
+      status: 'error',
+    };
+  }
+  const settled = run.settled;
+  if (settled === undefined) return errorResult(`${tool.name} stopped without a result`);
+  if (!settled.ok) {
+    const { message, hint } = describeError(settled.error);
+    return errorResult(message, hint);
+  }
+  const value = normalizeReturn(settled.value);
+  const output =
+    value.isError && !value.output.startsWith('[ERROR]') ? `[ERROR] ${value.output}` : value.output;
+  const result: ToolRunResult = { output, isError: value.isError, status: value.isError ? 'error' : 'ok' };
+  if (value.images) result.images = value.images;
+  return result;
+}
