@@ -2,8 +2,8 @@
  * Benchmarks of the runtime spine. Prints figures; asserts nothing.
  * Run with `npm run bench` (builds dist/ first; the CLI is measured as shipped).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
@@ -61,9 +61,22 @@ function runTea(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
   });
 }
 
+function spawnMs(args: string[]): number {
+  const t0 = performance.now();
+  spawnSync(process.execPath, args, { stdio: 'ignore' });
+  return performance.now() - t0;
+}
+
 async function benchVersion(): Promise<void> {
+  // Interleaved, so machine noise hits both series alike.
+  const base: number[] = [];
   const times: number[] = [];
-  for (let i = 0; i < 15; i++) times.push((await runTea(['--version'], process.env)).wallMs);
+  for (let i = 0; i < 21; i++) {
+    base.push(spawnMs(['-e', '0']));
+    times.push(spawnMs([TEA, '--version']));
+  }
+  const b = stats(base);
+  console.log(`node -e 0 (baseline)              median ${fmt(b.median)}  p90 ${fmt(b.p90)}`);
   const s = stats(times);
   console.log(
     `tea --version                     median ${fmt(s.median)}  p90 ${fmt(s.p90)}  (target ≤ 80 ms)`,
@@ -93,6 +106,21 @@ async function benchCli(): Promise<void> {
     console.log(
       `tea -p: start → first request    median ${fmt(f.median)}  p90 ${fmt(f.p90)}  (target ≤ 200 ms)`,
     );
+
+    // The same with a config.yaml to parse and validate (the usual setup).
+    writeFileSync(
+      path.join(home, 'config.yaml'),
+      `main_model:\n  provider: openai\n  base_url: ${server.openaiBaseUrl}\n  api_key_env: OPENAI_API_KEY\n  model: bench-model\nagent:\n  max_iterations: 25\n`,
+    );
+    const withFile: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      server.script(reply().text('ok').usage(10, 1));
+      const t0 = Date.now();
+      await runTea(['-p', 'hello', '--cwd', work], env);
+      withFile.push(server.requests.at(-1)!.at - t0);
+    }
+    const c = stats(withFile);
+    console.log(`  … with a config.yaml             median ${fmt(c.median)}  p90 ${fmt(c.p90)}`);
 
     const wall: number[] = [];
     const rss: number[] = [];
