@@ -126,12 +126,7 @@ async function runOne(
   emit: (e: AgentEvent) => void,
 ): Promise<ToolResultPart> {
   emit({ type: 'tool_start', callId: call.id, name: call.name, args: call.args });
-  deps.store.toolCalls.start(deps.sessionId, {
-    callId: call.id,
-    turnId: deps.turnId,
-    name: call.name,
-    args: call.args,
-  });
+  startCall(deps, call);
   const started = performance.now();
   const r = await runTool(
     deps.tools,
@@ -166,13 +161,17 @@ function record(
   output: string,
   durationMs: number,
 ): ToolResultPart {
+  startCall(deps, call);
+  return persist(deps, call, status, output, durationMs);
+}
+
+function startCall(deps: ToolExecDeps, call: ToolCallPart): void {
   deps.store.toolCalls.start(deps.sessionId, {
     callId: call.id,
     turnId: deps.turnId,
     name: call.name,
     args: call.args,
   });
-  return persist(deps, call, status, output, durationMs);
 }
 
 function persist(

@@ -5,7 +5,7 @@
 import { AnthropicStreamState } from './anthropic-stream.js';
 import { type AnthropicRequestBody, buildAnthropicBody } from './anthropic-wire.js';
 import { LlmError } from './errors.js';
-import { type CallContext, parseWireJson, postJson, readSse } from './http.js';
+import { buildRequestBody, type CallContext, parseWireJson, postJson, readSse } from './http.js';
 import type { Delta, ModelInfo, ModelRequest, Provider } from './types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -36,15 +36,9 @@ export class AnthropicProvider implements Provider {
 
   /** The wire body this provider would send; exposed for diagnostics and tests. */
   buildBody(request: ModelRequest): AnthropicRequestBody {
-    try {
-      return buildAnthropicBody(this.info, request, this.thinkingBudget);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new LlmError('invalid-response', `${this.info.profile}: cannot build the request: ${reason}`, {
-        profile: this.info.profile,
-        cause: err,
-      });
-    }
+    return buildRequestBody(this.info.profile, () =>
+      buildAnthropicBody(this.info, request, this.thinkingBudget),
+    );
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<Delta> {

@@ -223,3 +223,16 @@ export function parseWireJson(text: string, profile: string): unknown {
     });
   }
 }
+
+/** Runs a request-body builder; a failure becomes an LlmError naming the profile. */
+export function buildRequestBody<T>(profile: string, build: () => T): T {
+  try {
+    return build();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new LlmError('invalid-response', `${profile}: cannot build the request: ${reason}`, {
+      profile,
+      cause: err,
+    });
+  }
+}

@@ -4,7 +4,7 @@
  * here: the resilience layer wraps this provider.
  */
 import { LlmError } from './errors.js';
-import { type CallContext, parseWireJson, postJson, readSse, readText } from './http.js';
+import { buildRequestBody, type CallContext, parseWireJson, postJson, readSse, readText } from './http.js';
 import { OpenAIStreamState } from './openai-stream.js';
 import { buildOpenAIBody, type OpenAIRequestBody } from './openai-wire.js';
 import type { Delta, ModelInfo, ModelRequest, Provider } from './types.js';
@@ -31,15 +31,7 @@ export class OpenAICompatibleProvider implements Provider {
 
   /** The wire body this provider would send; exposed for diagnostics and tests. */
   buildBody(request: ModelRequest): OpenAIRequestBody {
-    try {
-      return buildOpenAIBody(this.info, request);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new LlmError('invalid-response', `${this.info.profile}: cannot build the request: ${reason}`, {
-        profile: this.info.profile,
-        cause: err,
-      });
-    }
+    return buildRequestBody(this.info.profile, () => buildOpenAIBody(this.info, request));
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<Delta> {
