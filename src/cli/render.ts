@@ -59,7 +59,8 @@ export function textRenderer(out: Writer, err: Writer, progress: boolean): Rende
         case 'done':
           if (!atLineStart) out.write('\n');
           atLineStart = true;
-          if (e.reason !== 'completed' && e.message) err.write(`${e.message}\n`);
+          // An error was already shown by its own event.
+          if (e.reason !== 'completed' && e.reason !== 'error' && e.message) err.write(`${e.message}\n`);
           break;
         default:
           break;

@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CliEnv, cliEnv, TEA_BIN } from '../support/cli.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { reply } from '../support/script.js';
+import { wireMessages, wireText } from '../support/wire.js';
+
+let server: ModelServer;
+let ctx: CliEnv;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.reset();
+  ctx = cliEnv({
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: server.openaiBaseUrl,
+    TEA_MODEL: 'scripted-model',
+  });
+});
+afterEach(() => ctx.cleanup());
+
+/**
+ * Runs `tea` on a real pseudo-terminal (util-linux `script`), typing each line
+ * once the previous answer has arrived.
+ */
+function typeInto(lines: string[], answers: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${TEA_BIN}`, '/dev/null'], {
+      env: ctx.env,
+      cwd: ctx.work,
+    });
+    let screen = '';
+    let typed = 0;
+    const next = () => {
+      if (typed < lines.length) child.stdin.write(`${lines[typed++]}\n`);
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      screen += d.toString();
+      const expected = answers.slice(0, typed);
+      if (typed === 0 ? screen.includes('tea> ') : expected.every((a) => screen.includes(a))) next();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`interactive session did not finish; screen:\n${screen}`));
+    }, 10_000);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(screen);
+    });
+  });
+}
+
+describe('tea in a terminal', () => {
+  it('holds a conversation line by line in one session until /exit', async () => {
+    server.script(
+      reply().text('First answer.'),
+      reply().toolCall('list_dir', {}),
+      reply().text('Second answer.'),
+    );
+    const screen = await typeInto(['hello', 'list the files', '/exit'], ['First answer.', 'Second answer.']);
+    expect(screen).toMatch(/Tea Agent \d+\.\d+\.\d+ · scripted-model · session [0-9a-f]{8}/);
+    expect(screen).toContain('First answer.');
+    expect(screen).toContain('⏺ list_dir');
+    expect(screen).toContain('Second answer.');
+    expect(server.requests).toHaveLength(3);
+    const last = wireMessages(server.requests[2]!.body).map((m) => `${m.role}:${wireText(m)}`);
+    expect(last.slice(1, 4)).toEqual(['user:hello', 'assistant:First answer.', 'user:list the files']);
+  });
+});
