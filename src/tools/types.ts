@@ -11,6 +11,52 @@ export interface ToolContext {
   callId: string;
   /** Aborted when the user cancels; long-running tools must stop promptly. */
   signal: AbortSignal;
+  /** Where the runner saves the full text of outputs it truncated. */
+  outputDir?: string;
+  /** The session side of a tool run (absent when a tool runs bare, e.g. in tests). */
+  host?: ToolHost;
+}
+
+export type PlanStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface PlanItem {
+  id: string;
+  content: string;
+  status: PlanStatus;
+}
+
+/** One match of `ToolHost.searchHistory`. */
+export interface HistoryHit {
+  seq: number;
+  role: string;
+  turnId: string;
+  /** The matching text, trimmed around the match. */
+  snippet: string;
+  /** For tool calls and results: the tool's name and the call id. */
+  tool?: string;
+  callId?: string;
+}
+
+/**
+ * What the session offers to tools that need more than the file system: asking
+ * the user, publishing a plan, searching the transcript, loading tool schemas.
+ * The agent implements it and turns each call into events every face renders.
+ */
+export interface ToolHost {
+  /** Asks the user; resolves with their answer (rejects when the turn is cancelled). */
+  ask(question: string, options?: string[]): Promise<string>;
+  /** Publishes the current todo list / plan. */
+  plan(items: PlanItem[]): void;
+  /** Searches this session's full stored transcript. */
+  searchHistory(query: string, opts?: { limit?: number; tool?: string }): HistoryHit[];
+  /** Reads back stored messages of this session by sequence number range. */
+  readHistory(fromSeq: number, toSeq: number): HistoryHit[];
+  /** Makes these tools' full schemas part of the next model call. */
+  loadTools(names: string[]): void;
+  /** Names of the tools whose schemas the model currently has. */
+  loadedTools(): string[];
+  /** A notice for the user (desktop notification or an event). */
+  notify(title: string, body: string): void;
 }
 
 /** A tool's answer. A plain string is shorthand for `{ output }`. */
