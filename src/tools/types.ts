@@ -84,6 +84,12 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   approval: ApprovalClass;
   /** Default per-call time limit in milliseconds. */
   timeoutMs?: number;
+  /**
+   * What permission rules match against for this call: the command for exec tools,
+   * the (workspace-relative) path for file tools, the URL for network tools.
+   * Tools without one are matched by name only.
+   */
+  subject?(args: z.infer<P>): string;
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolReturn>;
 }
 
