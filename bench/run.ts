@@ -130,7 +130,7 @@ async function benchCli(): Promise<void> {
         reply().toolCall('read_file', { path: 'notes.txt' }).usage(260, 20),
         reply().text('The file has three lines.').usage(300, 10),
       );
-      const r = await runTea(['-p', 'write and check a file', '--cwd', work], env);
+      const r = await runTea(['-p', 'write and check a file', '--cwd', work, '--allow', 'write_file'], env);
       if (r.code !== 0) throw new Error(`3-step task failed with exit code ${r.code}`);
       wall.push(r.wallMs);
       rss.push(r.peakRssKb / 1024);

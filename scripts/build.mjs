@@ -22,8 +22,9 @@ await build({
   keepNames: false,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // Native addon: must be loaded from node_modules.
-  external: ['better-sqlite3'],
+  // Native addon, and a package that finds its platform binary relative to itself:
+  // both must be loaded from node_modules.
+  external: ['better-sqlite3', '@vscode/ripgrep'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",

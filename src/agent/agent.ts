@@ -1,5 +1,7 @@
 import type { Provider } from '../llm/types.js';
 import type { Store } from '../store/index.js';
+import { catalogBlock, type ToolLoading } from '../tools/loading.js';
+import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toModelMessages } from './history.js';
 import { defaultSystemPrompt } from './prompt.js';
@@ -17,7 +19,18 @@ export interface AgentOptions {
   /** Concurrency-safe tools run at most this many at once (default 4). */
   maxParallelTools?: number;
   maxOutputChars?: number;
+  /** Directories besides the workspace that file tools may use. */
   allowedRoots?: string[];
+  /** Default approvals per tool class (default 'ask'). */
+  permissionMode?: PermissionMode;
+  /** Ordered rules on top of the mode; the last match wins. */
+  permissionRules?: readonly PermissionRule[];
+  /** 'ask' (default) when a face answers approvals and questions; 'deny' when nobody can. */
+  approvals?: 'ask' | 'deny';
+  /** 'intent' (default): core tools + tool_search; 'all': every schema on every request. */
+  toolLoading?: ToolLoading;
+  /** Where truncated tool outputs are saved in full (per session subfolder). */
+  toolOutputRoot?: string;
 }
 
 /** Creates and resumes sessions that share one provider, tool registry and store. */
@@ -46,11 +59,23 @@ export class Agent {
       provider: this.opts.provider,
       tools: this.opts.tools,
       store: this.opts.store,
-      systemPrompt: this.opts.systemPrompt ?? defaultSystemPrompt({ cwd }),
+      systemPrompt: this.systemPrompt(cwd),
       maxIterations: this.opts.maxIterations ?? 25,
       maxParallelTools: this.opts.maxParallelTools ?? 4,
       maxOutputChars: this.opts.maxOutputChars,
       allowedRoots: this.opts.allowedRoots,
+      permissionMode: this.opts.permissionMode ?? 'ask',
+      permissionRules: this.opts.permissionRules ?? [],
+      approvals: this.opts.approvals ?? 'ask',
+      toolLoading: this.opts.toolLoading ?? 'intent',
+      toolOutputRoot: this.opts.toolOutputRoot,
     };
+  }
+
+  private systemPrompt(cwd: string): string {
+    const base = this.opts.systemPrompt ?? defaultSystemPrompt({ cwd });
+    if ((this.opts.toolLoading ?? 'intent') === 'all') return base;
+    const catalog = catalogBlock(this.opts.tools);
+    return catalog ? `${base}\n\n${catalog}` : base;
   }
 }

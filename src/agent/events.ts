@@ -1,8 +1,12 @@
 import type { Usage } from '../llm/types.js';
+import type { ApprovalClass, PlanItem } from '../tools/types.js';
 
 export type StopReason = 'completed' | 'max_iterations' | 'cancelled' | 'doom_loop' | 'error';
 
-export type ToolStatus = 'ok' | 'error' | 'cancelled' | 'skipped';
+export type ToolStatus = 'ok' | 'error' | 'cancelled' | 'skipped' | 'denied';
+
+/** How a face answers an approval request. */
+export type ApprovalDecision = 'once' | 'always' | 'reject';
 
 /**
  * Everything a face shows comes from this one stream. A face never reaches into
@@ -21,6 +25,29 @@ export type AgentEvent =
       output: string;
       durationMs: number;
     }
+  | {
+      /** A tool call needs the user's approval; answer with `Session.approve(requestId, …)`. */
+      type: 'approval_request';
+      requestId: string;
+      callId: string;
+      tool: string;
+      args: Record<string, unknown>;
+      subject?: string;
+      approval: ApprovalClass;
+      reason: string;
+    }
+  | { type: 'approval_result'; requestId: string; decision: ApprovalDecision; message?: string }
+  | {
+      /** The model asks the user something; answer with `Session.answer(requestId, text)`. */
+      type: 'question';
+      requestId: string;
+      callId: string;
+      question: string;
+      options?: string[];
+    }
+  | { type: 'plan'; kind: 'todo' | 'plan'; title?: string; items: PlanItem[] }
+  | { type: 'notice'; title: string; body: string }
+  | { type: 'tools_loaded'; names: string[]; by: 'keywords' | 'tool_search' }
   | { type: 'usage'; model: string; usage: Usage; costUsd: number }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string; profile: string }
   | { type: 'fallback'; from: string; to: string; reason: string }

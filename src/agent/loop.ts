@@ -11,10 +11,13 @@ import type {
   Usage,
 } from '../llm/types.js';
 import type { Store } from '../store/index.js';
+import { activeToolNames, type ToolLoading, toolsMentioned } from '../tools/loading.js';
+import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { DoomLoopDetector } from './doom.js';
 import { DraftWriter } from './draft.js';
 import type { AgentEvent, StopReason } from './events.js';
+import { loadTools, type SessionServices } from './host.js';
 import { executeToolCalls } from './tool-exec.js';
 
 export interface TurnDeps {
@@ -34,6 +37,11 @@ export interface TurnDeps {
   steering: string[];
   /** Tool-call ids already used in this session (some models reuse `call_0`). */
   callIds: Set<string>;
+  policy: PermissionPolicy;
+  services: SessionServices;
+  toolLoading: ToolLoading;
+  /** Where truncated tool outputs are saved in full. */
+  outputDir?: string;
   signal: AbortSignal;
 }
 
@@ -79,6 +87,11 @@ export async function* runTurn(
 
   appendUser(deps, turnId, input);
   yield { type: 'turn_start', sessionId: deps.sessionId, turnId, input: input.text };
+  if (deps.toolLoading === 'intent') {
+    const added = loadTools(deps.services, toolsMentioned(deps.tools, input.text));
+    if (added.length > 0) yield { type: 'tools_loaded', names: added, by: 'keywords' };
+  }
+  const activeTools = (): string[] => activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
 
   for (;;) {
     if (deps.signal.aborted) {
@@ -93,7 +106,7 @@ export async function* runTurn(
     }
     iterations++;
 
-    const step: StepResult = yield* streamStep(deps, turnId, usage, (c) => {
+    const step: StepResult = yield* streamStep(deps, turnId, activeTools(), usage, (c) => {
       cost += c;
     });
     if (step.cancelled) {
@@ -125,6 +138,10 @@ export async function* runTurn(
         signal: deps.signal,
         steeringPending: () => deps.steering.length > 0,
         doom,
+        policy: deps.policy,
+        services: deps.services,
+        activeTools,
+        outputDir: deps.outputDir,
       },
       step.calls,
     );
@@ -151,6 +168,7 @@ function appendUser(deps: TurnDeps, turnId: string, input: TurnInput): void {
 async function* streamStep(
   deps: TurnDeps,
   turnId: string,
+  toolNames: string[],
   total: Usage,
   addCost: (usd: number) => void,
 ): AsyncGenerator<AgentEvent, StepResult> {
@@ -183,7 +201,7 @@ async function* streamStep(
     { role: 'system', parts: [{ type: 'text', text: deps.systemPrompt }] },
     ...deps.history,
   ];
-  const specs = deps.tools.specs();
+  const specs = deps.tools.specs(toolNames);
   try {
     for await (const d of deps.provider.stream({ messages, tools: specs }, deps.signal)) {
       if (deps.signal.aborted) break;

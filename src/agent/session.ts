@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Message, Provider, Usage } from '../llm/types.js';
 import type { SessionRow, Store } from '../store/index.js';
+import type { ToolLoading } from '../tools/loading.js';
+import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AgentEvent, StopReason } from './events.js';
+import { STATE_GRANTS } from './approval.js';
+import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
+import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
+import { Interactions } from './interactions.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 
 export interface SessionDeps {
@@ -14,6 +20,13 @@ export interface SessionDeps {
   maxParallelTools: number;
   maxOutputChars?: number;
   allowedRoots?: string[];
+  permissionMode: PermissionMode;
+  permissionRules: readonly PermissionRule[];
+  /** 'ask': a face answers approvals and questions; 'deny': nobody can (tea -p). */
+  approvals: 'ask' | 'deny';
+  toolLoading: ToolLoading;
+  /** Truncated tool outputs are saved under `<toolOutputRoot>/<session id>/`. */
+  toolOutputRoot?: string;
 }
 
 export interface PromptOptions {
@@ -30,6 +43,8 @@ export class Session {
   private readonly followUps: string[] = [];
   private running = false;
   private readonly callIds = new Set<string>();
+  private readonly services: SessionServices;
+  private readonly policy: PermissionPolicy;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -38,6 +53,30 @@ export class Session {
     readonly history: Message[],
   ) {
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
+    const state = deps.store.state;
+    this.services = {
+      store: deps.store,
+      sessionId: row.id,
+      tools: deps.tools,
+      interactions: new Interactions(deps.approvals),
+      loaded: new Set(state.get<string[]>(row.id, STATE_LOADED_TOOLS) ?? []),
+    };
+    this.policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
+    this.policy.restoreGrants(state.get<PermissionRule[]>(row.id, STATE_GRANTS) ?? []);
+  }
+
+  /** Answers an `approval_request`; false when no such request is waiting. */
+  approve(requestId: string, decision: ApprovalDecision, message?: string): boolean {
+    return this.services.interactions.resolve(requestId, {
+      kind: 'approval',
+      decision,
+      ...(message === undefined ? {} : { message }),
+    });
+  }
+
+  /** Answers a `question`; false when no such question is waiting. */
+  answer(requestId: string, text: string): boolean {
+    return this.services.interactions.resolve(requestId, { kind: 'answer', text });
   }
 
   get id(): string {
@@ -74,6 +113,7 @@ export class Session {
       if (!this.row.title && this.history.length === 0) {
         this.deps.store.sessions.update(this.id, { title: input.replace(/\s+/g, ' ').trim().slice(0, 80) });
       }
+      const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
       let next: TurnInput | undefined = { text: input, images: opts.images };
       while (next) {
         const result: TurnResult = yield* runTurn(
@@ -84,6 +124,11 @@ export class Session {
             history: this.history,
             steering: this.steering,
             callIds: this.callIds,
+            policy: this.policy,
+            services: this.services,
+            toolLoading: this.deps.toolLoading,
+            outputDir,
+            allowedRoots: outputDir ? [...(this.deps.allowedRoots ?? []), outputDir] : this.deps.allowedRoots,
             signal,
           },
           next,

@@ -1,10 +1,13 @@
 import type { ToolCallPart, ToolResultPart } from '../llm/types.js';
 import type { Store } from '../store/index.js';
+import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { runTool } from '../tools/run.js';
+import { authorize } from './approval.js';
 import { Channel } from './channel.js';
 import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent, ToolStatus } from './events.js';
+import { makeHost, type SessionServices } from './host.js';
 
 export interface ToolExecDeps {
   store: Store;
@@ -19,6 +22,12 @@ export interface ToolExecDeps {
   /** True when the user has sent a steering message that should pre-empt the remaining calls. */
   steeringPending: () => boolean;
   doom: DoomLoopDetector;
+  policy: PermissionPolicy;
+  services: SessionServices;
+  /** The tools whose schemas the model has now. */
+  activeTools: () => string[];
+  /** Where truncated outputs are saved in full. */
+  outputDir?: string;
 }
 
 export interface ToolExecOutcome {
@@ -128,6 +137,7 @@ async function runOne(
   emit({ type: 'tool_start', callId: call.id, name: call.name, args: call.args });
   startCall(deps, call);
   const started = performance.now();
+  const signal = deps.signal;
   const r = await runTool(
     deps.tools,
     call,
@@ -136,9 +146,22 @@ async function runOne(
       allowedRoots: deps.allowedRoots,
       sessionId: deps.sessionId,
       callId: call.id,
-      signal: deps.signal,
+      signal,
+      outputDir: deps.outputDir,
+      host: makeHost(deps.services, { callId: call.id, signal, emit, activeTools: deps.activeTools }),
     },
-    { maxOutputChars: deps.maxOutputChars },
+    {
+      maxOutputChars: deps.maxOutputChars,
+      authorize: (tool, args) =>
+        authorize(tool, args, {
+          policy: deps.policy,
+          services: deps.services,
+          callId: call.id,
+          args: call.args,
+          signal,
+          emit,
+        }),
+    },
   );
   const durationMs = Math.round(performance.now() - started);
   const result = persist(deps, call, r.status, r.output, durationMs);

@@ -9,4 +9,11 @@ export interface PromptFlags {
   maxTurns?: number;
   cwd?: string;
   verbose?: boolean;
+  /** read-only | ask | auto-edit | yolo */
+  permissionMode?: string;
+  yolo?: boolean;
+  /** Rules `tool` or `tool:pattern` (allow), or `deny:tool:pattern`. */
+  allow?: string[];
+  /** Extra directories file tools may use. */
+  addDir?: string[];
 }

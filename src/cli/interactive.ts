@@ -30,7 +30,25 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
       if (text === '/exit' || text === '/quit') break;
       if (text) {
         abort = new AbortController();
-        for await (const e of session.prompt(text, { signal: abort.signal })) render.event(e);
+        for await (const e of session.prompt(text, { signal: abort.signal })) {
+          render.event(e);
+          if (e.type === 'approval_request') {
+            const what = e.subject ? `${e.tool}: ${e.subject}` : e.tool;
+            const reply = (
+              await ask(rl, `Allow ${what}? [y]es once / [a]lways this session / [n]o (reason): `)
+            ).trim();
+            const [choice = '', ...reason] = reply.split(/\s+/);
+            const decision = /^a/i.test(choice) ? 'always' : /^y/i.test(choice) ? 'once' : 'reject';
+            session.approve(
+              e.requestId,
+              decision,
+              decision === 'reject' ? reason.join(' ') || undefined : undefined,
+            );
+          } else if (e.type === 'question') {
+            const options = e.options ? ` (${e.options.join(' / ')})` : '';
+            session.answer(e.requestId, await ask(rl, `? ${e.question}${options}\n> `));
+          }
+        }
         abort = undefined;
       }
       rl.prompt();
@@ -40,4 +58,8 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     rl.close();
     rt.close();
   }
+}
+
+function ask(rl: readline.Interface, prompt: string): Promise<string> {
+  return new Promise((resolve) => rl.question(prompt, resolve));
 }

@@ -9,6 +9,15 @@ function positiveInt(value: string): number {
   return n;
 }
 
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function permissionMode(value: string): string {
+  if (['read-only', 'ask', 'auto-edit', 'yolo'].includes(value)) return value;
+  throw new InvalidArgumentError('expected read-only, ask, auto-edit or yolo');
+}
+
 function outputFormat(value: string): 'text' | 'json' | 'stream-json' {
   if (value === 'text' || value === 'json' || value === 'stream-json') return value;
   throw new InvalidArgumentError('expected text, json or stream-json');
@@ -33,6 +42,19 @@ function buildProgram(setCode: (code: number) => void): Command {
     .option('--max-turns <n>', 'model calls per turn before stopping (default 25)', positiveInt)
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .option('-v, --verbose', 'show tool activity on stderr even when it is not a terminal')
+    .option(
+      '--permission-mode <mode>',
+      'read-only | ask | auto-edit | yolo (default: config, else ask)',
+      permissionMode,
+    )
+    .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
+    .option(
+      '--allow <rule>',
+      "allow a tool without asking: 'tool' or 'tool:pattern' (repeatable)",
+      collect,
+      [],
+    )
+    .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
     .showHelpAfterError()
     .action(async (words: string[], opts: PromptFlags) => {
       if (!opts.print && words.length === 0 && process.stdin.isTTY) {
@@ -70,6 +92,25 @@ function buildProgram(setCode: (code: number) => void): Command {
     .action(async (ids: string[]) => {
       const { removeSessions } = await import('./sessions.js');
       setCode(await removeSessions(ids));
+    });
+
+  const tools = program.command('tools').description('list the tools the agent can use, or show one');
+  tools
+    .command('list', { isDefault: true })
+    .description('every tool: name, category, approval class, description')
+    .option('--category <name>', 'only this category')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const { listTools } = await import('./tools-cmd.js');
+      setCode(await listTools(opts));
+    });
+  tools
+    .command('show <name>')
+    .description("a tool's metadata and the JSON schema the model sees")
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, opts) => {
+      const { showTool } = await import('./tools-cmd.js');
+      setCode(await showTool(name, opts));
     });
 
   const config = program

@@ -41,7 +41,7 @@ function rendererFor(flags: PromptFlags): Renderer {
 /** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
 export async function runPrompt(words: string, flags: PromptFlags): Promise<number> {
   const text = await promptText(words);
-  const rt = await createRuntime(flags);
+  const rt = await createRuntime({ ...flags, approvals: 'deny' });
   const abort = new AbortController();
   const onSigint = (): void => {
     if (abort.signal.aborted) process.exit(EXIT.INTERRUPTED);

@@ -45,6 +45,16 @@ export function textRenderer(out: Writer, err: Writer, progress: boolean): Rende
         case 'tool_finish':
           if (progress && e.status !== 'ok') say(`  ${e.status}: ${firstLine(e.output)}\n`);
           break;
+        case 'plan':
+          if (progress) {
+            const marks = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
+            const head = e.title ? `${e.title}\n` : '';
+            say(`${head}${e.items.map((i) => `  ${marks[i.status]} ${i.content}`).join('\n')}\n`);
+          }
+          break;
+        case 'notice':
+          say(`! ${e.title}: ${e.body}\n`);
+          break;
         case 'retry':
           say(
             `… retrying (${e.profile}, attempt ${e.attempt}) in ${Math.round(e.delayMs)} ms: ${e.reason}\n`,

@@ -10,8 +10,14 @@ import { createRegistry } from '../llm/registry.js';
 import type { Provider } from '../llm/types.js';
 import { Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
-import { builtinTools } from '../tools/builtin/index.js';
-import { ToolRegistry } from '../tools/registry.js';
+import { createToolRegistry } from '../tools/builtin/index.js';
+import {
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionRule,
+  parseRule,
+} from '../tools/permissions.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { CliError, EXIT } from './exit.js';
 
 export interface RuntimeOptions {
@@ -19,6 +25,12 @@ export interface RuntimeOptions {
   profile?: string;
   model?: string;
   maxTurns?: number;
+  permissionMode?: string;
+  yolo?: boolean;
+  allow?: string[];
+  addDir?: string[];
+  /** 'deny' when nobody can answer approvals and questions (tea -p). */
+  approvals?: 'ask' | 'deny';
 }
 
 export interface Runtime {
@@ -49,10 +61,31 @@ export function mainProfile(config: TeaConfig, opts: RuntimeOptions): ProfileCon
   return opts.model ? { ...base, model: opts.model } : base;
 }
 
+function modeFor(config: TeaConfig, opts: RuntimeOptions): PermissionMode {
+  if (opts.yolo) return 'yolo';
+  const mode = opts.permissionMode ?? config.permissions.mode;
+  if (!PERMISSION_MODES.includes(mode as PermissionMode))
+    throw new CliError(`unknown permission mode ${mode}`);
+  return mode as PermissionMode;
+}
+
+/** Config rules first, then --allow rules (the last match wins, so flags win). */
+function rulesFor(config: TeaConfig, opts: RuntimeOptions): PermissionRule[] {
+  const fromFlags = (opts.allow ?? []).map((text) => {
+    try {
+      return parseRule(text);
+    } catch (e) {
+      throw new CliError(`--allow ${(e as Error).message}`);
+    }
+  });
+  return [...config.permissions.rules, ...fromFlags];
+}
+
 /** Builds everything a turn needs: config, model chain, store, tools, agent. */
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const cwd = workspaceDir(opts.cwd);
   const config = await loadConfig({ cwd });
+  for (const warning of config.warnings) process.stderr.write(`tea: warning: ${warning}\n`);
   const main = mainProfile(config, opts);
   const fallbacks = config.fallback.filter((n) => n !== main.name).map((n) => resolveProfile(config, n));
   const provider = createModelChain([main, ...fallbacks], {
@@ -63,8 +96,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     registry: createRegistry(config.models),
   });
   const store = Store.open(defaultDbPath(config.home));
-  const tools = new ToolRegistry();
-  tools.registerAll(builtinTools());
+  const tools = createToolRegistry({
+    ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
+    envAllow: config.tools.envAllow,
+  });
   const agent = new Agent({
     provider,
     tools,
@@ -72,6 +107,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     cwd,
     maxIterations: opts.maxTurns ?? config.agent.maxIterations,
     maxParallelTools: config.agent.maxParallelTools,
+    maxOutputChars: config.tools.maxOutputChars,
+    permissionMode: modeFor(config, opts),
+    permissionRules: rulesFor(config, opts),
+    allowedRoots: [...config.permissions.roots, ...(opts.addDir ?? []).map((d) => path.resolve(d))],
+    approvals: opts.approvals ?? 'ask',
+    toolLoading: config.tools.loading,
+    toolOutputRoot: path.join(config.home, 'tool-output'),
   });
   return { config, store, provider, tools, agent, cwd, close: () => store.close() };
 }

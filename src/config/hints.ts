@@ -53,6 +53,28 @@ const BY_PATH: Record<string, Hint> = {
   },
   agent: { expected: 'a mapping', fix: 'e.g. `agent: { max_iterations: 25, max_parallel_tools: 4 }`.' },
   llm: { expected: 'a mapping', fix: 'e.g. `llm: { timeout_s: 120, max_retries: 3 }`.' },
+  permissions: {
+    expected: 'a mapping',
+    fix: 'e.g. `permissions: { mode: ask, rules: [{ tool: bash, pattern: "npm test*", action: allow }] }`.',
+  },
+  'permissions.mode': {
+    expected: 'one of read-only, ask, auto-edit, yolo',
+    fix: 'use `mode: ask` (the default).',
+  },
+  'permissions.rules': {
+    expected: 'a list of rules',
+    fix: 'e.g. `rules: [{ tool: write_file, pattern: "*.env", action: deny }]`.',
+  },
+  'permissions.rules.*.action': { expected: 'allow, ask or deny', fix: 'e.g. `action: allow`.' },
+  tools: { expected: 'a mapping', fix: 'e.g. `tools: { loading: intent }`.' },
+  'tools.loading': {
+    expected: 'intent or all',
+    fix: 'use `loading: intent` (core tools + tool_search) or `all`.',
+  },
+  'tools.web_search': {
+    expected: 'a mapping',
+    fix: 'e.g. `web_search: { provider: searxng, url: http://127.0.0.1:8888 }`.',
+  },
   'llm.breaker': { expected: 'a mapping', fix: 'e.g. `breaker: { failure_threshold: 5, recovery_s: 60 }`.' },
   'llm.timeout_s': {
     expected: 'a positive number of seconds',

@@ -6,6 +6,13 @@ export { maskedConfig, maskSecret } from './mask.js';
 export { describeMissingModel } from './missing.js';
 export { profileNames, resolveProfile } from './profile.js';
 export type {
+  ConfigRule,
+  PermissionModeName,
+  PermissionsConfig,
+  ToolsConfig,
+  WebSearchSettings,
+} from './sections.js';
+export type {
   EmbeddingConfig,
   KeySource,
   MainModelOrigin,

@@ -5,6 +5,7 @@
  */
 import { ConfigError, displayPath } from './errors.js';
 import type { RawEndpoint, RawFile } from './schema.js';
+import { emptySections, mergeSections, type SectionsLayer, toSections } from './sections.js';
 import type { ModelOverride } from './types.js';
 
 /** A model or embedding endpoint as one or more files describe it (possibly incomplete). */
@@ -43,10 +44,11 @@ export interface Layer {
     recoveryMs?: number;
   };
   models: Record<string, ModelOverride>;
+  sections: SectionsLayer;
 }
 
 export function emptyLayer(): Layer {
-  return { profiles: {}, agent: {}, llm: {}, models: {} };
+  return { profiles: {}, agent: {}, llm: {}, models: {}, sections: emptySections() };
 }
 
 /** Picks a key or its legacy alias; both set to different values is an error. */
@@ -151,6 +153,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
       cachedInputPrice: model.cached_input_price,
     });
   }
+  layer.sections = toSections(raw.permissions, raw.tools, file);
   return layer;
 }
 
@@ -183,5 +186,6 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     agent: { ...base.agent, ...over.agent },
     llm: { ...base.llm, ...over.llm },
     models,
+    sections: mergeSections(base.sections, over.sections),
   });
 }

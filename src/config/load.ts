@@ -6,6 +6,7 @@ import { CONFIG_FILE, findProjectConfig, teaHome } from './files.js';
 import { checkFallback, fillMainFromEnv, finaliseEmbedding, finaliseProfile } from './finalize.js';
 import { emptyLayer, type Layer, mergeLayers, toLayer } from './layers.js';
 import { DEFAULT_OLLAMA_TIMEOUT_MS, detectOllama } from './ollama.js';
+import { finaliseSections } from './sections.js';
 import type { KeySource, MainModelOrigin, ProfileConfig, TeaConfig } from './types.js';
 
 export interface LoadConfigOptions {
@@ -115,6 +116,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     },
     models: layer.models,
     keySources,
+    ...finaliseSections(layer.sections, userFile, env),
   };
 
   if (layer.cheapModel) {

@@ -135,6 +135,25 @@ export function maskedConfig(config: TeaConfig): string {
     },
   };
   plain.models = Object.fromEntries(Object.entries(config.models).map(([id, m]) => [id, overrideToPlain(m)]));
+  plain.permissions = {
+    mode: config.permissions.mode,
+    rules: config.permissions.rules.map((r) => ({ ...r })),
+    roots: config.permissions.roots,
+  };
+  const ws = config.tools.webSearch;
+  plain.tools = {
+    loading: config.tools.loading,
+    max_output_chars: config.tools.maxOutputChars,
+    env_allow: config.tools.envAllow,
+    web_search: ws
+      ? {
+          provider: ws.provider,
+          ...(ws.url ? { url: ws.url } : {}),
+          ...(ws.apiKey ? { api_key: maskSecret(ws.apiKey) } : {}),
+        }
+      : 'off',
+  };
+  if (config.warnings.length > 0) plain.warnings = config.warnings;
 
   const doc = new Document(plain);
   doc.commentBefore = ' Effective Tea config (secrets masked). Later files override earlier ones.';

@@ -80,6 +80,32 @@ const llmSchema = z.strictObject({
   breaker: breakerSchema.optional(),
 });
 
+const ruleSchema = z.strictObject({
+  tool: nonEmpty,
+  pattern: nonEmpty.optional(),
+  action: z.enum(['allow', 'ask', 'deny']),
+});
+
+const permissionsSchema = z.strictObject({
+  mode: z.enum(['read-only', 'ask', 'auto-edit', 'yolo']).optional(),
+  rules: z.array(ruleSchema).optional(),
+  roots: z.array(nonEmpty).optional(),
+});
+
+const webSearchSchema = z.strictObject({
+  provider: z.enum(['searxng', 'brave', 'tavily']),
+  url: httpUrl.optional(),
+  api_key: nonEmpty.optional(),
+  api_key_env: z.string().regex(ENV_NAME).optional(),
+});
+
+const toolsSchema = z.strictObject({
+  loading: z.enum(['intent', 'all']).optional(),
+  max_output_chars: positiveInt.optional(),
+  env_allow: z.array(z.string().regex(ENV_NAME)).optional(),
+  web_search: webSearchSchema.optional(),
+});
+
 /** Profile names: letters, digits, `_`, `.` and `-`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -92,11 +118,15 @@ export const fileSchema = z.strictObject({
   agent: agentSchema.optional(),
   llm: llmSchema.optional(),
   models: z.record(nonEmpty, modelOverrideSchema).optional(),
+  permissions: permissionsSchema.optional(),
+  tools: toolsSchema.optional(),
 });
 
 export type RawProfile = z.infer<typeof profileSchema>;
 export type RawEmbedding = z.infer<typeof embeddingSchema>;
 export type RawFile = z.infer<typeof fileSchema>;
+export type RawPermissions = z.infer<typeof permissionsSchema>;
+export type RawTools = z.infer<typeof toolsSchema>;
 
 /**
  * The keys a mapping at a (generic) path accepts, for "did you mean" suggestions.
@@ -113,6 +143,10 @@ export function knownKeysAt(genericPath: string): string[] {
     agent: agentSchema,
     llm: llmSchema,
     'llm.breaker': breakerSchema,
+    permissions: permissionsSchema,
+    'permissions.rules.*': ruleSchema,
+    tools: toolsSchema,
+    'tools.web_search': webSearchSchema,
   };
   const shape = shapes[genericPath];
   return shape ? Object.keys(shape.shape) : [];

@@ -4,6 +4,7 @@
  */
 
 import type { ProfileConfig } from '../llm/factory.js';
+import type { PermissionsConfig, ToolsConfig } from './sections.js';
 
 export type { ProfileConfig };
 
@@ -71,4 +72,9 @@ export interface TeaConfig {
   keySources?: Record<string, KeySource>;
   /** What configured `mainModel`, when there is one. */
   mainModelOrigin?: MainModelOrigin;
+  /** Approval mode, rules and extra roots (a project file can only make them stricter). */
+  permissions: PermissionsConfig;
+  tools: ToolsConfig;
+  /** Settings that were read but ignored, with the reason. */
+  warnings: string[];
 }

@@ -4,6 +4,7 @@ import { openDatabase } from './db.js';
 import { MessageRepo } from './messages.js';
 import type { Migration } from './migrations.js';
 import { SessionRepo } from './sessions.js';
+import { SessionStateRepo } from './state.js';
 import { ToolCallRepo } from './tool-calls.js';
 import { UsageRepo } from './usage.js';
 
@@ -22,6 +23,7 @@ export type {
   SessionRow,
 } from './sessions.js';
 export { MIN_PREFIX_LENGTH } from './sessions.js';
+export type { SessionStateRepo } from './state.js';
 export type {
   StartToolCall,
   ToolCallOutcome,
@@ -49,6 +51,7 @@ export class Store {
   readonly messages: MessageRepo;
   readonly toolCalls: ToolCallRepo;
   readonly usage: UsageRepo;
+  readonly state: SessionStateRepo;
 
   private constructor(db: Database.Database, now: Clock) {
     this.db = db;
@@ -56,6 +59,7 @@ export class Store {
     this.messages = new MessageRepo(db, now);
     this.toolCalls = new ToolCallRepo(db, now);
     this.usage = new UsageRepo(db, now);
+    this.state = new SessionStateRepo(db, now);
   }
 
   /** Opens (creating and migrating if needed) the database at `path`; `':memory:'` for a throwaway one. */

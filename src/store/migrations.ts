@@ -78,4 +78,41 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX usage_by_session ON usage (session_id);
     `,
   },
+  {
+    version: 2,
+    name: "tool call status 'denied'; per-session state",
+    // SQLite cannot change a CHECK constraint in place: rebuild tool_calls.
+    up: `
+      CREATE TABLE tool_calls_v2 (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        call_id     TEXT NOT NULL,
+        turn_id     TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        args        TEXT NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'running'
+                    CHECK (status IN ('running', 'ok', 'error', 'cancelled', 'skipped', 'denied')),
+        output      TEXT,
+        started_at  INTEGER NOT NULL,
+        finished_at INTEGER,
+        duration_ms REAL,
+        UNIQUE (session_id, call_id)
+      );
+      INSERT INTO tool_calls_v2 SELECT * FROM tool_calls;
+      DROP TABLE tool_calls;
+      ALTER TABLE tool_calls_v2 RENAME TO tool_calls;
+      CREATE INDEX tool_calls_by_call_id ON tool_calls (call_id);
+      CREATE INDEX tool_calls_running ON tool_calls (session_id) WHERE finished_at IS NULL;
+
+      -- Small JSON values a session keeps between turns and runs: the todo list,
+      -- the tools whose schemas the model has loaded, permission grants.
+      CREATE TABLE session_state (
+        session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        key        TEXT NOT NULL,
+        value      TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (session_id, key)
+      );
+    `,
+  },
 ];

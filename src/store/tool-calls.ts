@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 import { StoreError, sqliteCode } from './errors.js';
 import { decodeArgs, encodeArgs, requireCount, requireText } from './validate.js';
 
-export type ToolCallStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'skipped';
+export type ToolCallStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'skipped' | 'denied';
 export type ToolCallOutcome = Exclude<ToolCallStatus, 'running'>;
 
 export interface ToolCallRow {
@@ -48,7 +48,13 @@ interface ToolCallRecord {
 
 const COLUMNS =
   'id, session_id, call_id, turn_id, name, args, status, output, started_at, finished_at, duration_ms';
-const OUTCOMES: ReadonlySet<string> = new Set<ToolCallOutcome>(['ok', 'error', 'cancelled', 'skipped']);
+const OUTCOMES: ReadonlySet<string> = new Set<ToolCallOutcome>([
+  'ok',
+  'error',
+  'cancelled',
+  'skipped',
+  'denied',
+]);
 /** Prefer the unfinished row, then the newest, when a call id is not unique. */
 const PICK_ORDER = 'ORDER BY (finished_at IS NULL) DESC, id DESC LIMIT 1';
 

@@ -37,7 +37,10 @@ function nameScore(query: string, candidate: string): number {
   if (q.length > 0 && (c.includes(q) || q.includes(c))) score -= 3;
   if (q.length > 0 && (c.startsWith(q) || q.startsWith(c))) score -= 2;
   const qt = tokens(query);
-  for (const t of tokens(candidate)) if (qt.has(t)) score -= 2;
+  const ct = tokens(candidate);
+  for (const t of ct) if (qt.has(t)) score -= 2;
+  // The same words in another order (file_read → read_file) is almost certainly the one.
+  if (qt.size > 1 && qt.size === ct.size && [...qt].every((t) => ct.has(t))) score -= 6;
   return score;
 }
 

@@ -2,6 +2,8 @@
  * Running one tool call: validate, execute with a time limit and the user's cancel
  * signal, and turn every outcome into a model-readable result. Never throws.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { z } from 'zod';
 import type { ImagePart, ToolCallPart } from '../llm/types.js';
 import { formatSeconds, whenAborted, withTimeout } from './abort.js';
@@ -11,7 +13,12 @@ import { summarizeParameters } from './schema.js';
 import { truncateHeadTail } from './truncate.js';
 import { type Tool, type ToolContext, ToolError, type ToolReturn } from './types.js';
 
-export type ToolRunStatus = 'ok' | 'error' | 'cancelled';
+export type ToolRunStatus = 'ok' | 'error' | 'cancelled' | 'denied';
+
+/** The answer of `RunToolOptions.authorize`. */
+export type Authorization =
+  | { allowed: true }
+  | { allowed: false; output: string; status: 'denied' | 'cancelled' };
 
 export interface ToolRunResult {
   output: string;
@@ -30,6 +37,11 @@ export interface RunToolOptions {
    * processes, return partial output) before answering without it (default 2 000).
    */
   abortGraceMs?: number;
+  /**
+   * Asked after the arguments are valid and before the tool runs (the approval
+   * policy); a refusal becomes the call's result and the tool never runs.
+   */
+  authorize?: (tool: Tool, args: unknown) => Promise<Authorization>;
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
@@ -162,7 +174,22 @@ export async function runTool(
     const { message, hint } = describeError(error);
     result = errorResult(`${call.name} failed: ${message}`, hint);
   }
-  return { ...result, output: truncateHeadTail(result.output, maxChars) };
+  if (result.output.length <= maxChars) return result;
+  return { ...result, output: await truncateToFile(result.output, maxChars, ctx) };
+}
+
+/** Cuts a long output head+tail and, when the context has an output dir, saves the full text there. */
+async function truncateToFile(output: string, maxChars: number, ctx: ToolContext): Promise<string> {
+  if (!ctx.outputDir) return truncateHeadTail(output, maxChars);
+  const file = path.join(ctx.outputDir, `${ctx.callId.replace(/[^\w.-]/g, '_')}.txt`);
+  try {
+    await mkdir(ctx.outputDir, { recursive: true });
+    await writeFile(file, output);
+  } catch {
+    return truncateHeadTail(output, maxChars);
+  }
+  const note = `\n[full output (${output.length} chars) saved to ${file}; read_file it with offset/limit to see the omitted part]`;
+  return truncateHeadTail(output, maxChars - note.length) + note;
 }
 
 async function runUntruncated(
@@ -197,6 +224,11 @@ async function runUntruncated(
       `Invalid arguments for ${tool.name}: ${formatIssues(parsed.error.issues)}`,
       specHint(),
     );
+  }
+
+  if (opts.authorize) {
+    const verdict = await opts.authorize(tool, parsed.data);
+    if (!verdict.allowed) return { output: verdict.output, isError: true, status: verdict.status };
   }
 
   if (ctx.signal.aborted) {

@@ -12,7 +12,7 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Drops noise zod adds that models do not need (safe-integer bounds). */
+/** Drops noise zod adds that models do not need (safe-integer bounds, non-empty strings). */
 function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tidy);
   if (!isRecord(node)) return node;
@@ -20,6 +20,8 @@ function tidy(node: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    // "not empty" is checked on arrival; the model does not need it spelled out.
+    if (key === 'minLength' && value === 1) continue;
     out[key] = tidy(value);
   }
   return out;

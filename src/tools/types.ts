@@ -45,8 +45,10 @@ export interface HistoryHit {
 export interface ToolHost {
   /** Asks the user; resolves with their answer (rejects when the turn is cancelled). */
   ask(question: string, options?: string[]): Promise<string>;
-  /** Publishes the current todo list / plan. */
-  plan(items: PlanItem[]): void;
+  /** Publishes and keeps the session's todo list (`kind: 'todo'`) or plan (`kind: 'plan'`). */
+  plan(kind: 'todo' | 'plan', items: PlanItem[], title?: string): void;
+  /** The todo list or plan as last published in this session. */
+  currentPlan(kind: 'todo' | 'plan'): { items: PlanItem[]; title?: string };
   /** Searches this session's full stored transcript. */
   searchHistory(query: string, opts?: { limit?: number; tool?: string }): HistoryHit[];
   /** Reads back stored messages of this session by sequence number range. */

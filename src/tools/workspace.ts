@@ -1,6 +1,7 @@
 /**
  * Path resolution for file tools: everything stays inside the workspace (`ctx.cwd`)
  * or an explicitly allowed root, and symlinks cannot be used to step outside.
+ * Writing tools also may not touch any `.git` directory.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -11,7 +12,16 @@ import { type ToolContext, ToolError } from './types.js';
 export interface ResolveOptions {
   /** Throw a ToolError (with the ENOENT hint) when the path does not exist. */
   mustExist?: boolean;
+  /** The path will be written, created, moved or deleted: refuse `.git` internals. */
+  write?: boolean;
+  /**
+   * Resolve the parent directory but not the last component, so a symlink is
+   * addressed itself (to delete, move or inspect the link rather than its target).
+   */
+  keepLink?: boolean;
 }
+
+type Roots = Pick<ToolContext, 'cwd' | 'allowedRoots'>;
 
 const MAX_LINK_DEPTH = 40;
 
@@ -46,48 +56,76 @@ export function realpathLoose(abs: string, depth = 0): string {
   return join(realpathLoose(parent, depth), basename(abs));
 }
 
-function isInside(root: string, target: string): boolean {
+/** True when `target` is `root` or below it. */
+export function isInside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 /** The workspace root and the allowed roots, each as a real path. */
-export function workspaceRoots(ctx: Pick<ToolContext, 'cwd' | 'allowedRoots'>): string[] {
+export function workspaceRoots(ctx: Roots): string[] {
   const roots = [ctx.cwd, ...(ctx.allowedRoots ?? [])].map((r) => resolve(ctx.cwd, expandHome(r)));
   return roots.map((r) => realpathLoose(r));
+}
+
+/** The innermost workspace root that contains `abs` (a real path), if any. */
+export function rootOf(ctx: Roots, abs: string): string | undefined {
+  let best: string | undefined;
+  for (const root of workspaceRoots(ctx)) {
+    if (isInside(root, abs) && (best === undefined || root.length > best.length)) best = root;
+  }
+  return best;
+}
+
+/** True when `abs` is one of the workspace roots or contains one of them. */
+export function containsRoot(ctx: Roots, abs: string): boolean {
+  return workspaceRoots(ctx).some((root) => isInside(abs, root));
+}
+
+function throwOutside(ctx: Roots, p: string, lexical: string, real: string): never {
+  const shown = real === lexical ? real : `${lexical} -> ${real}`;
+  throw new ToolError(
+    `Path "${p}" is outside the workspace (${shown})`,
+    outsideWorkspaceHint(ctx.cwd, ctx.allowedRoots),
+  );
+}
+
+/** True when a path segment below its root is `.git`. */
+function inGitDir(roots: readonly string[], abs: string): boolean {
+  return roots.some((root) => isInside(root, abs) && relative(root, abs).split(sep).includes('.git'));
 }
 
 /**
  * Resolves `p` for a file tool: relative to `ctx.cwd`, `~` expanded, and checked to be
  * inside the workspace or an allowed root after symlinks are resolved. Returns the
- * real absolute path.
+ * real absolute path (with `keepLink`, the real parent joined with the last name).
  */
-export function resolvePath(
-  ctx: Pick<ToolContext, 'cwd' | 'allowedRoots'>,
-  p: string,
-  opts: ResolveOptions = {},
-): string {
+export function resolvePath(ctx: Roots, p: string, opts: ResolveOptions = {}): string {
   if (p.trim() === '') throw new ToolError('The path is empty', 'pass a file or directory path');
   if (p.includes('\0')) throw new ToolError('The path contains a NUL character', 'pass a plain path');
   const lexical = resolve(ctx.cwd, expandHome(p));
-  const real = realpathLoose(lexical);
   const roots = workspaceRoots(ctx);
-  if (!roots.some((root) => isInside(root, real))) {
-    const shown = real === lexical ? real : `${lexical} -> ${real}`;
-    throw new ToolError(
-      `Path "${p}" is outside the workspace (${shown})`,
-      outsideWorkspaceHint(ctx.cwd, ctx.allowedRoots),
-    );
+  const keep = opts.keepLink === true && dirname(lexical) !== lexical;
+  const target = keep ? join(realpathLoose(dirname(lexical)), basename(lexical)) : realpathLoose(lexical);
+  if (!roots.some((root) => isInside(root, target))) throwOutside(ctx, p, lexical, target);
+  if (opts.write) {
+    if (inGitDir(roots, target) || inGitDir([resolve(ctx.cwd), ...roots], lexical)) {
+      throw new ToolError(
+        `Refusing to write "${p}": it is inside a .git directory`,
+        'git internals are off limits to file tools; use git commands through bash to change the repository',
+      );
+    }
   }
-  if (opts.mustExist && !exists(real)) {
+  if (opts.mustExist && !exists(target, keep)) {
     throw new ToolError(`No such file or directory: ${p}`, HINTS.ENOENT);
   }
-  return real;
+  return target;
 }
 
-function exists(p: string): boolean {
+function exists(p: string, noFollow: boolean): boolean {
   try {
-    statSync(p);
+    if (noFollow) lstatSync(p);
+    else statSync(p);
     return true;
   } catch {
     return false;

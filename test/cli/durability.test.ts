@@ -58,7 +58,7 @@ describe('a process killed mid-turn loses nothing', () => {
       reply().text('Writing the file first.').toolCall('write_file', { path: 'a.txt', content: 'hello' }),
       reply().text('Now a long command.').toolCall('bash', { command: 'sleep 30' }),
     );
-    const child = spawnTea(['-p', 'do two steps'], { env: ctx.env, cwd: ctx.work });
+    const child = spawnTea(['-p', 'do two steps', '--yolo'], { env: ctx.env, cwd: ctx.work });
     const exit = killed(child);
     const before = await waitFor((m) =>
       m.some((x) => x.parts.some((p) => p.type === 'tool-call' && p.name === 'bash')),

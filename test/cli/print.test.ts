@@ -54,7 +54,7 @@ describe('tea -p', () => {
       reply().toolCall('write_file', { path: 'a.txt', content: 'x' }).usage(10, 2),
       reply().text('Wrote it.').usage(20, 3),
     );
-    const r = await tea(['-p', 'write a file', '--output-format', 'json']);
+    const r = await tea(['-p', 'write a file', '--output-format', 'json', '--allow', 'write_file']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({
@@ -137,10 +137,34 @@ describe('tea -p', () => {
       reply().toolCall('write_file', { path: 'made-here.txt', content: 'hi' }),
       reply().text('ok'),
     );
-    const r = await runTea(['-p', 'write', '--cwd', ctx.work], { env: ctx.env, cwd: ctx.home });
+    const r = await runTea(['-p', 'write', '--cwd', ctx.work, '--yolo'], { env: ctx.env, cwd: ctx.home });
     expect(r.code).toBe(0);
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(path.join(ctx.work, 'made-here.txt'), 'utf8')).toBe('hi');
+  });
+
+  it('denies writes and commands in -p unless --allow or --yolo says otherwise', async () => {
+    server.script(
+      reply().toolCall('write_file', { path: 'x.txt', content: 'no' }),
+      reply().text('I could not write.'),
+    );
+    expect((await tea(['-p', 'write x'])).code).toBe(0);
+    const denied = wireText(wireMessages(server.requests[1]!.body).find((m) => m.role === 'tool')!);
+    expect(denied).toMatch(/^\[DENIED\] write_file \(x\.txt\) needs the user's approval/);
+    expect(denied).toMatch(/--allow 'write_file:x\.txt' or --yolo/);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(path.join(ctx.work, 'x.txt'))).toBe(false);
+
+    server.script(
+      reply().toolCall('write_file', { path: 'x.txt', content: 'yes' }),
+      reply().text('Written.'),
+    );
+    expect((await tea(['-p', 'write x', '--allow', 'write_file:*.txt'])).code).toBe(0);
+    expect(existsSync(path.join(ctx.work, 'x.txt'))).toBe(true);
+
+    const bad = await tea(['-p', 'x', '--permission-mode', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/expected read-only, ask, auto-edit or yolo/);
   });
 
   it('a model failure exits 1 with the reason on stderr', async () => {

@@ -75,7 +75,9 @@ describe('openDatabase', () => {
     const err = catchError(() => Store.open(path));
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('schema-too-new');
-    expect((err as StoreError).message).toMatch(/schema version 99, newer than .*supports \(1\)/);
+    expect((err as StoreError).message).toMatch(
+      new RegExp(`schema version 99, newer than .*supports \\(${migrations.length}\\)`),
+    );
     expect((err as StoreError).message).toContain(path);
 
     const check = new Database(path, { readonly: true });
@@ -153,7 +155,9 @@ describe('migrate', () => {
     const err = catchError(() => openDatabase(path, { migrations: [...migrations, broken] }));
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('migration-failed');
-    expect((err as StoreError).message).toMatch(/migration 2 \(half done\) failed.*boom/);
+    expect((err as StoreError).message).toMatch(
+      new RegExp(`migration ${migrations.length + 1} \\(half done\\) failed.*boom`),
+    );
 
     const db = new Database(path, { readonly: true });
     expect(schemaVersion(db)).toBe(migrations.length);
@@ -165,7 +169,9 @@ describe('migrate', () => {
     const db = new Database(':memory:');
     const gap: Migration = { ...addNotes, version: migrations.length + 2 };
     expect(() => migrate(db, [...migrations, gap])).toThrow(
-      /out of order: entry 1 has version 3, expected 2/,
+      new RegExp(
+        `out of order: entry ${migrations.length} has version ${migrations.length + 2}, expected ${migrations.length + 1}`,
+      ),
     );
     expect(schemaVersion(db)).toBe(0);
     db.close();

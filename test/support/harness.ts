@@ -6,8 +6,8 @@ import { Agent, type AgentOptions } from '../../src/agent/index.js';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
 import type { ModelInfo, Provider } from '../../src/llm/types.js';
 import { Store } from '../../src/store/index.js';
-import { builtinTools } from '../../src/tools/builtin/index.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/builtin/index.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
 import { defineTool } from '../../src/tools/types.js';
 import { type ModelServer, startModelServer } from './model-server.js';
 
@@ -34,10 +34,10 @@ export interface ToolLogEntry {
   aborted: boolean;
 }
 
-/** Test tools that sleep for `ms`, honour cancellation and log when they ran. */
+/** Test tools that sleep for `ms`, honour cancellation and log when they ran (`sleep_exec` needs approval). */
 export function sleepTools(log: ToolLogEntry[]) {
   const params = z.object({ label: z.string(), ms: z.number().int().min(0).default(50) });
-  const make = (name: string, concurrencySafe: boolean) =>
+  const make = (name: string, concurrencySafe: boolean, approval: 'none' | 'exec' = 'none') =>
     defineTool({
       name,
       description: `Sleeps for ms milliseconds (${concurrencySafe ? 'parallel-safe' : 'serial'}).`,
@@ -45,7 +45,8 @@ export function sleepTools(log: ToolLogEntry[]) {
       category: 'test',
       readOnly: concurrencySafe,
       concurrencySafe,
-      approval: 'none',
+      approval,
+      subject: (args) => `run ${args.label}`,
       async execute(args, ctx) {
         const entry: ToolLogEntry = { name, label: args.label, start: Date.now(), end: 0, aborted: false };
         log.push(entry);
@@ -61,7 +62,7 @@ export function sleepTools(log: ToolLogEntry[]) {
         return `${name} ${args.label} done`;
       },
     });
-  return [make('sleep_read', true), make('sleep_write', false)];
+  return [make('sleep_read', true), make('sleep_write', false), make('sleep_exec', false, 'exec')];
 }
 
 export interface Harness {
@@ -85,8 +86,8 @@ export async function createHarness(): Promise<Harness> {
   const dbPath = path.join(dir, 'tea.db');
   const store = Store.open(dbPath);
   const log: ToolLogEntry[] = [];
-  const tools = new ToolRegistry();
-  tools.registerAll([...builtinTools(), ...sleepTools(log)]);
+  const tools = createToolRegistry();
+  tools.registerAll(sleepTools(log));
   const provider = new OpenAICompatibleProvider(modelInfo(server.openaiBaseUrl), { apiKey: 'sk-test' });
   return {
     server,
@@ -96,7 +97,17 @@ export async function createHarness(): Promise<Harness> {
     dbPath,
     log,
     provider,
-    agent: (opts = {}) => new Agent({ provider, tools, store, cwd: workspace, ...opts }),
+    // Loop tests see every schema and run tools without approval unless a test says otherwise.
+    agent: (opts = {}) =>
+      new Agent({
+        provider,
+        tools,
+        store,
+        cwd: workspace,
+        toolLoading: 'all',
+        permissionMode: 'yolo',
+        ...opts,
+      }),
     async close() {
       store.close();
       await server.close();

@@ -1,88 +1,113 @@
-import { utimes } from 'node:fs/promises';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runBuiltin, tempDir, writeTree } from './helpers.js';
+import { execFileSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GrepBackend } from '../../src/tools/builtin/grep-core.js';
+import { jsGrepBackend } from '../../src/tools/builtin/grep-js.js';
+import { findRipgrep, rgGrepBackend } from '../../src/tools/builtin/grep-rg.js';
+import { type SearchToolOptions, searchTools } from '../../src/tools/builtin/search.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { runTool, type ToolRunResult } from '../../src/tools/run.js';
+import { buildSpec } from '../../src/tools/schema.js';
+import { call, makeCtx, tempDir, writeTree } from './helpers.js';
+
+let rgPath: string;
+
+beforeAll(async () => {
+  const found = await findRipgrep();
+  if (found === undefined) throw new Error('no working ripgrep binary (rg on PATH or @vscode/ripgrep)');
+  rgPath = found;
+});
+
+function grepWith(backend: () => GrepBackend) {
+  return async (
+    cwd: string,
+    args: Record<string, unknown>,
+    options: SearchToolOptions = {},
+  ): Promise<ToolRunResult> => {
+    const registry = new ToolRegistry();
+    registry.registerAll(searchTools({ ...options, grepBackend: backend() }));
+    return runTool(registry, call('grep', args), makeCtx(cwd));
+  };
+}
+
+const BINARY = new Uint8Array([...Buffer.from('loadConfig'), 0, 1, 2, ...Buffer.from('loadConfig\n')]);
 
 async function project(): Promise<string> {
-  const cwd = await writeTree(await tempDir(), {
+  return writeTree(await tempDir(), {
+    '.gitignore': 'dist/\n*.log\n',
+    'src/.gitignore': 'generated.ts\n',
     'src/app.ts': 'import x from "y";\nexport function loadConfig() {\n  return read();\n}\n',
     'src/util/strings.ts': 'export const LOAD = 1;\n// loadConfig is used in app\n',
     'src/readme.md': 'How to loadConfig\n',
+    'src/generated.ts': 'loadConfig();\n',
+    'src/debug.log': 'loadConfig\n',
+    'dist/out.ts': 'loadConfig();\n',
+    'debug.log': 'loadConfig\n',
+    '.hidden/conf.ts': 'loadConfig hidden\n',
     'node_modules/dep/index.ts': 'export function loadConfig() {}\n',
     '.git/config': 'loadConfig = true\n',
-    'assets/logo.bin': new Uint8Array([0x6c, 0x6f, 0x61, 0x64, 0, 0x43, 0x6f, 0x6e, 0x66, 0x69, 0x67]),
-    'big.txt': `${'loadConfig\n'.repeat(200)}`,
+    'assets/logo.bin': BINARY,
+    'crlf.txt': 'loadConfig\r\nother\r\n',
+    'big.txt': 'loadConfig\n'.repeat(200),
   });
-  const base = Date.now() / 1000;
-  await utimes(join(cwd, 'src/app.ts'), base - 300, base - 300);
-  await utimes(join(cwd, 'src/util/strings.ts'), base - 100, base - 100);
-  await utimes(join(cwd, 'src/readme.md'), base - 200, base - 200);
-  return cwd;
 }
 
-describe('glob', () => {
-  it('finds files newest first, skipping node_modules and .git', async () => {
-    const cwd = await project();
-    const r = await runBuiltin(cwd, 'glob', { pattern: '**/*.ts' });
-    expect(r).toEqual({ output: 'src/util/strings.ts\nsrc/app.ts', isError: false, status: 'ok' });
-    const scoped = await runBuiltin(cwd, 'glob', { pattern: '*.{md,ts}', path: 'src' });
-    expect(scoped.output).toBe('src/readme.md\nsrc/app.ts');
-  });
+const backends: Array<[string, () => GrepBackend]> = [
+  ['js', () => jsGrepBackend],
+  ['rg', () => rgGrepBackend(rgPath)],
+];
 
-  it('searches node_modules only when the pattern names it', async () => {
-    const cwd = await project();
-    const r = await runBuiltin(cwd, 'glob', { pattern: 'node_modules/**/*.ts' });
-    expect(r.output).toBe('node_modules/dep/index.ts');
-  });
+describe.each(backends)('grep (%s backend)', (_name, backend) => {
+  const grep = grepWith(backend);
 
-  it('caps results with a note, and explains empty results and bad patterns', async () => {
-    const cwd = await tempDir();
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 12; i++) files[`f${i}.txt`] = '';
-    await writeTree(cwd, files);
-    const capped = await runBuiltin(cwd, 'glob', { pattern: '*.txt' }, { tools: { globMaxResults: 5 } });
-    const lines = capped.output.split('\n');
-    expect(lines).toHaveLength(6);
-    expect(lines[5]).toBe(
-      '… 7 more files not shown (the 5 most recently modified are listed); narrow the pattern or path',
-    );
-    expect((await runBuiltin(cwd, 'glob', { pattern: '*.py' })).output).toBe('No files match "*.py" in .');
-    const escaping = await runBuiltin(cwd, 'glob', { pattern: '../**/*' });
-    expect(escaping.output).toMatch(
-      /^\[ERROR\] The glob pattern "\.\.\/\*\*\/\*" must be relative and must not contain "\.\."/,
-    );
-    const outside = await runBuiltin(cwd, 'glob', { pattern: '*', path: '/' });
-    expect(outside.output).toMatch(/outside the workspace/);
-  });
-});
-
-describe('grep', () => {
   it('finds regex matches as path:line: text, skipping ignored, binary and large files', async () => {
     const cwd = await project();
-    const r = await runBuiltin(
-      cwd,
-      'grep',
-      { pattern: 'load\\w+\\(' },
-      { tools: { grepMaxFileBytes: 1000 } },
+    const r = await grep(cwd, { pattern: 'load\\w+\\(\\)' }, { grepMaxFileBytes: 1000 });
+    expect(r).toEqual({
+      output: 'src/app.ts:2: export function loadConfig() {',
+      isError: false,
+      status: 'ok',
+    });
+    const all = await grep(cwd, { pattern: 'loadConfig', max_results: 1000 }, { grepMaxPerFile: 500 });
+    expect(all.output.split('\n').slice(0, 6)).toEqual([
+      '.hidden/conf.ts:1: loadConfig hidden',
+      'big.txt:1: loadConfig',
+      'big.txt:2: loadConfig',
+      'big.txt:3: loadConfig',
+      'big.txt:4: loadConfig',
+      'big.txt:5: loadConfig',
+    ]);
+    expect(all.output.split('\n').slice(201)).toEqual([
+      'crlf.txt:1: loadConfig',
+      'src/app.ts:2: export function loadConfig() {',
+      'src/readme.md:1: How to loadConfig',
+      'src/util/strings.ts:2: // loadConfig is used in app',
+    ]);
+    expect(all.output).not.toMatch(/node_modules|\.git\/|logo\.bin|dist\/|\.log|generated/);
+  });
+
+  it('applies .gitignore rules from above the searched directory', async () => {
+    const cwd = await project();
+    const r = await grep(cwd, { pattern: 'loadConfig', path: 'src' });
+    expect(r.output).toBe(
+      [
+        'src/app.ts:2: export function loadConfig() {',
+        'src/readme.md:1: How to loadConfig',
+        'src/util/strings.ts:2: // loadConfig is used in app',
+      ].join('\n'),
     );
-    expect(r.output).toBe('src/app.ts:2: export function loadConfig() {');
-    const all = await runBuiltin(cwd, 'grep', { pattern: 'loadConfig', max_results: 1000 });
-    expect(all.output.split('\n')).toHaveLength(203);
-    expect(all.output).not.toMatch(/node_modules|\.git\/|logo\.bin/);
   });
 
   it('filters by glob, ignores case and shows context with separators', async () => {
     const cwd = await project();
-    const ts = await runBuiltin(cwd, 'grep', { pattern: 'LOADCONFIG', ignore_case: true, glob: '*.ts' });
+    const ts = await grep(cwd, { pattern: 'LOADCONFIG', ignore_case: true, glob: '*.ts' });
     expect(ts.output).toBe(
-      'src/app.ts:2: export function loadConfig() {\nsrc/util/strings.ts:2: // loadConfig is used in app',
+      [
+        '.hidden/conf.ts:1: loadConfig hidden',
+        'src/app.ts:2: export function loadConfig() {',
+        'src/util/strings.ts:2: // loadConfig is used in app',
+      ].join('\n'),
     );
-    const ctx = await runBuiltin(cwd, 'grep', {
-      pattern: 'loadConfig|LOAD',
-      path: 'src',
-      glob: '**/*.ts',
-      context: 1,
-    });
+    const ctx = await grep(cwd, { pattern: 'loadConfig|LOAD', path: 'src', glob: '**/*.ts', context: 1 });
     expect(ctx.output).toBe(
       [
         'src/app.ts-1- import x from "y";',
@@ -95,10 +120,36 @@ describe('grep', () => {
     );
   });
 
-  it('stops at max_results with a note and can search a single file', async () => {
+  it('matches at line ends in CRLF files and supports lookahead', async () => {
     const cwd = await project();
-    const r = await runBuiltin(cwd, 'grep', { pattern: 'loadConfig', path: 'big.txt', max_results: 3 });
-    expect(r.output).toBe(
+    const r = await grep(cwd, { pattern: 'Config$', glob: '*.txt', max_results: 2 });
+    expect(r.output.split('\n')[0]).toBe('big.txt:1: loadConfig');
+    const crlf = await grep(cwd, { pattern: '^loadConfig$', path: 'crlf.txt' });
+    expect(crlf.output).toBe('crlf.txt:1: loadConfig');
+    const ahead = await grep(cwd, { pattern: 'load(?=Config\\(\\))', glob: '*.ts' });
+    expect(ahead.output).toBe('src/app.ts:2: export function loadConfig() {');
+  });
+
+  it('caps matches per file and in total, and can search a single file', async () => {
+    const cwd = await project();
+    const capped = await grep(
+      cwd,
+      { pattern: 'loadConfig', glob: '*.txt', context: 1 },
+      { grepMaxPerFile: 2 },
+    );
+    expect(capped.output).toBe(
+      [
+        'big.txt:1: loadConfig',
+        'big.txt:2: loadConfig',
+        'big.txt-3- loadConfig',
+        '… big.txt: more matches not shown (2 per file)',
+        '--',
+        'crlf.txt:1: loadConfig',
+        'crlf.txt-2- other',
+      ].join('\n'),
+    );
+    const total = await grep(cwd, { pattern: 'loadConfig', path: 'big.txt', max_results: 3 });
+    expect(total.output).toBe(
       [
         'big.txt:1: loadConfig',
         'big.txt:2: loadConfig',
@@ -106,20 +157,79 @@ describe('grep', () => {
         '… stopped after 3 matches; narrow the pattern, path or glob, or raise max_results',
       ].join('\n'),
     );
+    const acrossFiles = await grep(cwd, { pattern: 'loadConfig', path: 'src', max_results: 2 });
+    expect(acrossFiles.output).toBe(
+      [
+        'src/app.ts:2: export function loadConfig() {',
+        'src/readme.md:1: How to loadConfig',
+        '… stopped after 2 matches; narrow the pattern, path or glob, or raise max_results',
+      ].join('\n'),
+    );
   });
 
-  it('explains no matches and invalid regexes', async () => {
+  it('explains no matches, bad regexes, binary and missing paths', async () => {
     const cwd = await project();
-    const none = await runBuiltin(cwd, 'grep', { pattern: 'nothing_here', glob: '*.md' });
+    const none = await grep(cwd, { pattern: 'nothing_here', glob: '*.md' });
     expect(none.output).toBe('No matches for /nothing_here/ in . (files matching "*.md"); searched 1 file');
-    const bad = await runBuiltin(cwd, 'grep', { pattern: 'load(' });
+    const bad = await grep(cwd, { pattern: 'load(' });
     expect(bad.status).toBe('error');
     expect(bad.output).toMatch(
-      /^\[ERROR\] Invalid regular expression: .*Unterminated group\nHint: pattern is a JavaScript regex/,
+      /^\[ERROR\] Invalid regular expression: [\s\S]*(Unterminated group|unclosed group)/,
     );
-    const missing = await runBuiltin(cwd, 'grep', { pattern: 'x', path: 'nowhere' });
+    expect(bad.output).toMatch(/\nHint: pattern is a (JavaScript|ripgrep \(Rust\/PCRE2\)) regex; escape/);
+    const binary = await grep(cwd, { pattern: 'loadConfig', path: 'assets/logo.bin' });
+    expect(binary.output).toBe(
+      '[ERROR] assets/logo.bin is a binary file; grep only searches text\nHint: inspect it with bash instead',
+    );
+    const missing = await grep(cwd, { pattern: 'x', path: 'nowhere' });
     expect(missing.output).toMatch(
       /^\[ERROR\] No such file or directory: nowhere\nHint: the path does not exist/,
     );
+    const outside = await grep(cwd, { pattern: 'x', path: '/' });
+    expect(outside.output).toMatch(/outside the workspace/);
+  });
+});
+
+describe('grep backends agree', () => {
+  it('gives identical output from ripgrep and JavaScript on the same calls', async () => {
+    const cwd = await project();
+    const js = grepWith(() => jsGrepBackend);
+    const rg = grepWith(() => rgGrepBackend(rgPath));
+    const calls: Array<Record<string, unknown>> = [
+      { pattern: 'loadConfig', max_results: 2000 },
+      { pattern: 'config', ignore_case: true, context: 2 },
+      { pattern: 'o', glob: 'src/**', context: 1 },
+      { pattern: 'zzz' },
+      { pattern: '^$' },
+    ];
+    for (const args of calls) {
+      const [a, b] = await Promise.all([js(cwd, args), rg(cwd, args)]);
+      expect(b, JSON.stringify(args)).toEqual(a);
+    }
+  });
+
+  it('searches node_modules only when the glob names it', async () => {
+    const cwd = await project();
+    for (const backend of backends) {
+      const r = await grepWith(backend[1])(cwd, { pattern: 'loadConfig', glob: 'node_modules/**/*.ts' });
+      expect(r.output).toBe('node_modules/dep/index.ts:1: export function loadConfig() {}');
+    }
+  });
+
+  it('finds a working ripgrep binary', () => {
+    expect(execFileSync(rgPath, ['--version'], { encoding: 'utf8' })).toMatch(/^ripgrep \d+\./);
+  });
+});
+
+describe('grep spec budget', () => {
+  it('stays small enough to send on every request', () => {
+    const grep = searchTools().find((t) => t.name === 'grep')!;
+    const spec = buildSpec(grep);
+    expect(spec.description.length).toBeLessThanOrEqual(200);
+    const props = spec.parameters.properties as Record<string, { description?: string }>;
+    for (const [name, prop] of Object.entries(props)) {
+      expect(prop.description?.length ?? 0, name).toBeLessThanOrEqual(60);
+    }
+    expect(JSON.stringify(spec).length).toBeLessThanOrEqual(700);
   });
 });

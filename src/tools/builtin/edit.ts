@@ -1,108 +1,90 @@
-/** edit_file: exact string replacement with errors that tell the model how to fix its call. */
-import { readFile, writeFile } from 'node:fs/promises';
+/**
+ * edit_file: exact string replacement (falling back to a unique whitespace-tolerant
+ * line match), one edit or several applied all-or-nothing, answered with a diff.
+ */
+import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool, type Tool, ToolError } from '../types.js';
 import { displayPath } from '../workspace.js';
-import { formatRanges, lineAt, plural, resolveTextFile } from './text.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { unifiedDiff } from './diff-text.js';
+import { type AppliedEdit, applyEdit, type EditSpec } from './edit-match.js';
+import type { ResolvedFileOptions } from './file-options.js';
+import { formatRanges, plural, resolveTextFile } from './text.js';
 
-/** Start indices of the non-overlapping occurrences of `needle` in `text`. */
-export function findOccurrences(text: string, needle: string): number[] {
-  const found: number[] = [];
-  if (needle.length === 0) return found;
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) found.push(i);
-  return found;
-}
+const editSchema = z.object({
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
+});
 
-/**
- * Where `needle` would match if runs of whitespace were allowed to differ (indentation,
- * tabs vs spaces, line endings); undefined when even that does not match.
- */
-export function findWhitespaceInsensitive(text: string, needle: string): number | undefined {
-  const words = needle.split(/\s+/).filter((w) => w.length > 0);
-  if (words.length === 0) return undefined;
-  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const match = new RegExp(escaped.join('\\s+')).exec(text);
-  return match?.index;
-}
+const parameters = z.object({
+  path: z.string().describe('File path'),
+  old_string: z.string().optional().describe('Exact text to replace'),
+  new_string: z.string().optional().describe('Replacement text'),
+  replace_all: z.boolean().optional(),
+  edits: z.array(editSchema).optional().describe('Many edits, all or nothing'),
+});
 
-interface Replacement {
-  content: string;
-  /** Line ranges of the new text in the updated file. */
-  ranges: Array<[number, number]>;
-}
+type EditArgs = z.infer<typeof parameters>;
 
-/** Replaces the occurrences at `indices` and reports where the new text landed. */
-export function replaceAt(
-  text: string,
-  indices: readonly number[],
-  oldText: string,
-  newText: string,
-): Replacement {
-  const pieces: string[] = [];
-  const starts: number[] = [];
-  let cursor = 0;
-  let length = 0;
-  for (const index of indices) {
-    const before = text.slice(cursor, index);
-    pieces.push(before, newText);
-    length += before.length;
-    starts.push(length);
-    length += newText.length;
-    cursor = index + oldText.length;
+/** The edits of a call: `edits`, or the single top-level one. */
+function editsOf(args: EditArgs): EditSpec[] {
+  const single = args.old_string !== undefined || args.new_string !== undefined;
+  if (args.edits !== undefined && single) {
+    throw new ToolError(
+      'Pass either edits or old_string/new_string, not both',
+      'put every change in edits: [{old_string, new_string}, …]',
+    );
   }
-  pieces.push(text.slice(cursor));
-  const content = pieces.join('');
-  const newLines = (newText.match(/\n/g) ?? []).length;
-  const span = newText.endsWith('\n') && newLines > 0 ? newLines - 1 : newLines;
-  const ranges = starts.map((start): [number, number] => {
-    const line = lineAt(content, start);
-    return [line, line + span];
-  });
-  return { content, ranges };
+  if (args.edits !== undefined) {
+    if (args.edits.length === 0)
+      throw new ToolError('edits is empty', 'pass at least one {old_string, new_string}');
+    return args.edits;
+  }
+  if (args.old_string === undefined || args.new_string === undefined) {
+    throw new ToolError(
+      `${args.old_string === undefined ? 'old_string' : 'new_string'} is missing`,
+      'pass old_string and new_string, or edits: [{old_string, new_string}, …]',
+    );
+  }
+  return [{ old_string: args.old_string, new_string: args.new_string, replace_all: args.replace_all }];
 }
 
-/** When the file uses CRLF and the model sent LF, match the file's line endings. */
-function adaptLineEndings(file: string, oldText: string, newText: string): [string, string] {
-  if (!file.includes('\r\n') || oldText.includes('\r\n') || !oldText.includes('\n'))
-    return [oldText, newText];
-  const toCrlf = (s: string): string => s.replace(/\r?\n/g, '\r\n');
-  return [toCrlf(oldText), toCrlf(newText)];
+function fuzzyNote(applied: AppliedEdit, label: string): string | undefined {
+  if (!applied.fuzzy) return undefined;
+  const indent = applied.fuzzy.reindented ? '; new_string was re-indented to match the file' : '';
+  return `Note: ${label} did not match exactly; it was matched ignoring whitespace at line ${applied.fuzzy.line}${indent}. Check the diff.`;
 }
 
-export function editFileTool(): Tool {
+export function editFileTool(opts: ResolvedFileOptions): Tool {
   return defineTool({
     name: 'edit_file',
     description:
-      'Change part of a file by replacing an exact piece of text. `old_string` must match the current file ' +
-      'exactly (including indentation) and be unique unless replace_all is true; read the file first. ' +
-      'For new files or full rewrites use write_file.',
-    parameters: z.object({
-      path: z.string().describe('File to edit, relative to the workspace root or absolute'),
-      old_string: z
-        .string()
-        .describe('The exact text to replace, with enough surrounding lines to be unique'),
-      new_string: z.string().describe('The text to put in its place'),
-      replace_all: z
-        .boolean()
-        .optional()
-        .describe('Replace every occurrence instead of exactly one (default false)'),
-    }),
+      'Replace exact text in a file (read it first). old_string must match once unless replace_all. Returns a diff.',
+    parameters,
     category: 'files',
-    keywords: ['edit', 'modify', 'change', 'replace', 'patch', 'update', 'fix', 'file'],
+    keywords: [
+      'edit',
+      'modify',
+      'change',
+      'replace',
+      'update',
+      'fix',
+      'refactor',
+      'file',
+      '修改',
+      '编辑',
+      '替换',
+    ],
     readOnly: false,
     concurrencySafe: false,
     approval: 'write',
+    timeoutMs: 30_000,
+    subject: (args) => args.path,
     async execute(args, ctx) {
-      if (args.old_string.length === 0) {
-        throw new ToolError('old_string is empty', 'to create a file or replace all of it use write_file');
-      }
-      if (args.old_string === args.new_string) {
-        throw new ToolError(
-          'old_string and new_string are identical; nothing would change',
-          'pass the new text',
-        );
-      }
-      const abs = await resolveTextFile(ctx, args.path).catch((error: unknown) => {
+      const edits = editsOf(args);
+      const abs = await resolveTextFile(ctx, args.path, { write: true }).catch((error: unknown) => {
         if (error instanceof ToolError && error.message.startsWith('No such file')) {
           throw new ToolError(
             `File not found: ${args.path}`,
@@ -111,34 +93,48 @@ export function editFileTool(): Tool {
         }
         throw error;
       });
-      const text = await readFile(abs, 'utf8');
-      const [oldText, newText] = adaptLineEndings(text, args.old_string, args.new_string);
-      const found = findOccurrences(text, oldText);
-      if (found.length === 0) {
-        const near = findWhitespaceInsensitive(text, args.old_string);
-        if (near !== undefined) {
-          const line = lineAt(text, near);
+      const original = await readFile(abs, 'utf8');
+      const multi = args.edits !== undefined;
+      let text = original;
+      const applied: AppliedEdit[] = [];
+      for (const [i, edit] of edits.entries()) {
+        try {
+          const result = applyEdit(text, edit, args.path);
+          applied.push(result);
+          text = result.content;
+        } catch (error) {
+          if (!multi || !(error instanceof ToolError)) throw error;
           throw new ToolError(
-            `old_string was not found in ${args.path} exactly, but a match that differs only in whitespace exists at line ${line}`,
-            `read_file around line ${line} and copy the exact text (indentation, tabs vs spaces, line breaks) into old_string`,
+            `edit ${i + 1} of ${edits.length} failed: ${error.message}; no edits were written`,
+            error.hint,
           );
         }
-        throw new ToolError(
-          `old_string was not found in ${args.path}`,
-          'use read_file to see the current text, then copy the exact lines (including indentation) into old_string',
+      }
+      if (text === original) {
+        throw new ToolError('The edits leave the file unchanged; nothing was written', 'check the edits');
+      }
+      await writeFileAtomic(abs, text, { signal: ctx.signal });
+      const shown = displayPath(ctx, abs);
+      const count = applied.reduce((sum, a) => sum + a.count, 0);
+      const lines: string[] = [];
+      if (multi) {
+        lines.push(
+          `Edited ${shown}: applied ${plural(edits.length, 'edit')} (${plural(count, 'replacement')})`,
+        );
+      } else {
+        const ranges = applied[0]?.ranges ?? [];
+        const label = ranges.length > 1 || ranges.some(([a, b]) => a !== b) ? 'lines' : 'line';
+        lines.push(
+          `Edited ${shown}: replaced ${plural(count, 'occurrence')} (${label} ${formatRanges(ranges)})`,
         );
       }
-      if (found.length > 1 && args.replace_all !== true) {
-        const lines = found.map((i) => lineAt(text, i));
-        throw new ToolError(
-          `old_string matches ${found.length} times in ${args.path} (at lines ${lines.join(', ')}); it must be unique`,
-          'include more surrounding lines in old_string so it matches exactly once, or set replace_all: true to change every occurrence',
-        );
-      }
-      const { content, ranges } = replaceAt(text, found, oldText, newText);
-      await writeFile(abs, content, 'utf8');
-      const label = ranges.length > 1 || ranges.some(([a, b]) => a !== b) ? 'lines' : 'line';
-      return `Edited ${displayPath(ctx, abs)}: replaced ${plural(found.length, 'occurrence')} (${label} ${formatRanges(ranges)})`;
+      applied.forEach((a, i) => {
+        const note = fuzzyNote(a, multi ? `edit ${i + 1}` : 'old_string');
+        if (note) lines.push(note);
+      });
+      const diff = await unifiedDiff(shown, shown, original, text, opts.diffMaxChars);
+      lines.push(diff.text);
+      return lines.join('\n');
     },
   });
 }

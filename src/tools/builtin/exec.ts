@@ -1,44 +1,103 @@
-/** The bash tool: run a shell command in the workspace. */
+/**
+ * The exec family: bash (with a smart timeout), which, and the background-process
+ * tools. Every program gets a scrubbed environment (env-scrub.ts).
+ */
 import * as z from 'zod';
-import { formatSeconds } from '../abort.js';
 import { HINTS } from '../hints.js';
 import { defineTool, type Tool } from '../types.js';
+import { backgroundTools } from './background.js';
+import { type EnvScrubOptions, scrubEnv } from './env-scrub.js';
 import { type BuiltinOptions, withDefaults } from './options.js';
 import { type CommandResult, runCommand } from './process.js';
+import { ProcessManager } from './process-manager.js';
+import { formatDuration, SMART_TIMEOUT_DEFAULTS } from './smart-timeout.js';
+import { whichTool } from './which.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 
-function statusLine(result: CommandResult, timeoutMs: number): string {
-  if (result.killed === 'timeout') return `killed: timeout after ${formatSeconds(timeoutMs)}`;
-  if (result.killed === 'cancelled') return 'killed: cancelled';
-  if (result.exitCode !== null) return `exit code: ${result.exitCode}`;
-  return `killed by signal ${result.exitSignal ?? 'unknown'}`;
+export interface ExecToolOptions extends BuiltinOptions {
+  /** bash: the base deadline when the call sets no timeout_ms (default 120 000 ms). */
+  bashDefaultTimeoutMs?: number;
+  /** bash: extend the deadline while the command is busy (default true; Linux only). */
+  bashSmartTimeout?: boolean;
+  /** bash: how often the process tree is sampled (default 1 000 ms). */
+  bashSampleMs?: number;
+  /** bash: past the base deadline, stop after this long idle (default 30 000 ms). */
+  bashIdleGraceMs?: number;
+  /** bash: the hard cap as a multiple of the base deadline (default 4). */
+  bashMaxFactor?: number;
+  /** Drop secret-looking variables from programs' environments (default true). */
+  envScrub?: boolean;
+  /** Variable names passed through anyway (`NAME` or `PREFIX_*`); env_get shares this list. */
+  envAllow?: string[];
+  /** The background-process manager (default: a new one per tool set). */
+  processManager?: ProcessManager;
+  /** Background processes: unread output kept per process, head+tail (default 32 000 chars). */
+  bgMaxBufferChars?: number;
+  /** bg_start: how long it waits for early output or an early exit (default 300 ms). */
+  bgStartPeekMs?: number;
+  /** which: how long `--version` may take (default 2 000 ms). */
+  whichVersionTimeoutMs?: number;
 }
 
-function bashTool(opts: Required<BuiltinOptions>): Tool {
+type KillReason = NonNullable<CommandResult['killed']>;
+
+function statusLine(
+  killed: KillReason | undefined,
+  result: CommandResult,
+  baseMs: number,
+  factor: number,
+): string {
+  if (killed === undefined) {
+    if (result.exitCode !== null) return `exit code: ${result.exitCode}`;
+    return `killed by signal ${result.exitSignal ?? 'unknown'}`;
+  }
+  switch (killed.reason) {
+    case 'cancelled':
+      return 'killed: cancelled';
+    case 'timeout':
+      return `killed: timeout after ${formatDuration(baseMs)}`;
+    case 'limit':
+      return `killed: ran ${formatDuration(baseMs * factor)}, the ${factor}× limit`;
+    case 'idle':
+      return killed.atBase
+        ? `killed: timeout after ${formatDuration(baseMs)} (idle)`
+        : `killed: timeout after ${formatDuration(baseMs)} (idle ${formatDuration(killed.idleMs)}, ran ${formatDuration(killed.ranMs)})`;
+  }
+}
+
+function killHint(killed: KillReason): string | undefined {
+  switch (killed.reason) {
+    case 'idle':
+      return 'it sat idle (no CPU, I/O or output), perhaps waiting for input or the network; make it non-interactive, or use bg_start for servers';
+    case 'limit':
+      return 'it was still busy at the hard limit; run long jobs with bg_start and check on them with bg_output';
+    case 'timeout':
+      return HINTS.timeout;
+    default:
+      return undefined;
+  }
+}
+
+function bashTool(opts: Required<BuiltinOptions>, exec: ExecToolOptions, env: () => NodeJS.ProcessEnv): Tool {
+  const factor = exec.bashMaxFactor ?? SMART_TIMEOUT_DEFAULTS.maxFactor;
+  const defaultTimeout = exec.bashDefaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   return defineTool({
     name: 'bash',
     description:
-      'Run a bash command in the workspace directory and return its exit code and combined stdout+stderr. ' +
-      'Use it for builds, tests, git, package managers and anything the other tools cannot do. No stdin: ' +
-      `interactive commands will not work. Default time limit ${BASH_DEFAULT_TIMEOUT_MS / 1000}s ` +
-      `(timeout_ms, up to ${BASH_MAX_TIMEOUT_MS / 1000}s); long output keeps its head and tail.`,
+      'Run a bash command in the workspace; returns exit code and stdout+stderr (head+tail). No stdin. ' +
+      `The timeout (default ${defaultTimeout / 1000} s) stretches up to ${factor}× while the command stays busy.`,
     parameters: z.object({
-      command: z.string().min(1).describe('The bash command line to run'),
+      command: z.string().min(1).describe('The bash command line'),
       timeout_ms: z
         .number()
         .int()
         .min(1)
         .max(BASH_MAX_TIMEOUT_MS)
         .optional()
-        .describe(
-          `Time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
-        ),
-      description: z
-        .string()
-        .optional()
-        .describe('A few words saying what the command does, shown to the user'),
+        .describe(`Base timeout in ms (max ${BASH_MAX_TIMEOUT_MS})`),
+      description: z.string().optional().describe('What it does, in a few words'),
     }),
     category: 'exec',
     keywords: [
@@ -51,38 +110,74 @@ function bashTool(opts: Required<BuiltinOptions>): Tool {
       'script',
       'build',
       'test',
-      'git',
       'npm',
+      '运行',
+      '命令',
     ],
     readOnly: false,
     concurrencySafe: false,
     approval: 'exec',
-    // The tool enforces `timeout_ms` itself; the runner's limit is only a backstop.
-    timeoutMs: BASH_MAX_TIMEOUT_MS + opts.bashKillGraceMs + 10_000,
+    // The tool enforces its own deadline; the runner's limit is only a backstop.
+    timeoutMs: BASH_MAX_TIMEOUT_MS * factor + opts.bashKillGraceMs + 10_000,
+    subject: (args) => args.command,
     async execute(args, ctx) {
-      const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
+      const baseMs = args.timeout_ms ?? defaultTimeout;
       const result = await runCommand({
         command: args.command,
         cwd: ctx.cwd,
-        timeoutMs,
+        timeoutMs: baseMs,
         signal: ctx.signal,
         killGraceMs: opts.bashKillGraceMs,
         pipeDrainMs: opts.bashPipeDrainMs,
         maxOutputChars: opts.bashMaxOutputChars,
+        env: env(),
+        smart:
+          exec.bashSmartTimeout === false
+            ? false
+            : {
+                maxFactor: factor,
+                ...(exec.bashSampleMs === undefined ? {} : { sampleMs: exec.bashSampleMs }),
+                ...(exec.bashIdleGraceMs === undefined ? {} : { idleGraceMs: exec.bashIdleGraceMs }),
+              },
       });
-      const lines = [statusLine(result, timeoutMs)];
+      const lines = [statusLine(result.killed, result, baseMs, factor)];
       lines.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : '(no output)');
       if (result.detachedOutput) {
         lines.push('(background processes still hold the output open; their later output is not captured)');
       }
-      if (result.killed === 'timeout') {
-        return { output: `${lines.join('\n')}\nHint: ${HINTS.timeout}`, isError: true };
-      }
+      const hint = result.killed ? killHint(result.killed) : undefined;
+      if (hint !== undefined) return { output: `${lines.join('\n')}\nHint: ${hint}`, isError: true };
       return lines.join('\n');
     },
   });
 }
 
-export function execTools(options: BuiltinOptions = {}): Tool[] {
-  return [bashTool(withDefaults(options))];
+/** bash, which and the bg_* tools, sharing one ProcessManager. */
+export function execTools(options: ExecToolOptions = {}): Tool[] {
+  const opts = withDefaults(options);
+  const scrub: EnvScrubOptions = {
+    enabled: options.envScrub !== false,
+    ...(options.envAllow ? { allow: options.envAllow } : {}),
+  };
+  const env = (): NodeJS.ProcessEnv => scrubEnv(process.env, scrub);
+  const manager =
+    options.processManager ??
+    new ProcessManager({
+      killGraceMs: opts.bashKillGraceMs,
+      ...(options.bgMaxBufferChars === undefined ? {} : { maxBufferChars: options.bgMaxBufferChars }),
+    });
+  return [
+    bashTool(opts, options, env),
+    whichTool({
+      env,
+      ...(options.whichVersionTimeoutMs === undefined
+        ? {}
+        : { versionTimeoutMs: options.whichVersionTimeoutMs }),
+    }),
+    ...backgroundTools({
+      manager,
+      env,
+      ...(options.bgStartPeekMs === undefined ? {} : { startPeekMs: options.bgStartPeekMs }),
+    }),
+  ];
 }

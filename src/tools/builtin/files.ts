@@ -1,116 +1,107 @@
-/** File tools: read_file, write_file, list_dir (edit_file lives in edit.ts). */
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+/**
+ * The files family: read_file, read_many_files, write_file, append_file, edit_file,
+ * apply_patch, list_dir, tree, glob, file_info, diff_files and the path operations.
+ */
+import { appendFile, mkdir, open, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import * as z from 'zod';
 import { HINTS } from '../hints.js';
 import { defineTool, type Tool, ToolError } from '../types.js';
 import { displayPath, resolvePath } from '../workspace.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { editFileTool } from './edit.js';
-import { type BuiltinOptions, withDefaults } from './options.js';
-import { clipLine, formatSize, plural, resolveTextFile } from './text.js';
+import { type FileToolOptions, type ResolvedFileOptions, withFileDefaults } from './file-options.js';
+import { fsOpTools } from './fs-ops.js';
+import { globTool } from './glob.js';
+import { diffFilesTool, fileInfoTool } from './info.js';
+import { applyPatchTool } from './patch.js';
+import { readFileTool, readManyFilesTool } from './read.js';
+import { binaryFileError, countLines, fileLooksBinary, formatSize, plural } from './text.js';
+import { treeTool } from './tree.js';
 
-const pathParam = z
-  .string()
-  .describe('File path, relative to the workspace root or absolute (must be inside it)');
-
-function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let lines = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-  return text.endsWith('\n') ? lines : lines + 1;
-}
-
-function readFileTool(opts: Required<BuiltinOptions>): Tool {
-  return defineTool({
-    name: 'read_file',
-    description:
-      'Read a text file and return its lines numbered like `cat -n`. Use it before editing a file, to ' +
-      `see exact text. Returns up to ${opts.readDefaultLimit} lines from \`offset\`; a footer tells the next ` +
-      `offset when more remain. Lines over ${opts.readMaxLineChars} chars are cut; binary files are refused.`,
-    parameters: z.object({
-      path: pathParam,
-      offset: z.number().int().min(1).optional().describe('1-based line number to start from (default 1)'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe(`How many lines to return (default ${opts.readDefaultLimit})`),
-    }),
-    category: 'files',
-    keywords: ['read', 'file', 'open', 'view', 'cat', 'show', 'contents', 'lines'],
-    readOnly: true,
-    concurrencySafe: true,
-    approval: 'none',
-    async execute(args, ctx) {
-      const abs = await resolveTextFile(ctx, args.path);
-      const offset = args.offset ?? 1;
-      const limit = args.limit ?? opts.readDefaultLimit;
-      const shown: string[] = [];
-      let chars = 0;
-      let total = 0;
-      let last = offset - 1;
-      let full = false;
-      const input = createReadStream(abs, { encoding: 'utf8', signal: ctx.signal });
-      const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-      for await (const line of lines) {
-        total++;
-        if (total < offset || full) continue;
-        const formatted = `${String(total).padStart(6)}\t${clipLine(line, opts.readMaxLineChars)}`;
-        if (shown.length >= limit || (shown.length > 0 && chars + formatted.length + 1 > opts.readMaxChars)) {
-          full = true;
-          continue;
-        }
-        shown.push(formatted);
-        chars += formatted.length + 1;
-        last = total;
-      }
-      if (total === 0) return `(${args.path} is empty)`;
-      if (offset > total) {
-        throw new ToolError(
-          `offset ${offset} is past the end of ${args.path}, which has ${plural(total, 'line')}`,
-          `use an offset between 1 and ${total}`,
-        );
-      }
-      const remaining = total - last;
-      if (remaining > 0) {
-        const why = shown.length < limit ? ' (output size limit reached)' : '';
-        shown.push(`… ${plural(remaining, 'more line')}${why}; call again with offset=${last + 1}`);
-      }
-      return shown.join('\n');
-    },
-  });
-}
+export type { FileToolOptions } from './file-options.js';
 
 function writeFileTool(): Tool {
   return defineTool({
     name: 'write_file',
     description:
-      'Create a file or replace its whole content; parent directories are created. Use it for new files ' +
-      'or full rewrites; for changing part of an existing file prefer edit_file.',
+      'Create a file or replace its whole content; parent directories are created. For changing part of ' +
+      'an existing file prefer edit_file.',
     parameters: z.object({
-      path: pathParam,
-      content: z.string().describe('The complete new content of the file'),
+      path: z.string().describe('File path, relative to the workspace'),
+      content: z.string().describe('The complete new content'),
     }),
     category: 'files',
-    keywords: ['write', 'create', 'save', 'new file', 'overwrite', 'file'],
+    keywords: ['write', 'create', 'save', 'new file', 'overwrite', 'file', '写入', '创建', '保存'],
     readOnly: false,
     concurrencySafe: false,
     approval: 'write',
+    timeoutMs: 30_000,
+    subject: (args) => args.path,
     async execute(args, ctx) {
-      const abs = resolvePath(ctx, args.path);
+      const abs = resolvePath(ctx, args.path, { write: true });
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) throw new ToolError(`${args.path} is a directory`, HINTS.EISDIR);
       await mkdir(dirname(abs), { recursive: true });
-      await writeFile(abs, args.content, { encoding: 'utf8', signal: ctx.signal });
+      await writeFileAtomic(abs, args.content, { signal: ctx.signal });
       const bytes = Buffer.byteLength(args.content, 'utf8');
       const size = `${plural(bytes, 'byte')}, ${plural(countLines(args.content), 'line')}`;
       const shown = displayPath(ctx, abs);
       return before
         ? `Overwrote ${shown} (${size}; was ${plural(before.size, 'byte')})`
         : `Created ${shown} (${size})`;
+    },
+  });
+}
+
+async function endsWithNewline(abs: string, size: number): Promise<boolean> {
+  if (size === 0) return true;
+  const handle = await open(abs, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+function appendFileTool(): Tool {
+  return defineTool({
+    name: 'append_file',
+    description:
+      'Append text to the end of a file (created with its parent directories when missing). Use it for ' +
+      'logs and notes; to change existing text use edit_file.',
+    parameters: z.object({
+      path: z.string().describe('File path, relative to the workspace'),
+      content: z.string().min(1).describe('Text to add at the end'),
+    }),
+    category: 'files',
+    keywords: ['append', 'add', 'log', 'end of file', 'file', '追加', '添加'],
+    readOnly: false,
+    concurrencySafe: false,
+    approval: 'write',
+    timeoutMs: 30_000,
+    subject: (args) => args.path,
+    async execute(args, ctx) {
+      const abs = resolvePath(ctx, args.path, { write: true });
+      const before = await stat(abs).catch(() => undefined);
+      if (before?.isDirectory()) throw new ToolError(`${args.path} is a directory`, HINTS.EISDIR);
+      if (before && !before.isFile()) {
+        throw new ToolError(`${args.path} is not a regular file`, 'append to a regular text file');
+      }
+      if (before && (await fileLooksBinary(abs))) throw binaryFileError(args.path);
+      const joined = before !== undefined && !(await endsWithNewline(abs, before.size));
+      if (!before) await mkdir(dirname(abs), { recursive: true });
+      await appendFile(abs, args.content, { encoding: 'utf8' });
+      const bytes = Buffer.byteLength(args.content, 'utf8');
+      const shown = displayPath(ctx, abs);
+      if (!before)
+        return `Created ${shown} (${plural(bytes, 'byte')}, ${plural(countLines(args.content), 'line')})`;
+      const note = joined
+        ? '\nNote: the file did not end with a newline, so the text continues its last line'
+        : '';
+      return `Appended ${plural(bytes, 'byte')} to ${shown} (now ${plural(before.size + bytes, 'byte')})${note}`;
     },
   });
 }
@@ -131,20 +122,22 @@ async function describeEntry(
   return info === undefined ? name : `${name}  (${formatSize(info.size)})`;
 }
 
-function listDirTool(opts: Required<BuiltinOptions>): Tool {
+function listDirTool(opts: ResolvedFileOptions): Tool {
   return defineTool({
     name: 'list_dir',
     description:
-      'List a directory: entries sorted by name, directories with a trailing "/", files with their size. ' +
-      `Use it to explore the workspace. Shows at most ${opts.listMaxEntries} entries; use glob to find files deeper down.`,
+      'List one directory: entries sorted by name, directories with a trailing "/", files with sizes. ' +
+      `At most ${opts.listMaxEntries} entries; use tree for structure or glob to find files.`,
     parameters: z.object({
-      path: z.string().optional().describe('Directory to list (default: the workspace root)'),
+      path: z.string().optional().describe('Directory (default: workspace root)'),
     }),
     category: 'files',
-    keywords: ['list', 'ls', 'directory', 'folder', 'dir', 'tree', 'explore'],
+    keywords: ['list', 'ls', 'directory', 'folder', 'dir', 'explore', '目录', '列出', '文件夹'],
     readOnly: true,
     concurrencySafe: true,
     approval: 'none',
+    timeoutMs: 30_000,
+    subject: (args) => args.path ?? '.',
     async execute(args, ctx) {
       const p = args.path ?? '.';
       const abs = resolvePath(ctx, p, { mustExist: true });
@@ -176,7 +169,21 @@ function listDirTool(opts: Required<BuiltinOptions>): Tool {
   });
 }
 
-export function fileTools(options: BuiltinOptions = {}): Tool[] {
-  const opts = withDefaults(options);
-  return [readFileTool(opts), writeFileTool(), editFileTool(), listDirTool(opts)];
+/** Every file tool; `options` shrink limits (tests) and are shared with the other built-ins. */
+export function fileTools(options: FileToolOptions = {}): Tool[] {
+  const opts = withFileDefaults(options);
+  return [
+    readFileTool(opts),
+    readManyFilesTool(opts),
+    writeFileTool(),
+    appendFileTool(),
+    editFileTool(opts),
+    applyPatchTool(opts),
+    listDirTool(opts),
+    treeTool(opts),
+    globTool(opts),
+    fileInfoTool(opts),
+    diffFilesTool(opts),
+    ...fsOpTools(),
+  ];
 }

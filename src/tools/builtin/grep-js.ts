@@ -1,140 +1,91 @@
 /**
- * The grep backend contract and a pure-JavaScript implementation. A ripgrep-backed
- * backend can implement the same interface later and be passed to `searchTools`.
+ * The pure-JavaScript grep backend: the fallback when no ripgrep binary works.
+ * Same file order, caps and context rules as the ripgrep backend (grep-core.ts).
  */
 import { lstat, readFile } from 'node:fs/promises';
+import {
+  emptyResult,
+  type GrepBackend,
+  GrepPatternError,
+  type GrepRequest,
+  linesAround,
+  MatchBudget,
+  normalizeFileGlob,
+} from './grep-core.js';
+import { loadGlob, walkWorkspace } from './search-walk.js';
 import { looksBinary } from './text.js';
 
-/** tinyglobby loads on first use, keeping it off the start-up path. */
-export const loadGlob = async () => (await import('tinyglobby')).glob;
+export type {
+  GrepBackend,
+  GrepFileHits,
+  GrepLine,
+  GrepRequest,
+  GrepResult,
+} from './grep-core.js';
+export { DEFAULT_IGNORES, ignoresFor, normalizeFileGlob } from './grep-core.js';
+export { loadGlob };
 
-/** Directories no search looks into unless the pattern names them. */
-export const DEFAULT_IGNORES = ['**/node_modules/**', '**/.git/**'] as const;
-
-export interface GrepRequest {
-  regex: RegExp;
-  /** Real absolute path of the directory (or single file) to search. */
-  root: string;
-  /** Only files whose path (relative to `root`) matches this glob. */
-  glob?: string;
-  /** Lines of context before and after each match. */
-  context: number;
-  maxResults: number;
-  maxFileBytes: number;
-  signal: AbortSignal;
-}
-
-export interface GrepLine {
-  line: number;
-  text: string;
-  /** False for a context line. */
-  match: boolean;
-}
-
-export interface GrepFileHits {
-  /** Absolute path. */
-  file: string;
-  /** Matching and context lines in order. */
-  lines: GrepLine[];
-}
-
-export interface GrepResult {
-  files: GrepFileHits[];
-  matches: number;
-  /** More matches exist beyond `maxResults`. */
-  truncated: boolean;
-  filesSearched: number;
-  skippedBinary: number;
-  skippedLarge: number;
-}
-
-export interface GrepBackend {
-  readonly name: string;
-  search(request: GrepRequest): Promise<GrepResult>;
-}
-
-/** A glob without a slash matches file names at any depth, as in ripgrep's --glob. */
-export function normalizeFileGlob(pattern: string): string {
-  return pattern.includes('/') ? pattern : `**/${pattern}`;
-}
-
-/** The default ignores, minus any the pattern explicitly asks to search in. */
-export function ignoresFor(pattern: string): string[] {
-  const segments = pattern.split('/');
-  return DEFAULT_IGNORES.filter((ignore) => !segments.includes(ignore.split('/')[1] ?? ''));
+/** Compiles the pattern as a JavaScript regex; a bad one becomes a GrepPatternError. */
+export function compileJsRegex(pattern: string, flags: string): RegExp {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new GrepPatternError(
+      detail.startsWith('Invalid regular expression') ? detail : `Invalid regular expression: ${detail}`,
+      'javascript',
+    );
+  }
 }
 
 async function listFiles(request: GrepRequest): Promise<string[]> {
   const info = await lstat(request.root);
   if (!info.isDirectory()) return [request.root];
-  const pattern = request.glob ? normalizeFileGlob(request.glob) : '**/*';
-  const files = await (await loadGlob())(pattern, {
-    cwd: request.root,
-    absolute: true,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    ignore: ignoresFor(pattern),
+  const entries = await walkWorkspace({
+    root: request.root,
+    pattern: request.glob ? normalizeFileGlob(request.glob) : '**/*',
+    ...(request.ignoreRoot === undefined ? {} : { ignoreRoot: request.ignoreRoot }),
+    kind: 'file',
     signal: request.signal,
   });
-  return files.sort();
+  return entries.map((e) => e.path);
 }
 
-/** The lines of `lines` to show: each match plus `context` lines around it. */
-function collect(lines: readonly string[], matchAt: readonly number[], context: number): GrepLine[] {
-  const matches = new Set(matchAt);
-  const out: GrepLine[] = [];
-  let next = 0;
-  for (const at of matchAt) {
-    const from = Math.max(next, at - context);
-    const to = Math.min(lines.length - 1, at + context);
-    for (let i = from; i <= to; i++) out.push({ line: i + 1, text: lines[i] ?? '', match: matches.has(i) });
-    next = to + 1;
+/** Line numbers (1-based) of the first `limit` matching lines. */
+function matchingLines(lines: readonly string[], regex: RegExp, limit: number): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < lines.length && found.length < limit; i++) {
+    if (regex.test(lines[i] ?? '')) found.push(i + 1);
   }
-  return out;
+  return found;
 }
 
 export const jsGrepBackend: GrepBackend = {
   name: 'js',
   async search(request) {
-    const result: GrepResult = {
-      files: [],
-      matches: 0,
-      truncated: false,
-      filesSearched: 0,
-      skippedBinary: 0,
-      skippedLarge: 0,
-    };
+    const regex = compileJsRegex(request.pattern, request.ignoreCase ? 'i' : '');
+    const result = emptyResult();
+    const budget = new MatchBudget(request.maxResults, request.maxPerFile);
     for (const file of await listFiles(request)) {
       request.signal.throwIfAborted();
       const info = await lstat(file).catch(() => undefined);
-      if (!info?.isFile()) continue;
-      if (info.size > request.maxFileBytes) {
-        result.skippedLarge++;
-        continue;
-      }
+      if (!info?.isFile() || info.size > request.maxFileBytes) continue;
       const bytes = await readFile(file).catch(() => undefined);
       if (bytes === undefined) continue;
-      if (looksBinary(bytes)) {
-        result.skippedBinary++;
-        continue;
-      }
       result.filesSearched++;
+      if (looksBinary(bytes)) continue;
       const lines = bytes.toString('utf8').split(/\r?\n/);
       if (lines.at(-1) === '') lines.pop();
-      const matchAt: number[] = [];
-      for (let i = 0; i < lines.length; i++) {
-        if (!request.regex.test(lines[i] ?? '')) continue;
-        if (result.matches >= request.maxResults) {
-          result.truncated = true;
-          break;
-        }
-        matchAt.push(i);
-        result.matches++;
+      const found = matchingLines(lines, regex, request.maxPerFile + 1);
+      if (found.length === 0) continue;
+      const { kept, capped } = budget.take(found);
+      if (kept.length > 0) {
+        result.files.push({ file, lines: linesAround(kept, request.context, (n) => lines[n - 1]), capped });
       }
-      if (matchAt.length > 0) result.files.push({ file, lines: collect(lines, matchAt, request.context) });
-      if (result.truncated) break;
+      if (budget.done) break;
     }
+    result.matches = budget.matches;
+    result.truncated = budget.truncated;
     return result;
   },
 };

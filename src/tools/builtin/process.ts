@@ -1,13 +1,17 @@
 /**
  * Running a shell command in its own process group so a timeout or cancel can
  * kill everything it started, with output collected head+tail in arrival order.
+ * The time limit is a smart deadline (smart-timeout.ts) on Linux, a plain one elsewhere.
  */
 import { spawn } from 'node:child_process';
 import { HeadTailBuffer } from '../truncate.js';
+import { ActivityMonitor, procAvailable } from './proc-tree.js';
+import { type DeadlineStop, SmartDeadline, type SmartTimeoutOptions } from './smart-timeout.js';
 
 export interface CommandOptions {
   command: string;
   cwd: string;
+  /** The base deadline. */
   timeoutMs: number;
   signal: AbortSignal;
   /** Time between SIGTERM and SIGKILL for the process group. */
@@ -19,7 +23,10 @@ export interface CommandOptions {
    * processes that keep them open are then left running, uncaptured (default 500).
    */
   pipeDrainMs?: number;
+  /** The environment (default: process.env); NON_INTERACTIVE_ENV is added on top. */
   env?: NodeJS.ProcessEnv;
+  /** Smart deadline tuning; `false` forces a plain timeout. */
+  smart?: SmartTimeoutOptions | false;
 }
 
 export interface CommandResult {
@@ -27,17 +34,18 @@ export interface CommandResult {
   exitCode: number | null;
   /** The signal that ended the shell, when it did not exit on its own. */
   exitSignal: NodeJS.Signals | null;
-  /** Set when we killed the process group. */
-  killed: 'timeout' | 'cancelled' | undefined;
+  /** Set when we killed the process group: the deadline's verdict, or a cancel. */
+  killed: DeadlineStop | { reason: 'cancelled' } | undefined;
   output: string;
   /** The shell exited but something it started kept the output pipes open. */
   detachedOutput: boolean;
 }
 
 /** Environment tweaks so tools never wait for a pager or a password prompt. */
-const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' } as const;
+export const NON_INTERACTIVE_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' } as const;
 
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+/** Sends `signal` to the process group led by `pid`; quiet when it is gone. */
+export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, signal);
@@ -69,29 +77,38 @@ export function runCommand(opts: CommandOptions): Promise<CommandResult> {
         finish(true);
       }, opts.pipeDrainMs ?? 500);
     };
-    const stop = (why: 'timeout' | 'cancelled'): void => {
+    const stop = (why: NonNullable<CommandResult['killed']>): void => {
       if (done || killed) return;
       killed = why;
+      deadline.dispose();
       signalGroup(child.pid, 'SIGTERM');
       killTimer = setTimeout(() => {
         signalGroup(child.pid, 'SIGKILL');
         drainSoon();
       }, opts.killGraceMs);
     };
+    const smart = opts.smart !== false && child.pid !== undefined && procAvailable();
+    const monitor = smart && child.pid !== undefined ? new ActivityMonitor(child.pid) : undefined;
+    const deadline = new SmartDeadline(opts.timeoutMs, opts.smart || {}, monitor, (verdict) => stop(verdict));
+    const startedAt = Date.now();
     const onAbort = (): void => {
+      // The runner's own limit (a backstop) aborts with a TimeoutError; anything else is a cancel.
       const reason: unknown = opts.signal.reason;
-      stop(reason instanceof Error && reason.name === 'TimeoutError' ? 'timeout' : 'cancelled');
+      const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+      stop(timedOut ? { reason: 'timeout', ranMs: Date.now() - startedAt } : { reason: 'cancelled' });
     };
-    const timeoutTimer = setTimeout(() => stop('timeout'), opts.timeoutMs);
     opts.signal.addEventListener('abort', onAbort, { once: true });
 
-    const finish = (detachedOutput: boolean): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timeoutTimer);
+    const cleanup = (): void => {
+      deadline.dispose();
       clearTimeout(killTimer);
       clearTimeout(drainTimer);
       opts.signal.removeEventListener('abort', onAbort);
+    };
+    const finish = (detachedOutput: boolean): void => {
+      if (done) return;
+      done = true;
+      cleanup();
       resolve({
         pid: child.pid,
         exitCode: exit?.code ?? null,
@@ -104,18 +121,20 @@ export function runCommand(opts: CommandOptions): Promise<CommandResult> {
 
     for (const stream of [child.stdout, child.stderr]) {
       stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => output.push(chunk));
+      stream.on('data', (chunk: string) => {
+        output.push(chunk);
+        deadline.noteActivity();
+      });
     }
     child.on('error', (error) => {
       if (done) return;
       done = true;
-      clearTimeout(timeoutTimer);
-      clearTimeout(killTimer);
-      opts.signal.removeEventListener('abort', onAbort);
+      cleanup();
       reject(error);
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
+      deadline.dispose();
       if (!killed) drainSoon(); // When killing, the kill timer calls it after SIGKILL.
     });
     child.on('close', (code, signal) => {

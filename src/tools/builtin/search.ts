@@ -1,22 +1,50 @@
-/** Search tools: glob (find files by name) and grep (find text in files). */
+/**
+ * The search family: grep (ripgrep with a JavaScript fallback), find_files,
+ * replace_in_files and history_search. (glob lives with the files family.)
+ */
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import * as z from 'zod';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
-import { displayPath, resolvePath } from '../workspace.js';
-import { type GrepBackend, type GrepResult, ignoresFor, jsGrepBackend, loadGlob } from './grep-js.js';
+import { displayPath, resolvePath, rootOf } from '../workspace.js';
+import { findFilesTool } from './find-files.js';
+import { type GrepBackend, GrepPatternError, type GrepResult } from './grep-core.js';
+import { jsGrepBackend } from './grep-js.js';
+import { autoGrepBackend, findRipgrep, rgGrepBackend } from './grep-rg.js';
+import { historySearchTool } from './history.js';
 import { type BuiltinOptions, withDefaults } from './options.js';
-import { clipLine, plural } from './text.js';
+import { replaceInFilesTool } from './replace.js';
+import { clipLine, fileLooksBinary, plural } from './text.js';
 
 const GREP_MAX_LINE_CHARS = 500;
 const GREP_MAX_RESULTS_LIMIT = 2000;
 
+export interface SearchToolOptions extends BuiltinOptions {
+  /** The grep implementation: a backend, or 'auto' (default: ripgrep when it works, else JavaScript), 'rg', 'js'. */
+  grepBackend?: GrepBackend | 'auto' | 'rg' | 'js';
+  /** grep: matching lines shown from any one file when searching a directory (default 50). */
+  grepMaxPerFile?: number;
+  /** find_files: paths shown when the call sets no max_results (default 100). */
+  findMaxResults?: number;
+  /** replace_in_files: changed lines listed (default 50). */
+  replaceMaxShown?: number;
+  /** replace_in_files: files it may change in one call (default 500). */
+  replaceMaxFiles?: number;
+}
+
+type SearchOptions = Required<BuiltinOptions> & {
+  grepMaxPerFile: number;
+  findMaxResults: number;
+  replaceMaxShown: number;
+  replaceMaxFiles: number;
+};
+
 /** Resolves an optional directory argument (default: the workspace root). */
-function searchRoot(ctx: ToolContext, path: string | undefined): string {
+export function searchRoot(ctx: ToolContext, path: string | undefined): string {
   return resolvePath(ctx, path ?? '.', { mustExist: true });
 }
 
-function checkGlobPattern(pattern: string): void {
+export function checkGlobPattern(pattern: string): void {
   if (isAbsolute(pattern) || pattern.split('/').includes('..')) {
     throw new ToolError(
       `The glob pattern "${pattern}" must be relative and must not contain ".."`,
@@ -25,67 +53,13 @@ function checkGlobPattern(pattern: string): void {
   }
 }
 
-function globTool(opts: Required<BuiltinOptions>): Tool {
-  return defineTool({
-    name: 'glob',
-    description:
-      'Find files by name pattern (e.g. "**/*.ts", "src/**/test_*.py", "*.{json,yaml}"), newest first. ' +
-      `Use it to locate files when you know part of the name. Skips node_modules and .git; shows at most ${opts.globMaxResults} paths.`,
-    parameters: z.object({
-      pattern: z.string().min(1).describe('Glob pattern relative to `path`, e.g. "**/*.ts"'),
-      path: z.string().optional().describe('Directory to search in (default: the workspace root)'),
-    }),
-    category: 'search',
-    keywords: ['find', 'files', 'glob', 'pattern', 'locate', 'search', 'name', 'wildcard'],
-    readOnly: true,
-    concurrencySafe: true,
-    approval: 'none',
-    async execute(args, ctx) {
-      checkGlobPattern(args.pattern);
-      const root = searchRoot(ctx, args.path);
-      if (!(await stat(root)).isDirectory()) {
-        throw new ToolError(`${args.path} is a file, not a directory`, 'pass a directory as path');
-      }
-      const found = await (await loadGlob())(args.pattern, {
-        cwd: root,
-        absolute: true,
-        dot: true,
-        onlyFiles: true,
-        followSymbolicLinks: false,
-        ignore: ignoresFor(args.pattern),
-        signal: ctx.signal,
-      });
-      if (found.length === 0) return `No files match "${args.pattern}" in ${displayPath(ctx, root)}`;
-      const dated = await Promise.all(
-        found.map(async (file) => ({ file, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
-      );
-      dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
-      const lines = dated.slice(0, opts.globMaxResults).map((d) => displayPath(ctx, d.file));
-      const rest = dated.length - lines.length;
-      if (rest > 0) {
-        lines.push(
-          `… ${plural(rest, 'more file')} not shown (the ${opts.globMaxResults} most recently modified are listed); narrow the pattern or path`,
-        );
-      }
-      return lines.join('\n');
-    },
-  });
-}
-
-function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? 'i' : '');
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new ToolError(
-      detail.startsWith('Invalid regular expression') ? detail : `Invalid regular expression: ${detail}`,
-      'pattern is a JavaScript regex; escape special characters such as ( ) [ ] { } . * + ? | \\ with a backslash',
-    );
-  }
-}
-
 /** `path:12: text` for matches, `path-11- text` for context, `--` between separate groups. */
-export function formatGrep(ctx: ToolContext, result: GrepResult, context: number): string {
+export function formatGrep(
+  ctx: ToolContext,
+  result: GrepResult,
+  context: number,
+  maxPerFile: number,
+): string {
   const out: string[] = [];
   for (const hits of result.files) {
     const shown = displayPath(ctx, hits.file);
@@ -97,69 +71,130 @@ export function formatGrep(ctx: ToolContext, result: GrepResult, context: number
       out.push(line.match ? `${shown}:${line.line}: ${text}` : `${shown}-${line.line}- ${text}`);
       previous = line.line;
     }
+    if (hits.capped) out.push(`… ${shown}: more matches not shown (${maxPerFile} per file)`);
   }
   return out.join('\n');
 }
 
-function grepTool(opts: Required<BuiltinOptions>, backend: GrepBackend): Tool {
+const PATTERN_HINTS = {
+  javascript:
+    'pattern is a JavaScript regex; escape special characters such as ( ) [ ] { } . * + ? | \\ with a backslash',
+  ripgrep:
+    'pattern is a ripgrep (Rust/PCRE2) regex; escape special characters such as ( ) [ ] { } . * + ? | \\ with a backslash',
+} as const;
+
+function backendFor(choice: SearchToolOptions['grepBackend']): GrepBackend {
+  if (choice === undefined || choice === 'auto') return autoGrepBackend;
+  if (choice === 'js') return jsGrepBackend;
+  if (choice !== 'rg') return choice;
+  return {
+    name: 'rg',
+    async search(request) {
+      const rg = await findRipgrep();
+      if (rg === undefined) {
+        throw new ToolError(
+          'ripgrep (rg) is not available here',
+          'install ripgrep or use the default backend',
+        );
+      }
+      return rgGrepBackend(rg).search(request);
+    },
+  };
+}
+
+/** For a single file: refuse what no backend would search, with the reason. */
+async function checkSingleFile(ctx: ToolContext, abs: string, maxBytes: number): Promise<void> {
+  const info = await stat(abs);
+  if (info.isDirectory()) return;
+  const shown = displayPath(ctx, abs);
+  if (info.size > maxBytes) {
+    throw new ToolError(
+      `${shown} is larger than the ${maxBytes}-byte search limit`,
+      'read the part you need with read_file (offset/limit), or use bash with grep',
+    );
+  }
+  if (await fileLooksBinary(abs)) {
+    throw new ToolError(`${shown} is a binary file; grep only searches text`, 'inspect it with bash instead');
+  }
+}
+
+function grepTool(opts: SearchOptions, backend: GrepBackend): Tool {
   return defineTool({
     name: 'grep',
     description:
-      'Search file contents with a JavaScript regular expression and return `path:line: text` for each ' +
-      'matching line. Use it to find where something is defined or used. Skips node_modules, .git, binary ' +
-      'files and files over 1 MB; stops after max_results matching lines (default 100).',
+      'Regex search in files (git-ignored, binary and large files skipped); prints path:line: text.',
     parameters: z.object({
-      pattern: z.string().min(1).describe('JavaScript regular expression, e.g. "function\\s+load" or "TODO"'),
-      path: z.string().optional().describe('Directory or file to search (default: the workspace root)'),
-      glob: z
-        .string()
-        .optional()
-        .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,ts}"'),
-      ignore_case: z.boolean().optional().describe('Match case-insensitively (default false)'),
-      context: z
-        .number()
-        .int()
-        .min(0)
-        .max(20)
-        .optional()
-        .describe('Lines of context around each match (default 0)'),
+      pattern: z.string().min(1).describe('Regex, e.g. "def\\s+load"'),
+      path: z.string().optional().describe('Dir or file (default .)'),
+      glob: z.string().optional().describe('File glob, e.g. "*.ts"'),
+      ignore_case: z.boolean().optional().describe('Case-insensitive'),
+      context: z.number().int().min(0).max(20).optional().describe('Lines around hits'),
       max_results: z
         .number()
         .int()
         .min(1)
         .max(GREP_MAX_RESULTS_LIMIT)
         .optional()
-        .describe('Stop after this many matching lines (default 100)'),
+        .describe('Max matching lines'),
     }),
     category: 'search',
-    keywords: ['grep', 'search', 'find', 'text', 'regex', 'contents', 'usages', 'references', 'code'],
+    keywords: [
+      'grep',
+      'search',
+      'find',
+      'text',
+      'regex',
+      'contents',
+      'usages',
+      'references',
+      'code',
+      '搜索',
+      '查找',
+    ],
     readOnly: true,
     concurrencySafe: true,
     approval: 'none',
+    timeoutMs: 60_000,
+    subject: (args) => args.path ?? '.',
     async execute(args, ctx) {
-      const regex = compileRegex(args.pattern, args.ignore_case === true);
       if (args.glob !== undefined) checkGlobPattern(args.glob);
       const root = searchRoot(ctx, args.path);
+      await checkSingleFile(ctx, root, opts.grepMaxFileBytes);
+      const isDir = (await stat(root)).isDirectory();
       const context = args.context ?? 0;
       const maxResults = args.max_results ?? 100;
-      const result = await backend.search({
-        regex,
-        root,
-        ...(args.glob === undefined ? {} : { glob: args.glob }),
-        context,
-        maxResults,
-        maxFileBytes: opts.grepMaxFileBytes,
-        signal: ctx.signal,
-      });
+      const maxPerFile = isDir ? opts.grepMaxPerFile : maxResults;
+      const ignoreRoot = rootOf(ctx, root);
+      let result: GrepResult;
+      try {
+        result = await backend.search({
+          pattern: args.pattern,
+          ignoreCase: args.ignore_case === true,
+          root,
+          ...(args.glob === undefined || !isDir ? {} : { glob: args.glob }),
+          context,
+          maxResults,
+          maxPerFile,
+          maxFileBytes: opts.grepMaxFileBytes,
+          ...(ignoreRoot === undefined ? {} : { ignoreRoot }),
+          signal: ctx.signal,
+        });
+      } catch (error) {
+        if (!(error instanceof GrepPatternError)) throw error;
+        const message = error.message.startsWith('Invalid regular expression')
+          ? error.message
+          : `Invalid regular expression: ${error.message}`;
+        throw new ToolError(message, PATTERN_HINTS[error.dialect]);
+      }
       const where = displayPath(ctx, root);
       if (result.matches === 0) {
-        const scope = args.glob ? ` (files matching "${args.glob}")` : '';
+        const scope = args.glob && isDir ? ` (files matching "${args.glob}")` : '';
         return `No matches for /${args.pattern}/ in ${where}${scope}; searched ${plural(result.filesSearched, 'file')}`;
       }
-      const lines = [formatGrep(ctx, result, context)];
+      const lines = [formatGrep(ctx, result, context, maxPerFile)];
       if (result.truncated) {
         lines.push(
-          `… stopped after ${plural(maxResults, 'match', 'matches')}; narrow the pattern, path or glob, or raise max_results`,
+          `… stopped after ${plural(result.matches, 'match', 'matches')}; narrow the pattern, path or glob, or raise max_results`,
         );
       }
       return lines.join('\n');
@@ -167,13 +202,23 @@ function grepTool(opts: Required<BuiltinOptions>, backend: GrepBackend): Tool {
   });
 }
 
-export interface SearchToolOptions extends BuiltinOptions {
-  /** The grep implementation (default: pure JavaScript). */
-  grepBackend?: GrepBackend;
-}
-
 export function searchTools(options: SearchToolOptions = {}): Tool[] {
-  const { grepBackend, ...rest } = options;
-  const opts = withDefaults(rest);
-  return [globTool(opts), grepTool(opts, grepBackend ?? jsGrepBackend)];
+  const { grepBackend, grepMaxPerFile, findMaxResults, replaceMaxShown, replaceMaxFiles, ...rest } = options;
+  const opts: SearchOptions = {
+    ...withDefaults(rest),
+    grepMaxPerFile: grepMaxPerFile ?? 50,
+    findMaxResults: findMaxResults ?? 100,
+    replaceMaxShown: replaceMaxShown ?? 50,
+    replaceMaxFiles: replaceMaxFiles ?? 500,
+  };
+  return [
+    grepTool(opts, backendFor(grepBackend)),
+    findFilesTool({ maxResults: opts.findMaxResults }),
+    replaceInFilesTool({
+      maxShown: opts.replaceMaxShown,
+      maxFiles: opts.replaceMaxFiles,
+      maxFileBytes: opts.grepMaxFileBytes,
+    }),
+    historySearchTool(),
+  ];
 }

@@ -2,7 +2,7 @@
 import { open, stat } from 'node:fs/promises';
 import { HINTS } from '../hints.js';
 import { type ToolContext, ToolError } from '../types.js';
-import { resolvePath } from '../workspace.js';
+import { type ResolveOptions, resolvePath } from '../workspace.js';
 
 /** How many leading bytes are checked for NUL when deciding a file is binary. */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -14,16 +14,29 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** Reads the first 8 KB of a file and checks them for NUL bytes. */
-export async function fileLooksBinary(path: string): Promise<boolean> {
+/** The first `bytes` bytes of a file (fewer when it is shorter). */
+export async function readHead(path: string, bytes = BINARY_SNIFF_BYTES): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    return looksBinary(buffer.subarray(0, bytesRead));
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+}
+
+/** Reads the first 8 KB of a file and checks them for NUL bytes. */
+export async function fileLooksBinary(path: string): Promise<boolean> {
+  return looksBinary(await readHead(path));
+}
+
+/** The error for a binary file that a text tool was asked to read or change. */
+export function binaryFileError(p: string): ToolError {
+  return new ToolError(
+    `${p} looks like a binary file (it has NUL bytes in the first 8 KB); only text files can be read or edited`,
+    'inspect it with bash instead, e.g. `file <path>` or `xxd <path> | head`',
+  );
 }
 
 /** Cuts a line longer than `max` characters and says how much was cut. */
@@ -61,18 +74,58 @@ export function formatSize(bytes: number): string {
   return `${value.toFixed(1)} ${units[unit]}`;
 }
 
-/** Resolves `p` and checks it is an existing regular file that is not binary. */
-export async function resolveTextFile(ctx: ToolContext, p: string): Promise<string> {
-  const abs = resolvePath(ctx, p, { mustExist: true });
+/** Resolves `p` and checks it is an existing regular file. */
+export async function resolveFile(
+  ctx: ToolContext,
+  p: string,
+  opts: Pick<ResolveOptions, 'write'> = {},
+): Promise<string> {
+  const abs = resolvePath(ctx, p, { ...opts, mustExist: true });
   const info = await stat(abs);
   if (info.isDirectory()) throw new ToolError(`${p} is a directory, not a file`, HINTS.EISDIR);
   if (!info.isFile())
     throw new ToolError(`${p} is not a regular file`, 'pass the path of a regular text file');
-  if (await fileLooksBinary(abs)) {
-    throw new ToolError(
-      `${p} looks like a binary file (it has NUL bytes in the first 8 KB); only text files can be read or edited`,
-      'inspect it with bash instead, e.g. `file <path>` or `xxd <path> | head`',
-    );
-  }
   return abs;
+}
+
+/** Resolves `p` and checks it is an existing regular file that is not binary. */
+export async function resolveTextFile(
+  ctx: ToolContext,
+  p: string,
+  opts: Pick<ResolveOptions, 'write'> = {},
+): Promise<string> {
+  const abs = await resolveFile(ctx, p, opts);
+  if (await fileLooksBinary(abs)) throw binaryFileError(p);
+  return abs;
+}
+
+/** Number of lines in `text`; a final newline does not start another line. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  return text.endsWith('\n') ? lines : lines + 1;
+}
+
+/** A text split into lines, remembering its line ending and whether it ended with one. */
+export interface SplitText {
+  lines: string[];
+  eol: '\n' | '\r\n';
+  finalNewline: boolean;
+}
+
+/** Splits on LF or CRLF; the file's line ending is CRLF when any CRLF is present. */
+export function splitLines(text: string): SplitText {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  if (text.length === 0) return { lines: [], eol, finalNewline: false };
+  const lines = text.split(/\r?\n/);
+  const finalNewline = lines.at(-1) === '';
+  if (finalNewline) lines.pop();
+  return { lines, eol, finalNewline };
+}
+
+/** The inverse of `splitLines`. */
+export function joinLines(split: SplitText): string {
+  if (split.lines.length === 0) return '';
+  return split.lines.join(split.eol) + (split.finalNewline ? split.eol : '');
 }

@@ -1,0 +1,114 @@
+import type { PermissionPolicy, PermissionRule } from '../tools/permissions.js';
+import type { Authorization } from '../tools/run.js';
+import type { Tool } from '../tools/types.js';
+import type { AgentEvent } from './events.js';
+import type { SessionServices } from './host.js';
+import { InteractionCancelled } from './interactions.js';
+
+export const STATE_GRANTS = 'permission_grants';
+
+export interface ApprovalContext {
+  policy: PermissionPolicy;
+  services: SessionServices;
+  callId: string;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+  emit: (e: AgentEvent) => void;
+}
+
+function label(tool: Tool, subject: string | undefined): string {
+  return subject
+    ? `${tool.name} (${subject.length > 120 ? `${subject.slice(0, 119)}…` : subject})`
+    : tool.name;
+}
+
+/** An `--allow` rule that would let this call run without asking. */
+function ruleHint(tool: Tool, subject: string | undefined): string {
+  if (!subject) return tool.name;
+  const head = subject.split(/\s+/).slice(0, 2).join(' ');
+  return `${tool.name}:${tool.approval === 'exec' ? `${head}*` : subject}`;
+}
+
+/**
+ * Applies the approval policy to one validated call: allow, deny, or ask the user
+ * through the face (an `approval_request` event answered via `Session.approve`).
+ */
+export async function authorize(
+  tool: Tool,
+  parsedArgs: unknown,
+  ctx: ApprovalContext,
+): Promise<Authorization> {
+  let subject: string | undefined;
+  try {
+    subject = tool.subject?.(parsedArgs as never);
+  } catch {
+    subject = undefined;
+  }
+  const facts = { tool: tool.name, approval: tool.approval, ...(subject === undefined ? {} : { subject }) };
+  const decision = ctx.policy.decide(facts);
+  if (decision.action === 'allow') return { allowed: true };
+  if (decision.action === 'deny') {
+    return {
+      allowed: false,
+      status: 'denied',
+      output: `[DENIED] ${label(tool, subject)} is not allowed here (${decision.reason}).\nHint: do not retry this call; find another way or tell the user what you need.`,
+    };
+  }
+  if (!ctx.services.interactions.canAsk) {
+    return {
+      allowed: false,
+      status: 'denied',
+      output:
+        `[DENIED] ${label(tool, subject)} needs the user's approval, and nobody can approve in this run.\n` +
+        `Hint: say what you would have run; the user can rerun with --allow '${ruleHint(tool, subject)}' or --yolo.`,
+    };
+  }
+  let requestId = '';
+  try {
+    const reply = await ctx.services.interactions.wait(
+      'approval',
+      (id) => {
+        requestId = id;
+        ctx.emit({
+          type: 'approval_request',
+          requestId: id,
+          callId: ctx.callId,
+          tool: tool.name,
+          args: ctx.args,
+          ...(subject === undefined ? {} : { subject }),
+          approval: tool.approval,
+          reason: decision.reason,
+        });
+      },
+      ctx.signal,
+    );
+    if (reply.kind !== 'approval') return { allowed: true };
+    ctx.emit({
+      type: 'approval_result',
+      requestId,
+      decision: reply.decision,
+      ...(reply.message ? { message: reply.message } : {}),
+    });
+    if (reply.decision === 'always') {
+      ctx.policy.grant(facts);
+      const grants: readonly PermissionRule[] = ctx.policy.sessionGrants;
+      ctx.services.store.state.set(ctx.services.sessionId, STATE_GRANTS, grants);
+    }
+    if (reply.decision !== 'reject') return { allowed: true };
+    const why = reply.message?.trim() ? `: ${reply.message.trim()}` : '';
+    return {
+      allowed: false,
+      status: 'denied',
+      output: `[DENIED] The user rejected ${label(tool, subject)}${why}\nHint: follow the user's words; do not repeat the call unchanged.`,
+    };
+  } catch (e) {
+    if (e instanceof InteractionCancelled) {
+      return {
+        allowed: false,
+        status: 'cancelled',
+        output: `[CANCELLED] ${tool.name}: cancelled while waiting for approval`,
+      };
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,73 @@
+import { createToolRegistry } from '../tools/builtin/index.js';
+import { CORE_TOOLS } from '../tools/loading.js';
+import type { Tool } from '../tools/types.js';
+import { CliError, EXIT } from './exit.js';
+
+function firstSentence(text: string, max = 90): string {
+  const s = (text.split(/(?<=\.)\s/)[0] ?? text).trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function describe(t: Tool) {
+  return {
+    name: t.name,
+    category: t.category,
+    approval: t.approval,
+    readOnly: t.readOnly,
+    concurrencySafe: t.concurrencySafe,
+    core: CORE_TOOLS.includes(t.name),
+    keywords: t.keywords ?? [],
+    description: t.description,
+  };
+}
+
+/** `tea tools list`: every tool with its category, approval class and a one-line description. */
+export async function listTools(opts: { json?: boolean; category?: string }): Promise<number> {
+  const tools = createToolRegistry()
+    .list()
+    .filter((t) => !opts.category || t.category === opts.category);
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(tools.map(describe), null, 2)}\n`);
+    return EXIT.OK;
+  }
+  const width = Math.max(...tools.map((t) => t.name.length));
+  const byCategory = new Map<string, Tool[]>();
+  for (const t of tools) byCategory.set(t.category, [...(byCategory.get(t.category) ?? []), t]);
+  for (const [category, list] of [...byCategory].sort(([a], [b]) => a.localeCompare(b))) {
+    process.stdout.write(`${category}\n`);
+    for (const t of list) {
+      const core = CORE_TOOLS.includes(t.name) ? '*' : ' ';
+      process.stdout.write(
+        `  ${core} ${t.name.padEnd(width)}  ${t.approval.padEnd(7)}  ${firstSentence(t.description)}\n`,
+      );
+    }
+  }
+  process.stdout.write(
+    `\n${tools.length} tools; * = sent to the model on every request (others load via tool_search)\n`,
+  );
+  return EXIT.OK;
+}
+
+/** `tea tools show <name>`: the tool's metadata and the JSON schema the model sees. */
+export async function showTool(name: string, opts: { json?: boolean }): Promise<number> {
+  const registry = createToolRegistry();
+  const tool = registry.get(name);
+  if (!tool) {
+    const near = registry.closest(name);
+    throw new CliError(
+      `unknown tool ${JSON.stringify(name)}${near.length ? `; did you mean: ${near.join(', ')}?` : ''}`,
+    );
+  }
+  const spec = registry.specs([name])[0]!;
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ ...describe(tool), parameters: spec.parameters }, null, 2)}\n`);
+    return EXIT.OK;
+  }
+  const d = describe(tool);
+  process.stdout.write(
+    `${d.name} (${d.category})\n${d.description}\n\n` +
+      `approval: ${d.approval}   read-only: ${d.readOnly}   parallel-safe: ${d.concurrencySafe}   core: ${d.core}\n` +
+      `keywords: ${d.keywords.join(', ') || '-'}\n\nparameters (JSON schema):\n${JSON.stringify(spec.parameters, null, 2)}\n`,
+  );
+  return EXIT.OK;
+}

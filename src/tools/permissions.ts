@@ -1,0 +1,149 @@
+/**
+ * The approval policy: a mode sets the default per approval class, and ordered
+ * rules from config or flags refine it (the last matching rule wins). Session
+ * grants ("always allow for this session") sit on top.
+ */
+import type { ApprovalClass } from './types.js';
+
+export type PermissionMode = 'read-only' | 'ask' | 'auto-edit' | 'yolo';
+export type RuleAction = 'allow' | 'ask' | 'deny';
+
+export const PERMISSION_MODES: readonly PermissionMode[] = ['read-only', 'ask', 'auto-edit', 'yolo'];
+
+export interface PermissionRule {
+  /** A tool name, or a glob over names (`git_*`, `*`). */
+  tool: string;
+  /** A glob over the call's subject (command, path or URL); absent matches every call. */
+  pattern?: string;
+  /** The pattern is a literal subject, not a glob (session grants). */
+  exact?: boolean;
+  action: RuleAction;
+}
+
+export type PermissionDecision =
+  | { action: 'allow'; reason: string }
+  | { action: 'ask'; reason: string }
+  | { action: 'deny'; reason: string };
+
+/** The default action of each mode for each approval class. */
+const MATRIX: Record<PermissionMode, Record<ApprovalClass, RuleAction>> = {
+  'read-only': { none: 'allow', write: 'deny', exec: 'deny', network: 'ask' },
+  ask: { none: 'allow', write: 'ask', exec: 'ask', network: 'ask' },
+  'auto-edit': { none: 'allow', write: 'allow', exec: 'ask', network: 'ask' },
+  yolo: { none: 'allow', write: 'allow', exec: 'allow', network: 'allow' },
+};
+
+/** A glob to a regex: `*` and `**` match any run of characters, `?` one. */
+function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') {
+      while (glob[i + 1] === '*') i++;
+      re += '.*';
+    } else if (c === '?') {
+      re += '.';
+    } else {
+      re += c.replace(/[.+^${}()|[\]\\/]/g, '\\$&');
+    }
+  }
+  return new RegExp(`^${re}$`, 's');
+}
+
+const compiled = new Map<string, RegExp>();
+function matches(glob: string, value: string): boolean {
+  let re = compiled.get(glob);
+  if (!re) {
+    re = globToRegExp(glob);
+    compiled.set(glob, re);
+  }
+  return re.test(value);
+}
+
+/** A subject matches a pattern as a whole, or (for a pattern without `/`) by its last path segment. */
+function subjectMatches(pattern: string, subject: string): boolean {
+  if (matches(pattern, subject)) return true;
+  if (pattern.includes('/')) return false;
+  const base = subject.slice(subject.lastIndexOf('/') + 1);
+  return base !== subject && matches(pattern, base);
+}
+
+/**
+ * Parses a rule written on the command line: `tool`, `tool:pattern`,
+ * or with an action prefix `deny:tool:pattern` / `ask:tool`.
+ */
+export function parseRule(text: string, defaultAction: RuleAction = 'allow'): PermissionRule {
+  let rest = text.trim();
+  let action = defaultAction;
+  const prefix = /^(allow|ask|deny):/.exec(rest);
+  if (prefix) {
+    action = prefix[1] as RuleAction;
+    rest = rest.slice(prefix[0].length);
+  }
+  const colon = rest.indexOf(':');
+  const tool = (colon < 0 ? rest : rest.slice(0, colon)).trim();
+  const pattern = colon < 0 ? undefined : rest.slice(colon + 1).trim();
+  if (!tool)
+    throw new Error(`invalid permission rule ${JSON.stringify(text)}: expected tool or tool:pattern`);
+  return pattern ? { tool, pattern, action } : { tool, action };
+}
+
+export interface CallFacts {
+  tool: string;
+  approval: ApprovalClass;
+  /** What the call acts on (command, path, URL), when the tool declares it. */
+  subject?: string;
+}
+
+export class PermissionPolicy {
+  private readonly grants: PermissionRule[] = [];
+
+  constructor(
+    readonly mode: PermissionMode = 'ask',
+    private readonly rules: readonly PermissionRule[] = [],
+  ) {}
+
+  /** Rules in force: config/flag rules, then session grants (which win). */
+  get allRules(): readonly PermissionRule[] {
+    return [...this.rules, ...this.grants];
+  }
+
+  decide(call: CallFacts): PermissionDecision {
+    let action = MATRIX[this.mode][call.approval];
+    let reason = `${this.mode} mode: ${call.approval === 'none' ? 'read' : call.approval} tools ${describe(action)}`;
+    for (const rule of this.allRules) {
+      if (!matches(rule.tool, call.tool)) continue;
+      if (rule.pattern !== undefined && !ruleMatchesSubject(rule, call.subject)) continue;
+      action = rule.action;
+      reason = `rule ${rule.action} ${rule.tool}${rule.pattern ? `:${rule.pattern}` : ''}`;
+    }
+    return { action, reason };
+  }
+
+  /** "Always for this session": allows this tool (for this exact subject when there is one). */
+  grant(call: CallFacts): PermissionRule {
+    const rule: PermissionRule = call.subject
+      ? { tool: call.tool, pattern: call.subject, exact: true, action: 'allow' }
+      : { tool: call.tool, action: 'allow' };
+    this.grants.push(rule);
+    return rule;
+  }
+
+  /** Restores grants saved by an earlier run of the session. */
+  restoreGrants(rules: readonly PermissionRule[]): void {
+    this.grants.push(...rules);
+  }
+
+  get sessionGrants(): readonly PermissionRule[] {
+    return this.grants;
+  }
+}
+
+function describe(action: RuleAction): string {
+  return action === 'allow' ? 'run' : action === 'ask' ? 'need approval' : 'are not allowed';
+}
+
+function ruleMatchesSubject(rule: PermissionRule, subject: string | undefined): boolean {
+  if (subject === undefined || rule.pattern === undefined) return false;
+  return rule.exact ? rule.pattern === subject : subjectMatches(rule.pattern, subject);
+}
