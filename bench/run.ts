@@ -6,15 +6,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { encode } from 'gpt-tokenizer';
 import * as z from 'zod';
 import { Agent } from '../src/agent/index.js';
+import { OpenAICompatibleProvider } from '../src/llm/openai.js';
 import type { Delta, ModelInfo, ModelRequest, Provider } from '../src/llm/types.js';
 import { Store } from '../src/store/index.js';
-import { builtinTools } from '../src/tools/builtin/index.js';
-import { ToolRegistry } from '../src/tools/registry.js';
+import { createToolRegistry } from '../src/tools/builtin/index.js';
 import { defineTool } from '../src/tools/types.js';
 import { startModelServer } from '../test/support/model-server.js';
 import { reply } from '../test/support/script.js';
+import { benchGrep } from './grep.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TEA = path.join(ROOT, 'bin', 'tea.js');
@@ -177,8 +179,7 @@ class InstantProvider implements Provider {
 async function benchLoop(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-loop-'));
   const store = Store.open(path.join(dir, 'tea.db'));
-  const tools = new ToolRegistry();
-  tools.registerAll(builtinTools());
+  const tools = createToolRegistry();
   const noop = (name: string) =>
     defineTool({
       name,
@@ -191,7 +192,7 @@ async function benchLoop(): Promise<void> {
       execute: async () => 'ok',
     });
   tools.register(noop('noop'));
-  for (let i = tools.names().length; i < 50; i++) tools.register(noop(`filler_${i}`));
+  for (let i = tools.names().length; i < 50; i++) tools.register(noop(`filler_${i}`)); // 57 real tools already
   const info: ModelInfo = {
     profile: 'bench',
     provider: 'openai',
@@ -219,7 +220,47 @@ async function benchLoop(): Promise<void> {
   );
 }
 
+/** Tokens (o200k) of the system prompt plus tool definitions in the first request, all tools available. */
+async function benchFirstRequestTokens(): Promise<void> {
+  const server = await startModelServer();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-tokens-'));
+  const store = Store.open(path.join(dir, 'tea.db'));
+  try {
+    const tools = createToolRegistry();
+    const provider = new OpenAICompatibleProvider(
+      {
+        profile: 'bench',
+        provider: 'openai',
+        model: 'm',
+        baseUrl: server.openaiBaseUrl,
+        contextWindow: 128_000,
+        maxOutputTokens: 4096,
+      },
+      { apiKey: 'x' },
+    );
+    server.script(reply().text('ok'));
+    const agent = new Agent({ provider, tools, store, cwd: dir });
+    for await (const _ of agent.newSession().prompt('hi')) {
+      // drain
+    }
+    const body = server.requests[0]!.body;
+    const messages = body.messages as Array<{ role: string; content: string }>;
+    const system = encode(messages[0]!.content).length;
+    const defs = encode(JSON.stringify(body.tools)).length;
+    const sent = (body.tools as unknown[]).length;
+    console.log(
+      `first request: system + tool defs     ${system + defs} tokens (system ${system}, ${sent} schemas ${defs}; ${tools.names().length} tools available)  (target ≤ 1,500)`,
+    );
+  } finally {
+    store.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 console.log(`Tea Agent benchmarks · node ${process.version} · ${os.cpus().length} cpus`);
 await benchVersion();
 await benchCli();
 await benchLoop();
+await benchFirstRequestTokens();
+await benchGrep();

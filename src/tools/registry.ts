@@ -1,5 +1,6 @@
 /** The set of tools an agent can call, and the cached JSON specs sent to models. */
 import { distance } from 'fastest-levenshtein';
+import * as z from 'zod';
 import type { ToolSpec } from '../llm/types.js';
 import { buildSpec } from './schema.js';
 import type { Tool } from './types.js';
@@ -48,15 +49,31 @@ export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly specCache = new Map<string, ToolSpec>();
 
-  /** Adds a tool; throws on a duplicate or invalid name or a non-object schema. */
+  /**
+   * Adds a tool; throws on a duplicate or invalid name or a non-object schema. The
+   * JSON schema is built on first use (start-up registers every tool, but the
+   * first request needs only the core tier).
+   */
   register(tool: Tool): void {
     if (!NAME_PATTERN.test(tool.name)) {
       throw new Error(`Invalid tool name "${tool.name}": use 1-64 letters, digits, "_" or "-"`);
     }
     if (this.tools.has(tool.name)) throw new Error(`Duplicate tool name "${tool.name}"`);
-    const spec = deepFreeze(buildSpec(tool));
+    if (!(tool.parameters instanceof z.ZodObject)) {
+      throw new Error(`Tool "${tool.name}": parameters must be a z.object(...) schema`);
+    }
     this.tools.set(tool.name, tool);
-    this.specCache.set(tool.name, spec);
+  }
+
+  private spec(name: string): ToolSpec | undefined {
+    let spec = this.specCache.get(name);
+    if (spec === undefined) {
+      const tool = this.tools.get(name);
+      if (tool === undefined) return undefined;
+      spec = deepFreeze(buildSpec(tool));
+      this.specCache.set(name, spec);
+    }
+    return spec;
   }
 
   registerAll(tools: Iterable<Tool>): void {
@@ -87,13 +104,13 @@ export class ToolRegistry {
   }
 
   /**
-   * The specs for `names` (default: every tool), in the order asked. Specs are built
-   * once at registration and returned frozen, so this is cheap to call every turn.
+   * The specs for `names` (default: every tool), in the order asked. Each spec is
+   * built once and returned frozen, so this is cheap to call every turn.
    */
   specs(names?: readonly string[]): ToolSpec[] {
-    if (names === undefined) return [...this.specCache.values()];
+    if (names === undefined) return this.names().map((name) => this.spec(name)!);
     return names.map((name) => {
-      const spec = this.specCache.get(name);
+      const spec = this.spec(name);
       if (spec === undefined) {
         const near = this.closest(name);
         const suggestion = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';

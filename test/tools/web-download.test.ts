@@ -74,6 +74,15 @@ describe('download_file', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('refuses to write into .git internals', async () => {
+    const server = await startServer((_req, res) => res.end('x'));
+    const cwd = await tempDir();
+    const r = await runWeb('download_file', { url: server.url, path: '.git/hooks/pre-commit' }, { cwd });
+    expect(r.isError).toBe(true);
+    expect(r.output).toMatch(/\.git/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('refuses files over the size limit, declared or streamed, and leaves nothing behind', async () => {
     const server = await startServer((req, res) => {
       if (req.path === '/declared') {

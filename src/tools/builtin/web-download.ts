@@ -37,10 +37,10 @@ export function fileNameFromUrl(url: URL): string {
 
 /** Where the file goes: the path itself, or the URL's file name inside it when it is a directory. */
 async function destination(ctx: ToolContext, path: string, url: URL): Promise<string> {
-  const abs = resolvePath(ctx, path);
+  const abs = resolvePath(ctx, path, { write: true });
   const info = await stat(abs).catch(() => undefined);
   const isDir = info?.isDirectory() ?? /[/\\]$/.test(path);
-  return isDir ? resolvePath(ctx, join(abs, fileNameFromUrl(url))) : abs;
+  return isDir ? resolvePath(ctx, join(abs, fileNameFromUrl(url)), { write: true }) : abs;
 }
 
 async function refuseExisting(abs: string, shown: string): Promise<void> {

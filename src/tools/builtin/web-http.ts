@@ -50,8 +50,8 @@ export interface WebSettings extends HttpSettings {
 
 /** How to turn web search on, naming the config keys. */
 export const WEB_SEARCH_OFF_HINT =
-  'ask the user to configure a provider in ~/.tea/config.yaml, e.g. `web_search: { provider: searxng, url: http://127.0.0.1:8888 }` ' +
-  'or `web_search: { provider: brave, api_key: <key> }` or `web_search: { provider: tavily, api_key: <key> }`; ' +
+  'ask the user to configure a provider under `tools:` in ~/.tea/config.yaml, e.g. `web_search: { provider: searxng, url: http://127.0.0.1:8888 }` ' +
+  'or `web_search: { provider: brave, api_key_env: BRAVE_API_KEY }` or `web_search: { provider: tavily, api_key_env: TAVILY_API_KEY }`; ' +
   'meanwhile use web_fetch on a URL you know';
 
 /** Longest timeout_ms a call may ask for. */
