@@ -1,33 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CliEnv, cliEnv, runTea } from '../support/cli.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 
 const SECRET = 'sk-live-abcdefghijklmnop-9876';
-let server: ModelServer;
-let ctx: CliEnv;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  ctx = cliEnv({
-    OPENAI_API_KEY: SECRET,
-    OPENAI_BASE_URL: server.openaiBaseUrl,
-    TEA_MODEL: 'scripted-model',
-  });
-});
-afterEach(() => ctx.cleanup());
+const t = useScriptedCli(SECRET);
 
-const tea = (args: string[]) => runTea(args, { env: ctx.env, cwd: ctx.work });
+const tea = (args: string[]) => runTea(args, { env: t.ctx.env, cwd: t.ctx.work });
 
 async function newSession(prompt: string, answer: string): Promise<string> {
-  server.script(reply().text(answer));
+  t.server.script(reply().text(answer));
   const r = await tea(['-p', prompt, '--output-format', 'json']);
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout).session_id as string;
@@ -78,22 +61,22 @@ describe('tea config', () => {
     const r = await tea(['config']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('scripted-model');
-    expect(r.stdout).toContain(server.openaiBaseUrl);
+    expect(r.stdout).toContain(t.server.openaiBaseUrl);
     expect(r.stdout).not.toContain(SECRET);
     expect(r.stdout).toMatch(/9876/);
   });
 
   it('check validates and pings the model', async () => {
-    server.script(reply().text('ok'));
+    t.server.script(reply().text('ok'));
     const r = await tea(['config', 'check']);
     expect(r.stdout).toMatch(/config: valid/);
     expect(r.stdout).toMatch(/main_model: ok \(scripted-model/);
     expect(r.code).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(t.server.requests).toHaveLength(1);
   });
 
   it('check reports a model that does not answer and exits 1', async () => {
-    server.script(reply().error(401, { message: 'invalid api key' }));
+    t.server.script(reply().error(401, { message: 'invalid api key' }));
     const r = await tea(['config', 'check']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/main_model: FAILED/);
@@ -102,7 +85,7 @@ describe('tea config', () => {
   });
 
   it('check on an invalid file names the file, the key and a fix', async () => {
-    writeFileSync(path.join(ctx.home, 'config.yaml'), 'agent:\n  max_iteratoins: 5\n');
+    writeFileSync(path.join(t.ctx.home, 'config.yaml'), 'agent:\n  max_iteratoins: 5\n');
     const r = await tea(['config', 'check']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('tea-home/config.yaml');

@@ -1,30 +1,13 @@
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_RESULT } from '../../src/agent/history.js';
 import type { StoredMessage } from '../../src/store/index.js';
 import { Store } from '../../src/store/index.js';
-import { type CliEnv, cliEnv, runTea, spawnTea } from '../support/cli.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { runTea, spawnTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
-let server: ModelServer;
-let ctx: CliEnv;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  ctx = cliEnv({
-    OPENAI_API_KEY: 'sk-test',
-    OPENAI_BASE_URL: server.openaiBaseUrl,
-    TEA_MODEL: 'scripted-model',
-  });
-});
-afterEach(() => ctx.cleanup());
+const t = useScriptedCli('sk-test');
 
 /** Polls the session store (read-only, alongside the running child) until `ready` holds. */
 async function waitFor(ready: (messages: StoredMessage[]) => boolean): Promise<StoredMessage[]> {
@@ -32,7 +15,7 @@ async function waitFor(ready: (messages: StoredMessage[]) => boolean): Promise<S
   for (;;) {
     let messages: StoredMessage[] = [];
     try {
-      const store = Store.open(path.join(ctx.home, 'tea.db'));
+      const store = Store.open(path.join(t.ctx.home, 'tea.db'));
       try {
         const s = store.sessions.latest();
         messages = s ? store.messages.list(s.id) : [];
@@ -54,11 +37,11 @@ function killed(child: ReturnType<typeof spawnTea>): Promise<NodeJS.Signals | nu
 
 describe('a process killed mid-turn loses nothing', () => {
   it('SIGKILL during a tool: --resume shows every message written before the kill', async () => {
-    server.script(
+    t.server.script(
       reply().text('Writing the file first.').toolCall('write_file', { path: 'a.txt', content: 'hello' }),
       reply().text('Now a long command.').toolCall('bash', { command: 'sleep 30' }),
     );
-    const child = spawnTea(['-p', 'do two steps', '--yolo'], { env: ctx.env, cwd: ctx.work });
+    const child = spawnTea(['-p', 'do two steps', '--yolo'], { env: t.ctx.env, cwd: t.ctx.work });
     const exit = killed(child);
     const before = await waitFor((m) =>
       m.some((x) => x.parts.some((p) => p.type === 'tool-call' && p.name === 'bash')),
@@ -66,7 +49,7 @@ describe('a process killed mid-turn loses nothing', () => {
     child.kill('SIGKILL');
     expect(await exit).toBe('SIGKILL');
 
-    const shown = await runTea(['sessions', 'show', before[0]!.sessionId, '--json'], { env: ctx.env });
+    const shown = await runTea(['sessions', 'show', before[0]!.sessionId, '--json'], { env: t.ctx.env });
     expect(shown.code).toBe(0);
     const { messages } = JSON.parse(shown.stdout) as { messages: StoredMessage[] };
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -81,14 +64,14 @@ describe('a process killed mid-turn loses nothing', () => {
     );
 
     // Resuming continues from there: the unfinished call is answered as interrupted.
-    server.script(reply().text('Picked up where we left off.'));
+    t.server.script(reply().text('Picked up where we left off.'));
     const resumed = await runTea(['-p', 'continue', '--resume', before[0]!.sessionId], {
-      env: ctx.env,
-      cwd: ctx.work,
+      env: t.ctx.env,
+      cwd: t.ctx.work,
     });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe('Picked up where we left off.\n');
-    const sent = wireMessages(server.requests.at(-1)!.body);
+    const sent = wireMessages(t.server.requests.at(-1)!.body);
     expect(sent.map((m) => m.role)).toEqual([
       'system',
       'user',
@@ -103,12 +86,12 @@ describe('a process killed mid-turn loses nothing', () => {
   });
 
   it('SIGKILL while the answer streams: the text streamed so far is kept', async () => {
-    server.script(
+    t.server.script(
       reply()
         .text('Streaming slowly, word by word, so the kill lands mid-answer. '.repeat(10))
         .chunkDelay(40),
     );
-    const child = spawnTea(['-p', 'tell a story'], { env: ctx.env, cwd: ctx.work });
+    const child = spawnTea(['-p', 'tell a story'], { env: t.ctx.env, cwd: t.ctx.work });
     const exit = killed(child);
     const seen = await waitFor((m) => {
       const a = m.find((x) => x.role === 'assistant');
@@ -116,7 +99,7 @@ describe('a process killed mid-turn loses nothing', () => {
     });
     child.kill('SIGKILL');
     await exit;
-    const shown = await runTea(['sessions', 'show', seen[0]!.sessionId], { env: ctx.env });
+    const shown = await runTea(['sessions', 'show', seen[0]!.sessionId], { env: t.ctx.env });
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/assistant \(interrupted\):\nStreaming slowly/);
   });

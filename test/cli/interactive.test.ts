@@ -1,27 +1,10 @@
 import { spawn } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CliEnv, cliEnv, TEA_BIN } from '../support/cli.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { TEA_BIN, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
-let server: ModelServer;
-let ctx: CliEnv;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  ctx = cliEnv({
-    OPENAI_API_KEY: 'sk-test',
-    OPENAI_BASE_URL: server.openaiBaseUrl,
-    TEA_MODEL: 'scripted-model',
-  });
-});
-afterEach(() => ctx.cleanup());
+const t = useScriptedCli('sk-test');
 
 /**
  * Runs `tea` on a real pseudo-terminal (util-linux `script`), typing each line
@@ -30,8 +13,8 @@ afterEach(() => ctx.cleanup());
 function typeInto(lines: string[], answers: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', `${process.execPath} ${TEA_BIN}`, '/dev/null'], {
-      env: ctx.env,
-      cwd: ctx.work,
+      env: t.ctx.env,
+      cwd: t.ctx.work,
     });
     let screen = '';
     let typed = 0;
@@ -56,7 +39,7 @@ function typeInto(lines: string[], answers: string[]): Promise<string> {
 
 describe('tea in a terminal', () => {
   it('holds a conversation line by line in one session until /exit', async () => {
-    server.script(
+    t.server.script(
       reply().text('First answer.'),
       reply().toolCall('list_dir', {}),
       reply().text('Second answer.'),
@@ -66,8 +49,8 @@ describe('tea in a terminal', () => {
     expect(screen).toContain('First answer.');
     expect(screen).toContain('⏺ list_dir');
     expect(screen).toContain('Second answer.');
-    expect(server.requests).toHaveLength(3);
-    const last = wireMessages(server.requests[2]!.body).map((m) => `${m.role}:${wireText(m)}`);
+    expect(t.server.requests).toHaveLength(3);
+    const last = wireMessages(t.server.requests[2]!.body).map((m) => `${m.role}:${wireText(m)}`);
     expect(last.slice(1, 4)).toEqual(['user:hello', 'assistant:First answer.', 'user:list the files']);
   });
 });

@@ -1,39 +1,23 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
-import { type CliEnv, cliEnv, runTea } from '../support/cli.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { cliEnv, runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
-let server: ModelServer;
-let ctx: CliEnv;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  ctx = cliEnv();
-  ctx.env.OPENAI_API_KEY = 'sk-test-secret-value-1234';
-  ctx.env.OPENAI_BASE_URL = server.openaiBaseUrl;
-  ctx.env.TEA_MODEL = 'scripted-model';
-});
-afterEach(() => ctx.cleanup());
+const t = useScriptedCli('sk-test-secret-value-1234');
 
-const tea = (args: string[], input?: string) => runTea(args, { env: ctx.env, cwd: ctx.work, input });
+const tea = (args: string[], input?: string) => runTea(args, { env: t.ctx.env, cwd: t.ctx.work, input });
 
 describe('tea -p', () => {
   it('prints the answer and exits 0', async () => {
-    server.script(reply().text('Hello from the model.').usage(12, 5));
+    t.server.script(reply().text('Hello from the model.').usage(12, 5));
     const r = await tea(['-p', 'say hello']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('Hello from the model.\n');
     expect(r.code).toBe(0);
-    const req = server.requests[0]!;
+    const req = t.server.requests[0]!;
     expect(req.body.model).toBe('scripted-model');
     expect(req.headers.authorization).toBe('Bearer sk-test-secret-value-1234');
     const msgs = wireMessages(req.body);
@@ -41,16 +25,16 @@ describe('tea -p', () => {
   });
 
   it('reads the prompt from piped stdin, and joins it to an argument', async () => {
-    server.script(reply().text('a'), reply().text('b'));
+    t.server.script(reply().text('a'), reply().text('b'));
     expect((await tea(['-p'], 'from stdin only\n')).code).toBe(0);
     expect((await tea(['-p', 'summarise this:'], 'line one\nline two\n')).code).toBe(0);
-    const last = (i: number) => wireText(wireMessages(server.requests[i]!.body).at(-1)!);
+    const last = (i: number) => wireText(wireMessages(t.server.requests[i]!.body).at(-1)!);
     expect(last(0)).toBe('from stdin only');
     expect(last(1)).toBe('summarise this:\n\nline one\nline two');
   });
 
   it('--output-format json prints one result object', async () => {
-    server.script(
+    t.server.script(
       reply().toolCall('write_file', { path: 'a.txt', content: 'x' }).usage(10, 2),
       reply().text('Wrote it.').usage(20, 3),
     );
@@ -69,7 +53,7 @@ describe('tea -p', () => {
   });
 
   it('--output-format stream-json prints one event per line', async () => {
-    server.script(
+    t.server.script(
       reply().thinking('hm').text('Hi').toolCall('list_dir', {}).usage(5, 1),
       reply().text('Done.'),
     );
@@ -96,71 +80,74 @@ describe('tea -p', () => {
   });
 
   it('--continue and --resume carry the earlier conversation', async () => {
-    server.script(reply().text('first'), reply().text('second'), reply().text('third'));
+    t.server.script(reply().text('first'), reply().text('second'), reply().text('third'));
     const first = JSON.parse((await tea(['-p', 'one', '--output-format', 'json'])).stdout);
     expect((await tea(['-p', 'two', '--continue'])).code).toBe(0);
     expect((await tea(['-p', 'three', '--resume', first.session_id.slice(0, 8)])).code).toBe(0);
-    const texts = wireMessages(server.requests[2]!.body)
+    const texts = wireMessages(t.server.requests[2]!.body)
       .slice(1)
       .map((m) => `${m.role}:${wireText(m)}`);
     expect(texts).toEqual(['user:one', 'assistant:first', 'user:two', 'assistant:second', 'user:three']);
   });
 
   it('--max-turns stops the loop and exits 4', async () => {
-    for (let i = 0; i < 2; i++) server.script(reply().toolCall('list_dir', { path: `.${'/.'.repeat(i)}` }));
+    for (let i = 0; i < 2; i++) t.server.script(reply().toolCall('list_dir', { path: `.${'/.'.repeat(i)}` }));
     const r = await tea(['-p', 'loop', '--max-turns', '2']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/after 2 model calls/);
-    expect(server.requests).toHaveLength(2);
+    expect(t.server.requests).toHaveLength(2);
   });
 
   it('--model overrides the model for one run', async () => {
-    server.script(reply().text('ok'));
+    t.server.script(reply().text('ok'));
     expect((await tea(['-p', 'x', '--model', 'other-model'])).code).toBe(0);
-    expect(server.requests[0]!.body.model).toBe('other-model');
+    expect(t.server.requests[0]!.body.model).toBe('other-model');
   });
 
   it('--profile picks a named profile from config.yaml', async () => {
     writeFileSync(
-      path.join(ctx.home, 'config.yaml'),
-      `profiles:\n  local:\n    provider: openai\n    base_url: ${server.openaiBaseUrl}\n    model: profile-model\n`,
+      path.join(t.ctx.home, 'config.yaml'),
+      `profiles:\n  local:\n    provider: openai\n    base_url: ${t.server.openaiBaseUrl}\n    model: profile-model\n`,
     );
-    server.script(reply().text('ok'));
+    t.server.script(reply().text('ok'));
     const r = await tea(['-p', 'x', '--profile', 'local']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(server.requests[0]!.body.model).toBe('profile-model');
+    expect(t.server.requests[0]!.body.model).toBe('profile-model');
   });
 
   it('--cwd sets the workspace the tools work in', async () => {
-    server.script(
+    t.server.script(
       reply().toolCall('write_file', { path: 'made-here.txt', content: 'hi' }),
       reply().text('ok'),
     );
-    const r = await runTea(['-p', 'write', '--cwd', ctx.work, '--yolo'], { env: ctx.env, cwd: ctx.home });
+    const r = await runTea(['-p', 'write', '--cwd', t.ctx.work, '--yolo'], {
+      env: t.ctx.env,
+      cwd: t.ctx.home,
+    });
     expect(r.code).toBe(0);
     const { readFileSync } = await import('node:fs');
-    expect(readFileSync(path.join(ctx.work, 'made-here.txt'), 'utf8')).toBe('hi');
+    expect(readFileSync(path.join(t.ctx.work, 'made-here.txt'), 'utf8')).toBe('hi');
   });
 
   it('denies writes and commands in -p unless --allow or --yolo says otherwise', async () => {
-    server.script(
+    t.server.script(
       reply().toolCall('write_file', { path: 'x.txt', content: 'no' }),
       reply().text('I could not write.'),
     );
     expect((await tea(['-p', 'write x'])).code).toBe(0);
-    const denied = wireText(wireMessages(server.requests[1]!.body).find((m) => m.role === 'tool')!);
+    const denied = wireText(wireMessages(t.server.requests[1]!.body).find((m) => m.role === 'tool')!);
     expect(denied).toMatch(/^\[DENIED\] write_file \(x\.txt\) needs the user's approval/);
     expect(denied).toMatch(/--allow 'write_file:x\.txt' or --yolo/);
     const { existsSync } = await import('node:fs');
-    expect(existsSync(path.join(ctx.work, 'x.txt'))).toBe(false);
+    expect(existsSync(path.join(t.ctx.work, 'x.txt'))).toBe(false);
 
-    server.script(
+    t.server.script(
       reply().toolCall('write_file', { path: 'x.txt', content: 'yes' }),
       reply().text('Written.'),
     );
     expect((await tea(['-p', 'write x', '--allow', 'write_file:*.txt'])).code).toBe(0);
-    expect(existsSync(path.join(ctx.work, 'x.txt'))).toBe(true);
+    expect(existsSync(path.join(t.ctx.work, 'x.txt'))).toBe(true);
 
     const bad = await tea(['-p', 'x', '--permission-mode', 'sometimes']);
     expect(bad.code).toBe(2);
@@ -168,7 +155,7 @@ describe('tea -p', () => {
   });
 
   it('a model failure exits 1 with the reason on stderr', async () => {
-    server.script(reply().error(400, { message: 'model does not exist' }));
+    t.server.script(reply().error(400, { message: 'model does not exist' }));
     const r = await tea(['-p', 'x']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/400/);
@@ -197,7 +184,7 @@ describe('tea without a model', () => {
   });
 
   it('an invalid config exits 2 naming the file and the key', async () => {
-    writeFileSync(path.join(ctx.home, 'config.yaml'), 'main_model:\n  model: x\n  context_window: big\n');
+    writeFileSync(path.join(t.ctx.home, 'config.yaml'), 'main_model:\n  model: x\n  context_window: big\n');
     const r = await tea(['-p', 'hello']);
     expect(r.code).toBe(2);
     // The file is named (under HOME it is shown as ~/…).

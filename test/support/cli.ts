@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { type ModelServer, startModelServer } from './model-server.js';
 
 export const TEA_BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'tea.js');
 
@@ -67,4 +69,36 @@ export function runTea(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * The usual CLI test setup: one scripted model server for the file, and a fresh
+ * clean environment per test pointing `tea` at it with an OpenAI-style key.
+ */
+export function useScriptedCli(apiKey = 'sk-test'): { readonly server: ModelServer; readonly ctx: CliEnv } {
+  let server: ModelServer | undefined;
+  let ctx: CliEnv | undefined;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server!.reset();
+    ctx = cliEnv({
+      OPENAI_API_KEY: apiKey,
+      OPENAI_BASE_URL: server!.openaiBaseUrl,
+      TEA_MODEL: 'scripted-model',
+    });
+  });
+  afterEach(() => ctx?.cleanup());
+  return {
+    get server() {
+      return server!;
+    },
+    get ctx() {
+      return ctx!;
+    },
+  };
 }
