@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEA_BIN, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
@@ -52,5 +54,25 @@ describe('tea in a terminal', () => {
     expect(t.server.requests).toHaveLength(3);
     const last = wireMessages(t.server.requests[2]!.body).map((m) => `${m.role}:${wireText(m)}`);
     expect(last.slice(1, 4)).toEqual(['user:hello', 'assistant:First answer.', 'user:list the files']);
+  });
+});
+
+describe('approvals in a terminal', () => {
+  it('asks before a write; "y" runs it, "n <reason>" refuses with the reason', async () => {
+    t.server.script(
+      reply().toolCall('write_file', { path: 'ok.txt', content: 'yes' }),
+      reply().text('Written.'),
+      reply().toolCall('write_file', { path: 'no.txt', content: 'no' }),
+      reply().text('Understood.'),
+    );
+    const screen = await typeInto(
+      ['write ok', 'y', 'write no', 'n not that file', '/exit'],
+      ['Allow write_file: ok.txt?', 'Written.', 'Allow write_file: no.txt?', 'Understood.'],
+    );
+    expect(screen).toContain('Written.');
+    expect(existsSync(path.join(t.ctx.work, 'ok.txt'))).toBe(true);
+    expect(existsSync(path.join(t.ctx.work, 'no.txt'))).toBe(false);
+    const refused = wireMessages(t.server.requests[3]!.body).findLast((m) => m.role === 'tool');
+    expect(wireText(refused!)).toMatch(/^\[DENIED\] The user rejected write_file \(no\.txt\): not that file/);
   });
 });
