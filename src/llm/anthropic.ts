@@ -1,5 +1,5 @@
 /**
- * Provider for Anthropic's native messages API over Node's global fetch.
+ * Provider for Anthropic's native messages API over `node:http`/`node:https` (see http.ts).
  * No retries or timeouts here: the resilience layer wraps this provider.
  */
 import { AnthropicStreamState } from './anthropic-stream.js';
@@ -51,7 +51,7 @@ export class AnthropicProvider implements Provider {
     if (this.apiKey) headers['x-api-key'] = this.apiKey;
     const res = await postJson(this.url, headers, this.buildBody(request), ctx);
     const state = new AnthropicStreamState(ctx.profile);
-    for await (const event of readSse(res, ctx)) {
+    for await (const event of readSse(res, ctx, { complete: () => state.finished })) {
       if (event.data.trim() === '') continue;
       yield* state.handle(parseWireJson(event.data, ctx.profile));
       if (state.finished) break;

@@ -1,9 +1,20 @@
 /**
- * The HTTP edge shared by the provider adapters: one POST, error mapping to
- * `LlmError`, and reading a server-sent-event body. No retries here.
+ * The HTTP edge shared by the provider adapters: one POST over `node:http` or
+ * `node:https` (not fetch: undici's first-call start-up costs ~30 ms), error
+ * mapping to `LlmError`, and reading a server-sent-event body. No retries here.
  */
+import type { IncomingMessage } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { LlmError } from './errors.js';
+import {
+  type HeaderLookup,
+  NodeWireResponse,
+  type Transport,
+  transportFor,
+  type WireResponse,
+} from './wire-response.js';
+
+export type { HeaderLookup, WireResponse } from './wire-response.js';
 
 /** Who is calling and what must never appear in an error message. */
 export interface CallContext {
@@ -14,6 +25,7 @@ export interface CallContext {
 }
 
 const MAX_ERROR_TEXT = 500;
+const MAX_REDIRECTS = 3;
 
 /** Replaces every secret in `text` with `***`. */
 export function redact(text: string, secrets: string[]): string {
@@ -40,22 +52,29 @@ export function abortError(ctx: CallContext): LlmError {
   });
 }
 
+function codeOf(err: Error): string | undefined {
+  const code = (err as Error & { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The error's message with its system code (ECONNRESET…) and its cause's, when they add something. */
 function describeNetworkError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause: unknown = err.cause;
   if (cause instanceof Error) {
-    const code = (cause as Error & { code?: unknown }).code;
-    return `${err.message} (${typeof code === 'string' ? `${code}: ` : ''}${cause.message})`;
+    const code = codeOf(cause);
+    return `${err.message} (${code ? `${code}: ` : ''}${cause.message})`;
   }
-  return err.message;
+  const code = codeOf(err);
+  return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
 }
 
-/** Maps anything thrown by fetch or a body read to an `LlmError`. */
+/** Maps anything thrown by a request or a body read to an `LlmError`. */
 export function transportError(err: unknown, ctx: CallContext, stage: string): LlmError {
   if (err instanceof LlmError) return err;
   if (ctx.signal?.aborted) return abortError(ctx);
-  const message = redact(describeNetworkError(err), ctx.secrets);
-  return new LlmError('network', `${ctx.profile}: network error ${stage}: ${message}`, {
+  const message = redact(`${ctx.profile}: network error ${stage}: ${describeNetworkError(err)}`, ctx.secrets);
+  return new LlmError('network', message, {
     profile: ctx.profile,
     cause: err,
   });
@@ -65,7 +84,7 @@ export function transportError(err: unknown, ctx: CallContext, stage: string): L
  * Milliseconds the server asked us to wait: `retry-after-ms`, else `retry-after`
  * as seconds or as an HTTP date. Undefined when absent or unreadable.
  */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(headers: HeaderLookup, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {
     const value = Number(ms);
@@ -109,7 +128,7 @@ export function errorMessageOf(body: string): string {
 }
 
 /** Builds the `LlmError` for a non-2xx response (reads the body). */
-export async function httpError(res: Response, ctx: CallContext): Promise<LlmError> {
+export async function httpError(res: WireResponse, ctx: CallContext): Promise<LlmError> {
   let body = '';
   try {
     body = await res.text();
@@ -118,7 +137,13 @@ export async function httpError(res: Response, ctx: CallContext): Promise<LlmErr
   }
   const status = res.status;
   const kind = status === 401 || status === 403 ? 'auth' : 'http';
-  const hint = kind === 'auth' ? ' (check the API key for this profile)' : '';
+  const location = status >= 300 && status < 400 ? res.headers.get('location') : null;
+  const hint =
+    kind === 'auth'
+      ? ' (check the API key for this profile)'
+      : location
+        ? ` (the server redirects to ${location}; check the base URL of this profile)`
+        : '';
   const message = redact(
     `${ctx.profile}: HTTP ${status}${res.statusText ? ` ${res.statusText}` : ''}: ${errorMessageOf(body)}${hint}`,
     ctx.secrets,
@@ -131,37 +156,124 @@ export async function httpError(res: Response, ctx: CallContext): Promise<LlmErr
   });
 }
 
-/** POSTs a JSON body; resolves with a 2xx response or throws an `LlmError`. */
+/**
+ * Sends one POST and resolves when the response headers arrive. The abort
+ * listener stays until the response ends, so an abort mid-body destroys it too.
+ */
+function send(
+  transport: Transport,
+  url: URL,
+  headers: Record<string, string>,
+  payload: Buffer,
+  ctx: CallContext,
+): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const signal = ctx.signal;
+    let message: IncomingMessage | undefined;
+    let settled = false;
+    const fail = (err: LlmError): void => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    };
+    const onAbort = (): void => {
+      message?.destroy();
+      req.destroy();
+      fail(abortError(ctx));
+    };
+    const detach = (): void => signal?.removeEventListener('abort', onAbort);
+    const req = transport.request(url, {
+      method: 'POST',
+      agent: transport.agent,
+      headers: { ...headers, 'content-length': String(payload.byteLength) },
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    req.once('close', detach);
+    // Later socket errors also reach the response, which read() reports.
+    req.on('error', (err) => {
+      detach();
+      fail(transportError(err, ctx, `calling ${url.href}`));
+    });
+    req.once('response', (res) => {
+      message = res;
+      res.once('end', detach);
+      res.once('close', detach);
+      settled = true;
+      resolve(new NodeWireResponse(res));
+    });
+    req.end(payload);
+  });
+}
+
+/**
+ * POSTs a JSON body; resolves with a 2xx response or throws an `LlmError`.
+ * A same-origin 307/308 redirect is followed (method and body kept); any other
+ * redirect is reported, so credentials never travel to another origin.
+ */
 export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: unknown,
   ctx: CallContext,
-): Promise<Response> {
+): Promise<WireResponse> {
   if (ctx.signal?.aborted) throw abortError(ctx);
-  let res: Response;
+  let target: URL;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream, application/json',
-        ...headers,
-      },
-      body: JSON.stringify(body),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    target = new URL(url);
   } catch (err) {
-    throw transportError(err, ctx, `calling ${url}`);
+    throw new LlmError('invalid-response', redact(`${ctx.profile}: ${url} is not a valid URL`, ctx.secrets), {
+      profile: ctx.profile,
+      cause: err,
+    });
   }
-  if (!res.ok) throw await httpError(res, ctx);
-  if (!res.body)
-    throw new LlmError('invalid-response', `${ctx.profile}: response has no body`, { profile: ctx.profile });
-  return res;
+  const payload = Buffer.from(JSON.stringify(body));
+  const allHeaders = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream, application/json',
+    ...headers,
+  };
+  for (let hop = 0; ; hop++) {
+    const transport = await transportFor(target);
+    if (!transport) {
+      throw new LlmError(
+        'invalid-response',
+        redact(
+          `${ctx.profile}: cannot call ${target.href}: unsupported protocol "${target.protocol}" (use http:// or https://)`,
+          ctx.secrets,
+        ),
+        { profile: ctx.profile },
+      );
+    }
+    const res = await send(transport, target, allHeaders, payload, ctx);
+    const location = res.status === 307 || res.status === 308 ? res.headers.get('location') : null;
+    const next = location ? safeUrl(location, target) : undefined;
+    if (next && hop < MAX_REDIRECTS && next.origin === target.origin) {
+      res.release();
+      target = next;
+      continue;
+    }
+    if (res.status < 200 || res.status >= 300) throw await httpError(res, ctx);
+    if (res.status === 204 || res.status === 205) {
+      res.release();
+      throw new LlmError('invalid-response', `${ctx.profile}: response has no body`, {
+        profile: ctx.profile,
+      });
+    }
+    return res;
+  }
+}
+
+function safeUrl(location: string, base: URL): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads the whole body as text, mapping failures to `LlmError`. */
-export async function readText(res: Response, ctx: CallContext): Promise<string> {
+export async function readText(res: WireResponse, ctx: CallContext): Promise<string> {
   try {
     return await res.text();
   } catch (err) {
@@ -169,46 +281,55 @@ export async function readText(res: Response, ctx: CallContext): Promise<string>
   }
 }
 
+/** How `readSse` leaves a body the caller stopped reading before its end. */
+export interface SseOptions {
+  /**
+   * True when the caller stopped because the protocol said the answer is complete
+   * (`[DONE]`, `message_stop`): the rest of the body is then drained so the
+   * connection can be reused. Otherwise (a cancel, a failure) it is destroyed.
+   */
+  complete?: () => boolean;
+  /** How long a complete body may take to end before its connection is closed. */
+  releaseGraceMs?: number;
+}
+
 /**
  * Yields the server-sent events of a response body as they arrive. Ends when the
- * body ends cleanly; throws `LlmError` on a broken connection or an abort. Stopping
- * the iteration early cancels the body, freeing the connection.
+ * body ends cleanly; throws `LlmError` on a broken connection or an abort.
  */
-export async function* readSse(res: Response, ctx: CallContext): AsyncGenerator<EventSourceMessage> {
-  const body = res.body;
-  if (!body)
-    throw new LlmError('invalid-response', `${ctx.profile}: response has no body`, { profile: ctx.profile });
-  const reader = body.getReader();
+export async function* readSse(
+  res: WireResponse,
+  ctx: CallContext,
+  opts: SseOptions = {},
+): AsyncGenerator<EventSourceMessage> {
   const decoder = new TextDecoder();
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => queue.push(event) });
-  const onAbort = (): void => {
-    reader.cancel().catch(() => {});
-  };
-  ctx.signal?.addEventListener('abort', onAbort, { once: true });
   let finished = false;
   try {
     while (true) {
       if (ctx.signal?.aborted) throw abortError(ctx);
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      let chunk: Buffer | null;
       try {
-        chunk = await reader.read();
+        chunk = await res.read();
       } catch (err) {
         throw transportError(err, ctx, 'while streaming');
       }
       if (ctx.signal?.aborted) throw abortError(ctx);
-      if (chunk.done) {
+      if (chunk === null) {
         parser.feed(`${decoder.decode()}\n\n`);
         finished = true;
       } else {
-        parser.feed(decoder.decode(chunk.value, { stream: true }));
+        parser.feed(decoder.decode(chunk, { stream: true }));
       }
       while (queue.length > 0) yield queue.shift()!;
       if (finished) return;
     }
   } finally {
-    ctx.signal?.removeEventListener('abort', onAbort);
-    if (!finished) reader.cancel().catch(() => {});
+    if (!finished) {
+      if (opts.complete?.() && !ctx.signal?.aborted) res.release(opts.releaseGraceMs);
+      else res.destroy();
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Provider for the OpenAI-compatible chat-completions wire (OpenAI, Ollama, vLLM,
- * DeepSeek, Qwen, OpenRouter…) over Node's global fetch. No retries or timeouts
+ * DeepSeek, Qwen, OpenRouter…) over `node:http`/`node:https` (see http.ts). No retries or timeouts
  * here: the resilience layer wraps this provider.
  */
 import { LlmError } from './errors.js';
@@ -53,7 +53,7 @@ export class OpenAICompatibleProvider implements Provider {
     }
 
     let done = false;
-    for await (const event of readSse(res, ctx)) {
+    for await (const event of readSse(res, ctx, { complete: () => done })) {
       if (event.data.trim() === '[DONE]') {
         done = true;
         break;

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AnthropicProvider, type AnthropicProviderOptions } from '../../src/llm/anthropic.js';
 import type { Delta, Message, ModelInfo } from '../../src/llm/types.js';
 import { collect } from '../support/collect.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
-import { callsOf, failure, hi, textOf } from './provider-helpers.js';
+import { callsOf, failure, hi, pooledSockets, textOf } from './provider-helpers.js';
 import { startRawServer } from './raw-server.js';
 
 let server: ModelServer;
@@ -268,6 +268,30 @@ describe('AnthropicProvider: errors', () => {
       const err = await failure(collect(provider({}, raw.url).stream(hi)));
       expect(err.kind).toBe('network');
       expect(err.message).toMatch(/ended before the model finished/);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('reuses one connection for consecutive calls, even when the body ends a moment after message_stop', async () => {
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        sse({ type: 'message_start', message: { usage: { input_tokens: 1, output_tokens: 0 } } }) +
+          sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
+          sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ok' } }) +
+          sse({ type: 'content_block_stop', index: 0 }) +
+          sse({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }) +
+          sse({ type: 'message_stop' }),
+      );
+      setTimeout(() => res.end(), 20);
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect(textOf(await collect(provider({}, raw.url).stream(hi)), 'text')).toBe('ok');
+        await vi.waitFor(async () => expect(await pooledSockets(raw.url)).toBe(1));
+      }
+      expect(raw.connections()).toBe(1);
     } finally {
       await raw.close();
     }

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LlmError } from '../../src/llm/errors.js';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
 import type { Delta, ModelInfo } from '../../src/llm/types.js';
 import { collect } from '../support/collect.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
-import { failure, hi, textOf } from './provider-helpers.js';
+import { failure, hi, pooledSockets, textOf } from './provider-helpers.js';
 import { startRawServer } from './raw-server.js';
 
 type Json = Record<string, unknown>;
@@ -133,6 +133,23 @@ describe('OpenAICompatibleProvider: unusual servers', () => {
       const err = await failure(collect(provider({}, raw.url).stream(hi)));
       expect(err.kind).toBe('network');
       expect(err.message).toMatch(/ended before the model finished/);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('reuses one connection for consecutive calls, even when the body ends a moment after [DONE]', async () => {
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`${chunk({ content: 'ok' })}${chunk({}, 'stop')}data: [DONE]\n\n`);
+      setTimeout(() => res.end(), 20);
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect(textOf(await collect(provider({}, raw.url).stream(hi)), 'text')).toBe('ok');
+        await vi.waitFor(async () => expect(await pooledSockets(raw.url)).toBe(1));
+      }
+      expect(raw.connections()).toBe(1);
     } finally {
       await raw.close();
     }

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { LlmError } from '../../src/llm/errors.js';
 import type { Delta, ModelRequest, ToolCallPart } from '../../src/llm/types.js';
+import { transportFor } from '../../src/llm/wire-response.js';
 
 export const hi: ModelRequest = { messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] };
 
@@ -19,4 +20,15 @@ export async function failure(p: Promise<unknown>): Promise<LlmError> {
   );
   expect(err).toBeInstanceOf(LlmError);
   return err as LlmError;
+}
+
+/** Idle connections to `url`'s host and port waiting in the shared keep-alive pool. */
+export async function pooledSockets(url: string): Promise<number> {
+  const target = new URL(url);
+  const transport = await transportFor(target);
+  if (!transport) throw new Error(`no transport for ${url}`);
+  const key = `${target.hostname}:${target.port}:`;
+  return Object.entries(transport.agent.freeSockets)
+    .filter(([name]) => name.startsWith(key))
+    .reduce((n, [, sockets]) => n + (sockets?.length ?? 0), 0);
 }
