@@ -16,6 +16,7 @@ import { createToolRegistry } from '../src/tools/builtin/index.js';
 import { defineTool } from '../src/tools/types.js';
 import { startModelServer } from '../test/support/model-server.js';
 import { reply } from '../test/support/script.js';
+import { benchContext } from './context.js';
 import { benchGrep } from './grep.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -263,4 +264,5 @@ await benchVersion();
 await benchCli();
 await benchLoop();
 await benchFirstRequestTokens();
+await benchContext();
 await benchGrep();

@@ -1,3 +1,4 @@
+import { TokenCalibrator } from '../context/tokens.js';
 import type { Provider } from '../llm/types.js';
 import type { Store } from '../store/index.js';
 import { catalogBlock, type ToolLoading } from '../tools/loading.js';
@@ -31,10 +32,19 @@ export interface AgentOptions {
   toolLoading?: ToolLoading;
   /** Where truncated tool outputs are saved in full (per session subfolder). */
   toolOutputRoot?: string;
+  /** Tea's data home: `<home>/AGENTS.md` is a global instruction file. */
+  home?: string;
+  /** The cheap model for background summaries and titles (none run without it). */
+  cheapProvider?: Provider;
+  /** Name new sessions on the cheap model after their first turn (default true). */
+  titles?: boolean;
 }
 
 /** Creates and resumes sessions that share one provider, tool registry and store. */
 export class Agent {
+  /** Token-estimate calibration per model, shared by the agent's sessions. */
+  private readonly calibrator = new TokenCalibrator();
+
   constructor(private readonly opts: AgentOptions) {}
 
   newSession(opts: { title?: string } = {}): Session {
@@ -69,13 +79,25 @@ export class Agent {
       approvals: this.opts.approvals ?? 'ask',
       toolLoading: this.opts.toolLoading ?? 'intent',
       toolOutputRoot: this.opts.toolOutputRoot,
+      calibrator: this.calibrator,
+      ...(this.opts.home ? { home: this.opts.home } : {}),
+      ...(this.opts.cheapProvider ? { cheapProvider: this.opts.cheapProvider } : {}),
+      titles: this.opts.titles ?? true,
     };
   }
 
   private systemPrompt(cwd: string): string {
-    const base = this.opts.systemPrompt ?? defaultSystemPrompt({ cwd });
+    const mode = this.opts.permissionMode ?? 'ask';
+    const base = `${this.opts.systemPrompt ?? defaultSystemPrompt({ cwd })}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
     if ((this.opts.toolLoading ?? 'intent') === 'all') return base;
     const catalog = catalogBlock(this.opts.tools);
     return catalog ? `${base}\n\n${catalog}` : base;
   }
 }
+
+const MODE_NOTE: Record<PermissionMode, string> = {
+  'read-only': ' (only reads run; do not try to change files or run commands)',
+  ask: ' (writes, commands and network calls need the user’s approval)',
+  'auto-edit': ' (workspace edits run; commands and network calls need approval)',
+  yolo: ' (every tool runs without asking: be careful)',
+};

@@ -48,6 +48,14 @@ export type AgentEvent =
   | { type: 'plan'; kind: 'todo' | 'plan'; title?: string; items: PlanItem[] }
   | { type: 'notice'; title: string; body: string }
   | { type: 'tools_loaded'; names: string[]; by: 'keywords' | 'tool_search' }
+  | {
+      /** The context was trimmed to fit the model's window (nothing is lost: see history_search). */
+      type: 'compaction';
+      tokensBefore: number;
+      tokensAfter: number;
+      limit: number;
+      steps: string[];
+    }
   | { type: 'usage'; model: string; usage: Usage; costUsd: number }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string; profile: string }
   | { type: 'fallback'; from: string; to: string; reason: string }

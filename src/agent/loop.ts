@@ -14,6 +14,7 @@ import type { Store } from '../store/index.js';
 import { activeToolNames, type ToolLoading, toolsMentioned } from '../tools/loading.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { type SessionContext, thresholdsFor } from './context.js';
 import { DoomLoopDetector } from './doom.js';
 import { DraftWriter } from './draft.js';
 import type { AgentEvent, StopReason } from './events.js';
@@ -43,6 +44,8 @@ export interface TurnDeps {
   /** Where truncated tool outputs are saved in full. */
   outputDir?: string;
   signal: AbortSignal;
+  /** Builds each request's messages from the transcript (layers, budget, trims). */
+  context: SessionContext;
 }
 
 export interface TurnInput {
@@ -85,6 +88,7 @@ export async function* runTurn(
   let message: string | undefined;
   const doom = new DoomLoopDetector(3);
 
+  const turnStart = deps.history.length;
   appendUser(deps, turnId, input);
   yield { type: 'turn_start', sessionId: deps.sessionId, turnId, input: input.text };
   if (deps.toolLoading === 'intent') {
@@ -154,6 +158,7 @@ export async function* runTurn(
   }
 
   if (reason === 'cancelled') message ??= 'Cancelled by the user; completed tool results were kept.';
+  else deps.context.finishTurn(turnId, deps.history.slice(turnStart));
   yield { type: 'turn_end', turnId, reason, iterations };
   return { reason, text, message, iterations, usage, costUsd: cost };
 }
@@ -197,11 +202,24 @@ async function* streamStep(
     calls = [];
   };
 
-  const messages: Message[] = [
-    { role: 'system', parts: [{ type: 'text', text: deps.systemPrompt }] },
-    ...deps.history,
-  ];
-  const specs = deps.tools.specs(toolNames);
+  const info = deps.provider.info;
+  const built = deps.context.build(deps.history, info);
+  if (built.trimmed.length > 0) {
+    yield {
+      type: 'compaction',
+      tokensBefore: built.tokensBefore,
+      tokensAfter: built.tokens,
+      limit: built.limit,
+      steps: built.trimmed,
+    };
+  }
+  deps.context.failedCompactions = built.tokens > built.limit ? deps.context.failedCompactions + 1 : 0;
+  const { briefAt, finalAt } = thresholdsFor(info.contextWindow);
+  const wrapUp = built.tokens > finalAt * info.contextWindow || deps.context.failedCompactions >= 3;
+  const messages: Message[] = [...built.messages];
+  if (wrapUp) messages.push(note(FINAL_NOTE));
+  else if (built.tokens > briefAt * info.contextWindow) messages.push(note(BRIEF_NOTE));
+  const specs = wrapUp ? [] : deps.tools.specs(toolNames);
   try {
     for await (const d of deps.provider.stream({ messages, tools: specs }, deps.signal)) {
       if (deps.signal.aborted) break;
@@ -222,6 +240,7 @@ async function* streamStep(
           calls.push(uniqueId(deps.callIds, d.call));
           break;
         case 'usage': {
+          if (d.usage.inputTokens > 0) deps.context.observe(d.model ?? info, built, d.usage.inputTokens);
           const usd = recordUsage(deps, turnId, d.model ?? deps.provider.info, d.usage);
           total.inputTokens += d.usage.inputTokens;
           total.outputTokens += d.usage.outputTokens;
@@ -286,4 +305,13 @@ function uniqueId(seen: Set<string>, call: ToolCallPart): ToolCallPart {
   for (let n = 2; seen.has(id); n++) id = `${call.id}~${n}`;
   seen.add(id);
   return id === call.id ? call : { ...call, id };
+}
+
+const BRIEF_NOTE =
+  '[Context note] The conversation is close to the model’s context limit: answer briefly and avoid large tool outputs.';
+const FINAL_NOTE =
+  '[Context note] The context window is full. Do not call tools: summarise what was done, what remains, and finish now.';
+
+function note(text: string): Message {
+  return { role: 'user', parts: [{ type: 'text', text }] };
 }

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { formatInstructions, loadInstructions } from '../context/instructions.js';
+import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
+import type { TokenCalibrator } from '../context/tokens.js';
 import type { Message, Provider, Usage } from '../llm/types.js';
 import type { SessionRow, Store } from '../store/index.js';
 import type { ToolLoading } from '../tools/loading.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { STATE_GRANTS } from './approval.js';
+import { SessionContext } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
 import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
@@ -27,6 +31,12 @@ export interface SessionDeps {
   toolLoading: ToolLoading;
   /** Truncated tool outputs are saved under `<toolOutputRoot>/<session id>/`. */
   toolOutputRoot?: string;
+  calibrator: TokenCalibrator;
+  /** Tea's data home (for `<home>/AGENTS.md`); absent: no global instructions. */
+  home?: string;
+  /** Summaries and titles run here in the background; absent: none run. */
+  cheapProvider?: Provider;
+  titles: boolean;
 }
 
 export interface PromptOptions {
@@ -45,6 +55,7 @@ export class Session {
   private readonly callIds = new Set<string>();
   private readonly services: SessionServices;
   private readonly policy: PermissionPolicy;
+  private context: SessionContext | undefined;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -114,6 +125,8 @@ export class Session {
         this.deps.store.sessions.update(this.id, { title: input.replace(/\s+/g, ' ').trim().slice(0, 80) });
       }
       const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
+      const firstTurn = this.history.length === 0;
+      const context = await this.sessionContext();
       let next: TurnInput | undefined = { text: input, images: opts.images };
       while (next) {
         const result: TurnResult = yield* runTurn(
@@ -128,6 +141,7 @@ export class Session {
             services: this.services,
             toolLoading: this.deps.toolLoading,
             outputDir,
+            context,
             allowedRoots: outputDir ? [...(this.deps.allowedRoots ?? []), outputDir] : this.deps.allowedRoots,
             signal,
           },
@@ -141,6 +155,7 @@ export class Session {
         const queued = this.followUps.shift();
         next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
       }
+      if (firstTurn && this.deps.titles && this.deps.cheapProvider) this.nameInBackground(context, input);
       const leftover = this.saveLeftovers();
       yield {
         type: 'done',
@@ -154,6 +169,51 @@ export class Session {
     } finally {
       this.running = false;
     }
+  }
+
+  /** Resolves when the session's background jobs (summaries, title) have finished. */
+  async settled(): Promise<void> {
+    await this.context?.settled();
+  }
+
+  private async sessionContext(): Promise<SessionContext> {
+    if (this.context) return this.context;
+    const cwd = this.row.cwd;
+    const found = await loadInstructions({ cwd, home: this.deps.home ?? '' });
+    const cheap = this.deps.cheapProvider;
+    this.context = new SessionContext({
+      store: this.deps.store,
+      sessionId: this.id,
+      system: this.deps.systemPrompt,
+      instructions: formatInstructions(found, { cwd }),
+      calibrator: this.deps.calibrator,
+      ...(cheap
+        ? {
+            summarize: {
+              pairs: async (previous, pairs) => ({
+                ...(await summarizePairs(cheap, { ...(previous ? { previous } : {}), pairs })),
+                model: cheap.info,
+              }),
+              toolChain: async (previous, calls) => ({
+                ...(await summarizeToolChain(cheap, { ...(previous ? { previous } : {}), calls })),
+                model: cheap.info,
+              }),
+            },
+          }
+        : {}),
+    });
+    return this.context;
+  }
+
+  /** Gives the session a short title from its first message, on the cheap model, without waiting. */
+  private nameInBackground(context: SessionContext, input: string): void {
+    const cheap = this.deps.cheapProvider!;
+    context.track(
+      titleFor(cheap, input).then((r) => {
+        this.deps.store.sessions.update(this.id, { title: r.text });
+        context.recordUsage('background:title', cheap.info, r.usage);
+      }),
+    );
   }
 
   /** Messages queued but never sent (the turn was cancelled) are kept in the transcript. */

@@ -56,6 +56,8 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     return EXIT.OK;
   } finally {
     rl.close();
+    // Let a title or summary still running on the cheap model land before the store closes.
+    await session.settled();
     rt.close();
   }
 }

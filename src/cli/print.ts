@@ -41,7 +41,7 @@ function rendererFor(flags: PromptFlags): Renderer {
 /** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
 export async function runPrompt(words: string, flags: PromptFlags): Promise<number> {
   const text = await promptText(words);
-  const rt = await createRuntime({ ...flags, approvals: 'deny' });
+  const rt = await createRuntime({ ...flags, approvals: 'deny', titles: false });
   const abort = new AbortController();
   const onSigint = (): void => {
     if (abort.signal.aborted) process.exit(EXIT.INTERRUPTED);
@@ -56,6 +56,8 @@ export async function runPrompt(words: string, flags: PromptFlags): Promise<numb
       render.event(e);
       if (e.type === 'done') reason = e.reason;
     }
+    // A summary of older turns may still be running (long sessions): let it land.
+    await session.settled();
     return exitCodeFor(reason);
   } finally {
     process.off('SIGINT', onSigint);

@@ -31,6 +31,8 @@ export interface RuntimeOptions {
   addDir?: string[];
   /** 'deny' when nobody can answer approvals and questions (tea -p). */
   approvals?: 'ask' | 'deny';
+  /** Name new sessions on the cheap model (interactive; one-shot runs keep the prompt as title). */
+  titles?: boolean;
 }
 
 export interface Runtime {
@@ -95,6 +97,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     breaker: config.llm.breaker,
     registry: createRegistry(config.models),
   });
+  const cheap = config.cheapModel ?? main;
+  const cheapProvider = createModelChain([cheap], {
+    timeoutMs: config.llm.timeoutMs,
+    maxRetries: 1,
+    baseDelayMs: config.llm.retryBaseMs,
+    registry: createRegistry(config.models),
+  });
   const store = Store.open(defaultDbPath(config.home));
   const tools = createToolRegistry({
     ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
@@ -114,6 +123,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     approvals: opts.approvals ?? 'ask',
     toolLoading: config.tools.loading,
     toolOutputRoot: path.join(config.home, 'tool-output'),
+    home: config.home,
+    cheapProvider,
+    titles: (opts.titles ?? true) && config.agent.autoTitle,
   });
   return { config, store, provider, tools, agent, cwd, close: () => store.close() };
 }

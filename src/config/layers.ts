@@ -35,7 +35,7 @@ export interface Layer {
   embedding?: PartialEndpoint;
   profiles: Record<string, PartialEndpoint>;
   fallback?: { names: string[]; file: string };
-  agent: { maxIterations?: number; maxParallelTools?: number };
+  agent: { maxIterations?: number; maxParallelTools?: number; autoTitle?: boolean };
   llm: {
     timeoutMs?: number;
     maxRetries?: number;
@@ -136,6 +136,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
   layer.agent = defined({
     maxIterations: raw.agent?.max_iterations,
     maxParallelTools: raw.agent?.max_parallel_tools,
+    autoTitle: raw.agent?.auto_title,
   });
   layer.llm = defined({
     timeoutMs: seconds(raw.llm?.timeout_s),

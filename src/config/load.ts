@@ -104,6 +104,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     agent: {
       maxIterations: layer.agent.maxIterations ?? DEFAULTS.maxIterations,
       maxParallelTools: layer.agent.maxParallelTools ?? DEFAULTS.maxParallelTools,
+      autoTitle: layer.agent.autoTitle ?? true,
     },
     llm: {
       timeoutMs: layer.llm.timeoutMs ?? DEFAULTS.timeoutMs,

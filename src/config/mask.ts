@@ -124,6 +124,7 @@ export function maskedConfig(config: TeaConfig): string {
   plain.agent = {
     max_iterations: config.agent.maxIterations,
     max_parallel_tools: config.agent.maxParallelTools,
+    auto_title: config.agent.autoTitle,
   };
   plain.llm = {
     timeout_s: config.llm.timeoutMs / 1000,

@@ -66,6 +66,7 @@ const modelOverrideSchema = z.strictObject({
 const agentSchema = z.strictObject({
   max_iterations: positiveInt.optional(),
   max_parallel_tools: positiveInt.optional(),
+  auto_title: z.boolean().optional(),
 });
 
 const breakerSchema = z.strictObject({

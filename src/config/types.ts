@@ -59,7 +59,8 @@ export interface TeaConfig {
   profiles: Record<string, ProfileConfig>;
   /** Profile names tried in order after `mainModel` fails. */
   fallback: string[];
-  agent: { maxIterations: number; maxParallelTools: number };
+  /** `autoTitle`: name new interactive sessions on the cheap model after their first turn. */
+  agent: { maxIterations: number; maxParallelTools: number; autoTitle: boolean };
   llm: {
     timeoutMs: number;
     maxRetries: number;

@@ -39,6 +39,7 @@ export function buildContext(input: ContextInput, budget: Budget, estimate: Mess
 
   const limit = budgetLimit(budget);
   const work = makeWork(entries, limit, estimate);
+  const tokensBefore = work.total;
   const trimmed = work.total > limit ? progressiveTrim(work) : [];
 
   // the digest block is kept or dropped whole; full pairs count their user messages
@@ -52,6 +53,7 @@ export function buildContext(input: ContextInput, budget: Budget, estimate: Mess
   return {
     messages: work.slots.map((s) => s.message),
     tokens: work.total,
+    tokensBefore,
     limit,
     trimmed,
     pairsFull,

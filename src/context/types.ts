@@ -69,6 +69,8 @@ export interface BuildResult {
   messages: Message[];
   /** The estimate of `messages` in tokens. */
   tokens: number;
+  /** The estimate before any trim step. */
+  tokensBefore: number;
   /** The budget the estimate was held to. */
   limit: number;
   /** Trim strategies that were applied, in order. */

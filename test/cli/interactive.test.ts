@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEA_BIN, useScriptedCli } from '../support/cli.js';
+import { runTea, TEA_BIN, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
@@ -39,8 +39,24 @@ function typeInto(lines: string[], answers: string[]): Promise<string> {
   });
 }
 
+/** Background titles would take scripted replies in an order tests cannot fix; most tests turn them off. */
+function noTitles(): void {
+  writeFileSync(path.join(t.ctx.home, 'config.yaml'), 'agent:\n  auto_title: false\n');
+}
+
 describe('tea in a terminal', () => {
+  it('names the session on the cheap model after the first turn', async () => {
+    t.server.script(reply().text('Hello there.'), reply().text('"Greeting the agent."'));
+    await typeInto(['hello', '/exit'], ['Hello there.']);
+    expect(t.server.requests).toHaveLength(2);
+    const titleRequest = JSON.stringify(t.server.requests[1]!.body);
+    expect(titleRequest).toContain('hello');
+    const list = await runTea(['sessions', 'list', '--json'], { env: t.ctx.env });
+    expect(JSON.parse(list.stdout)[0].title).toBe('Greeting the agent');
+  });
+
   it('holds a conversation line by line in one session until /exit', async () => {
+    noTitles();
     t.server.script(
       reply().text('First answer.'),
       reply().toolCall('list_dir', {}),
@@ -59,6 +75,7 @@ describe('tea in a terminal', () => {
 
 describe('approvals in a terminal', () => {
   it('asks before a write; "y" runs it, "n <reason>" refuses with the reason', async () => {
+    noTitles();
     t.server.script(
       reply().toolCall('write_file', { path: 'ok.txt', content: 'yes' }),
       reply().text('Written.'),

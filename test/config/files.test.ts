@@ -100,7 +100,7 @@ describe('loadConfig from files', () => {
       thinkingBudget: 4000,
     });
     expect(config.fallback).toEqual(['deepseek', 'claude']);
-    expect(config.agent).toEqual({ maxIterations: 30, maxParallelTools: 2 });
+    expect(config.agent).toEqual({ maxIterations: 30, maxParallelTools: 2, autoTitle: true });
     expect(config.llm).toEqual({
       timeoutMs: 45_000,
       maxRetries: 5,
@@ -120,7 +120,7 @@ describe('loadConfig from files', () => {
     expect(config.embedding).toBeUndefined();
     expect(config.profiles).toEqual({});
     expect(config.fallback).toEqual([]);
-    expect(config.agent).toEqual({ maxIterations: 25, maxParallelTools: 4 });
+    expect(config.agent).toEqual({ maxIterations: 25, maxParallelTools: 4, autoTitle: true });
     expect(config.llm).toEqual({
       timeoutMs: 120_000,
       maxRetries: 3,
@@ -175,7 +175,7 @@ models:
     });
     expect(config.profiles.local?.model).toBe('qwen3');
     expect(config.fallback).toEqual(['local']); // lists are replaced, not concatenated
-    expect(config.agent).toEqual({ maxIterations: 10, maxParallelTools: 2 });
+    expect(config.agent).toEqual({ maxIterations: 10, maxParallelTools: 2, autoTitle: true });
     expect(config.llm.breaker).toEqual({ failureThreshold: 7, recoveryMs: 5000 });
     expect(config.llm.timeoutMs).toBe(45_000);
     expect(config.models['my-local-model']).toEqual({

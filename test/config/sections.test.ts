@@ -89,6 +89,11 @@ describe('permissions and tools sections', () => {
     expect((await load()).permissions.mode).toBe('read-only');
   });
 
+  it('agent.auto_title turns background titles off', async () => {
+    dirs.writeUser('agent:\n  auto_title: false\n');
+    expect((await load()).agent.autoTitle).toBe(false);
+  });
+
   it('a bad value names the file, the key and a fix', async () => {
     dirs.writeUser('permissions:\n  mode: sometimes\n');
     await expect(load()).rejects.toThrow(

@@ -1,0 +1,233 @@
+/**
+ * The agent's side of the context engine: keeps a session's L2 pairs and L3
+ * summaries in the store, turns its transcript into `buildContext` input for
+ * every model call, calibrates the token estimate from what the provider reports,
+ * and runs summaries on the cheap model in the background when L2 overflows.
+ */
+import { buildContext } from '../context/build.js';
+import type { ToolCallRecord } from '../context/summarize.js';
+import { estimateMessages, type TokenCalibrator } from '../context/tokens.js';
+import type { BuildResult, HistoryPair, Summaries } from '../context/types.js';
+import { costUsd } from '../llm/cost.js';
+import type { Message, ModelInfo, Part, Usage } from '../llm/types.js';
+import type { Store } from '../store/index.js';
+import type { PlanItem } from '../tools/types.js';
+
+export const STATE_PAIRS = 'l2_pairs';
+export const STATE_SUMMARIES = 'summaries';
+/** L2 holds at most this many pairs; on overflow the oldest go to the L3 summary. */
+export const L2_CAPACITY = 50;
+export const L2_KEEP = 20;
+/** User turns of raw transcript sent as L1 (the builder may trim further). */
+export const L1_TURNS = 10;
+
+/** Share of the window at which to trim, ask for brevity, and stop offering tools. */
+export interface Thresholds {
+  compressAt: number;
+  briefAt: number;
+  finalAt: number;
+}
+
+/** Small local models get Nephele's 8K thresholds; big windows trim at 80%. */
+export function thresholdsFor(contextWindow: number): Thresholds {
+  return contextWindow <= 16_384
+    ? { compressAt: 0.6, briefAt: 0.7, finalAt: 0.87 }
+    : { compressAt: 0.8, briefAt: 0.9, finalAt: 0.95 };
+}
+
+export interface SummaryJob {
+  text: string;
+  usage: Usage;
+  model: ModelInfo;
+}
+
+/** Summaries on the cheap model: of overflowing pairs (semantic) and of their tool calls (tool chain). */
+export interface Summarizer {
+  pairs(previous: string | undefined, pairs: HistoryPair[]): Promise<SummaryJob>;
+  toolChain(previous: string | undefined, calls: ToolCallRecord[]): Promise<SummaryJob>;
+}
+
+function textOf(parts: readonly Part[], kinds: ReadonlySet<Part['type']>): string {
+  return parts
+    .flatMap((p) => (kinds.has(p.type) && (p.type === 'text' || p.type === 'thinking') ? [p.text] : []))
+    .join('\n')
+    .trim();
+}
+
+const TEXT = new Set<Part['type']>(['text']);
+const REASONING = new Set<Part['type']>(['text', 'thinking']);
+const PATH_KEYS = ['path', 'paths', 'from', 'to', 'file', 'a', 'b'];
+
+/** The L2 pair of a finished turn: its opening message, final answer, tool-round reasoning and files. */
+export function pairFromTurn(turnId: string, messages: readonly Message[]): HistoryPair | undefined {
+  const user = messages.find((m) => m.role === 'user');
+  const assistants = messages.filter((m) => m.role === 'assistant');
+  const final = assistants.at(-1);
+  if (!user || !final) return undefined;
+  const reasoning = assistants
+    .slice(0, -1)
+    .map((m) => textOf(m.parts, REASONING))
+    .filter(Boolean)
+    .join('\n');
+  const files = new Set<string>();
+  for (const m of assistants) {
+    for (const p of m.parts) {
+      if (p.type !== 'tool-call') continue;
+      for (const key of PATH_KEYS) {
+        const v = p.args[key];
+        for (const f of Array.isArray(v) ? v : [v]) if (typeof f === 'string' && f.length < 300) files.add(f);
+      }
+    }
+  }
+  return {
+    turnId,
+    user: textOf(user.parts, TEXT),
+    assistant: textOf(final.parts, TEXT),
+    reasoning: reasoning.length > 2000 ? `${reasoning.slice(0, 2000)}…` : reasoning,
+    files: [...files].slice(0, 20),
+  };
+}
+
+/** The raw transcript of the last `turns` user turns. */
+export function recentWindow(history: readonly Message[], turns: number): Message[] {
+  let seen = 0;
+  for (let i = history.length - 1; i >= 0; i--) {
+    if (history[i]!.role === 'user' && ++seen === turns) return history.slice(i);
+  }
+  return [...history];
+}
+
+function resumeText(items: readonly PlanItem[] | undefined, title?: string): string | undefined {
+  if (!items || !items.some((i) => i.status !== 'completed')) return undefined;
+  const marks = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
+  const head = title ? `${title}\n` : '';
+  return `${head}${items.map((i) => `${marks[i.status]} ${i.content}`).join('\n')}`;
+}
+
+export interface SessionContextOptions {
+  store: Store;
+  sessionId: string;
+  system: string;
+  instructions: string[];
+  calibrator: TokenCalibrator;
+  /** A summarizer on the cheap model; without one, overflowing pairs are only kept in the store. */
+  summarize?: Summarizer;
+  l1Turns?: number;
+}
+
+export class SessionContext {
+  private pairs: HistoryPair[];
+  private summaries: Summaries;
+  private readonly jobs = new Set<Promise<void>>();
+  /** Requests in a row that were trimmed and still did not fit (the compaction breaker). */
+  failedCompactions = 0;
+
+  constructor(private readonly opts: SessionContextOptions) {
+    this.pairs = opts.store.state.get<HistoryPair[]>(opts.sessionId, STATE_PAIRS) ?? [];
+    this.summaries = opts.store.state.get<Summaries>(opts.sessionId, STATE_SUMMARIES) ?? {};
+  }
+
+  /** Builds the messages of one model call for `info`'s window. */
+  build(history: readonly Message[], info: ModelInfo): BuildResult {
+    const { store, sessionId } = this.opts;
+    const todo = store.state.get<{ items: PlanItem[] }>(sessionId, 'todos');
+    const plan = store.state.get<{ items: PlanItem[]; title?: string }>(sessionId, 'plan');
+    const resume = [resumeText(todo?.items), resumeText(plan?.items, plan?.title)]
+      .filter(Boolean)
+      .join('\n\n');
+    const recent = recentWindow(history, this.opts.l1Turns ?? L1_TURNS);
+    // Pairs of turns still inside the L1 window would repeat them.
+    const older = this.pairs.slice(0, Math.max(0, this.pairs.length - ((this.opts.l1Turns ?? L1_TURNS) - 1)));
+    return buildContext(
+      {
+        system: this.opts.system,
+        instructions: this.opts.instructions,
+        ...(resume ? { resume } : {}),
+        summaries: this.summaries,
+        pairs: older,
+        recent,
+      },
+      {
+        contextWindow: info.contextWindow,
+        maxOutput: info.maxOutputTokens,
+        trimAt: thresholdsFor(info.contextWindow).compressAt,
+      },
+      this.opts.calibrator.estimator(info.model),
+    );
+  }
+
+  /** Calibrates the estimator from the prompt tokens the provider reported for `built`. */
+  observe(info: ModelInfo, built: BuildResult, reportedInputTokens: number): void {
+    this.opts.calibrator.observe(info.model, estimateMessages(built.messages), reportedInputTokens);
+  }
+
+  /** Records a finished turn as an L2 pair; on overflow, summarizes the oldest in the background. */
+  finishTurn(turnId: string, turnMessages: readonly Message[]): void {
+    const pair = pairFromTurn(turnId, turnMessages);
+    if (!pair) return;
+    this.pairs = [...this.pairs, pair];
+    let overflow: HistoryPair[] = [];
+    if (this.pairs.length >= L2_CAPACITY) {
+      overflow = this.pairs.slice(0, this.pairs.length - L2_KEEP);
+      this.pairs = this.pairs.slice(-L2_KEEP);
+    }
+    this.opts.store.state.set(this.opts.sessionId, STATE_PAIRS, this.pairs);
+    if (overflow.length > 0 && this.opts.summarize) this.track(this.summarizeOverflow(overflow));
+  }
+
+  private async summarizeOverflow(overflow: HistoryPair[]): Promise<void> {
+    const { store, sessionId } = this.opts;
+    const summarize = this.opts.summarize!;
+    const turns = new Set(overflow.map((p) => p.turnId));
+    const calls: ToolCallRecord[] = store.toolCalls
+      .list(sessionId)
+      .filter((c) => turns.has(c.turnId))
+      .map((c) => ({ name: c.name, args: c.args, ok: c.status === 'ok', output: c.output ?? '' }));
+    const [semantic, chain] = await Promise.all([
+      summarize.pairs(this.summaries.semantic, overflow),
+      calls.length > 0 ? summarize.toolChain(this.summaries.toolChain, calls) : undefined,
+    ]);
+    this.summaries = {
+      ...this.summaries,
+      semantic: semantic.text,
+      ...(chain ? { toolChain: chain.text } : {}),
+    };
+    store.state.set(sessionId, STATE_SUMMARIES, this.summaries);
+    this.recordUsage('background:summary', semantic.model, semantic.usage);
+    if (chain) this.recordUsage('background:tool-chain', chain.model, chain.usage);
+  }
+
+  /** Counts a background job's tokens in the session's usage. */
+  recordUsage(turnId: string, model: ModelInfo, usage: Usage): void {
+    this.opts.store.usage.record({
+      sessionId: this.opts.sessionId,
+      turnId,
+      profile: model.profile,
+      model: model.model,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedInputTokens: usage.cachedInputTokens ?? 0,
+      reasoningTokens: usage.reasoningTokens ?? 0,
+      costUsd: costUsd(model, usage),
+    });
+  }
+
+  /** Runs a background job; failures are kept out of the turn (the pairs stay in the store). */
+  track(job: Promise<void>): void {
+    const tracked = job.catch(() => {}).finally(() => this.jobs.delete(tracked));
+    this.jobs.add(tracked);
+  }
+
+  /** Resolves when every background job has finished (tests, clean shutdown). */
+  async settled(): Promise<void> {
+    while (this.jobs.size > 0) await Promise.all([...this.jobs]);
+  }
+
+  get summary(): Summaries {
+    return this.summaries;
+  }
+
+  get pairCount(): number {
+    return this.pairs.length;
+  }
+}
