@@ -28,11 +28,21 @@ export interface Thresholds {
   finalAt: number;
 }
 
-/** Small local models get Nephele's 8K thresholds; big windows trim at 80%. */
-export function thresholdsFor(contextWindow: number): Thresholds {
-  return contextWindow <= 16_384
-    ? { compressAt: 0.6, briefAt: 0.7, finalAt: 0.87 }
-    : { compressAt: 0.8, briefAt: 0.9, finalAt: 0.95 };
+/**
+ * Small local models get Nephele's 8K thresholds; big windows trim at 80%. A
+ * profile's own thresholds (config `compress_at`, `brief_at`, `final_at`) win.
+ */
+export function thresholdsFor(info: Pick<ModelInfo, 'contextWindow' | 'contextThresholds'>): Thresholds {
+  const base: Thresholds =
+    info.contextWindow <= 16_384
+      ? { compressAt: 0.6, briefAt: 0.7, finalAt: 0.87 }
+      : { compressAt: 0.8, briefAt: 0.9, finalAt: 0.95 };
+  const own = info.contextThresholds ?? {};
+  return {
+    compressAt: own.compressAt ?? base.compressAt,
+    briefAt: own.briefAt ?? base.briefAt,
+    finalAt: own.finalAt ?? base.finalAt,
+  };
 }
 
 export interface SummaryJob {
@@ -121,6 +131,8 @@ export class SessionContext {
   private readonly jobs = new Set<Promise<void>>();
   /** Requests in a row that were trimmed and still did not fit (the compaction breaker). */
   failedCompactions = 0;
+  /** Background summaries that landed since the last request (reported as compactions). */
+  private landed: Array<{ tokensBefore: number; tokensAfter: number }> = [];
 
   constructor(private readonly opts: SessionContextOptions) {
     this.pairs = opts.store.state.get<HistoryPair[]>(opts.sessionId, STATE_PAIRS) ?? [];
@@ -150,7 +162,7 @@ export class SessionContext {
       {
         contextWindow: info.contextWindow,
         maxOutput: info.maxOutputTokens,
-        trimAt: thresholdsFor(info.contextWindow).compressAt,
+        trimAt: thresholdsFor(info).compressAt,
       },
       this.opts.calibrator.estimator(info.model),
     );

@@ -214,7 +214,7 @@ async function* streamStep(
     };
   }
   deps.context.failedCompactions = built.tokens > built.limit ? deps.context.failedCompactions + 1 : 0;
-  const { briefAt, finalAt } = thresholdsFor(info.contextWindow);
+  const { briefAt, finalAt } = thresholdsFor(info);
   const wrapUp = built.tokens > finalAt * info.contextWindow || deps.context.failedCompactions >= 3;
   const messages: Message[] = [...built.messages];
   if (wrapUp) messages.push(note(FINAL_NOTE));

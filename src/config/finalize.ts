@@ -97,6 +97,7 @@ export function finaliseProfile(
   if (endpoint.contextWindow !== undefined) profile.contextWindow = endpoint.contextWindow;
   if (endpoint.maxOutputTokens !== undefined) profile.maxOutputTokens = endpoint.maxOutputTokens;
   if (endpoint.thinkingBudget !== undefined) profile.thinkingBudget = endpoint.thinkingBudget;
+  if (endpoint.contextThresholds !== undefined) profile.contextThresholds = { ...endpoint.contextThresholds };
   if (endpoint.headers !== undefined) profile.headers = { ...endpoint.headers };
   if (endpoint.timeoutMs !== undefined) profile.timeoutMs = endpoint.timeoutMs;
   return { value: profile, keySource: source };

@@ -123,6 +123,18 @@ const BY_KEY: Record<string, Hint> = {
     expected: 'a positive integer',
     fix: 'set the most tokens an Anthropic model may think before answering, e.g. 8000.',
   },
+  compress_at: {
+    expected: 'a share of the context window between 0 and 1',
+    fix: 'e.g. `compress_at: 0.6` to trim history at 60% of the window (small local models).',
+  },
+  brief_at: {
+    expected: 'a share of the context window between 0 and 1',
+    fix: 'e.g. `brief_at: 0.7` to ask the model for short answers at 70% of the window.',
+  },
+  final_at: {
+    expected: 'a share of the context window between 0 and 1',
+    fix: 'e.g. `final_at: 0.87` to stop offering tools and ask for a wrap-up at 87%.',
+  },
   dimensions: {
     expected: 'a positive integer',
     fix: "set it to the embedding model's vector size, e.g. 768.",

@@ -18,6 +18,7 @@ export interface PartialEndpoint {
   contextWindow?: number;
   maxOutputTokens?: number;
   thinkingBudget?: number;
+  contextThresholds?: { compressAt?: number; briefAt?: number; finalAt?: number };
   dimensions?: number;
   timeoutMs?: number;
   headers?: Record<string, string>;
@@ -102,6 +103,10 @@ function normaliseEndpoint(raw: RawEndpoint, file: string, key: string): Partial
     ),
     maxOutputTokens: raw.max_output,
     thinkingBudget: raw.thinking_budget,
+    contextThresholds:
+      'compress_at' in raw || 'brief_at' in raw || 'final_at' in raw
+        ? defined({ compressAt: raw.compress_at, briefAt: raw.brief_at, finalAt: raw.final_at })
+        : undefined,
     dimensions: raw.dimensions,
     timeoutMs: seconds(raw.timeout_s),
     headers: raw.headers,

@@ -67,6 +67,12 @@ function endpointToPlain(endpoint: ProfileConfig | EmbeddingConfig, source: KeyS
   if ('maxOutputTokens' in endpoint && endpoint.maxOutputTokens !== undefined) {
     out.max_output = endpoint.maxOutputTokens;
   }
+  if ('contextThresholds' in endpoint && endpoint.contextThresholds) {
+    const t = endpoint.contextThresholds;
+    if (t.compressAt !== undefined) out.compress_at = t.compressAt;
+    if (t.briefAt !== undefined) out.brief_at = t.briefAt;
+    if (t.finalAt !== undefined) out.final_at = t.finalAt;
+  }
   if ('thinkingBudget' in endpoint && endpoint.thinkingBudget !== undefined) {
     out.thinking_budget = endpoint.thinkingBudget;
   }

@@ -22,6 +22,7 @@ const positiveInt = z.number().int().positive();
 const wholeNumber = z.number().int().nonnegative();
 const positiveNumber = z.number().positive();
 const price = z.number().nonnegative();
+const share = z.number().gt(0).lte(1);
 const headers = z.record(z.string(), z.string());
 
 /** Keys shared by model profiles and the embedding section. */
@@ -47,6 +48,10 @@ export const profileSchema = z.strictObject({
   max_output: positiveInt.optional(),
   /** Anthropic only: extended-thinking token budget. */
   thinking_budget: positiveInt.optional(),
+  /** Context engine: trim / ask for brevity / stop offering tools at these shares of the window. */
+  compress_at: share.optional(),
+  brief_at: share.optional(),
+  final_at: share.optional(),
 });
 
 export const embeddingSchema = z.strictObject({

@@ -4,7 +4,7 @@ import { OpenAICompatibleProvider } from './openai.js';
 import { createRegistry, type ModelRegistry } from './registry.js';
 import { type ResilientOptions, ResilientProvider } from './resilient.js';
 import type { SleepFn } from './retry.js';
-import type { ModelInfo, Provider, ProviderKind } from './types.js';
+import type { ContextThresholds, ModelInfo, Provider, ProviderKind } from './types.js';
 
 /** One model profile, as resolved by the config layer. */
 export interface ProfileConfig {
@@ -24,6 +24,8 @@ export interface ProfileConfig {
   timeoutMs?: number;
   /** Anthropic only: extended-thinking token budget. */
   thinkingBudget?: number;
+  /** Context-engine thresholds for this profile (shares of the window). */
+  contextThresholds?: ContextThresholds;
 }
 
 export interface ProviderFactoryOptions {
@@ -58,6 +60,7 @@ export function toModelInfo(profile: ProfileConfig, registry: ModelRegistry = cr
     contextWindow: profile.contextWindow ?? spec.contextWindow,
     maxOutputTokens: profile.maxOutputTokens ?? spec.maxOutputTokens,
   };
+  if (profile.contextThresholds) info.contextThresholds = { ...profile.contextThresholds };
   if (spec.inputPrice !== undefined) info.inputPrice = spec.inputPrice;
   if (spec.outputPrice !== undefined) info.outputPrice = spec.outputPrice;
   if (spec.cachedInputPrice !== undefined) info.cachedInputPrice = spec.cachedInputPrice;

@@ -120,6 +120,11 @@ export interface ModelInfo {
   baseUrl: string;
   contextWindow: number;
   maxOutputTokens: number;
+  /**
+   * Shares of the context window at which the context engine trims, asks for
+   * brevity, and stops offering tools (defaults depend on the window size).
+   */
+  contextThresholds?: ContextThresholds;
   /** US dollars per million tokens. */
   inputPrice?: number;
   outputPrice?: number;
@@ -127,6 +132,12 @@ export interface ModelInfo {
 }
 
 export type ProviderKind = 'openai' | 'anthropic';
+
+export interface ContextThresholds {
+  compressAt?: number;
+  briefAt?: number;
+  finalAt?: number;
+}
 
 /**
  * A model endpoint. Injected into the agent, never imported as a singleton.

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { thresholdsFor } from '../../src/agent/context.js';
 import { Agent } from '../../src/agent/index.js';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
 import { collect } from '../support/collect.js';
@@ -93,6 +94,20 @@ describe('background jobs on the cheap model', () => {
 });
 
 describe('small-window protection', () => {
+  it('uses Nephele’s thresholds for small windows, 80% for big ones, and a profile’s own when set', () => {
+    expect(thresholdsFor({ contextWindow: 8192 })).toEqual({ compressAt: 0.6, briefAt: 0.7, finalAt: 0.87 });
+    expect(thresholdsFor({ contextWindow: 128_000 })).toEqual({
+      compressAt: 0.8,
+      briefAt: 0.9,
+      finalAt: 0.95,
+    });
+    expect(thresholdsFor({ contextWindow: 8192, contextThresholds: { compressAt: 0.5 } })).toEqual({
+      compressAt: 0.5,
+      briefAt: 0.7,
+      finalAt: 0.87,
+    });
+  });
+
   const big = (tokens: number) => 'All rules below matter. '.repeat(Math.ceil((tokens * 4.5) / 24));
 
   it('asks for brevity near the limit, and after 3 compactions that do not fit, stops offering tools', async () => {

@@ -89,6 +89,17 @@ describe('permissions and tools sections', () => {
     expect((await load()).permissions.mode).toBe('read-only');
   });
 
+  it('reads per-profile context thresholds, and rejects shares outside (0, 1]', async () => {
+    dirs.writeUser(
+      'main_model:\n  model: small\n  base_url: http://127.0.0.1:11434/v1\n  compress_at: 0.5\n  final_at: 0.9\n',
+    );
+    expect((await load()).mainModel?.contextThresholds).toEqual({ compressAt: 0.5, finalAt: 0.9 });
+    dirs.writeUser('main_model:\n  model: small\n  base_url: http://127.0.0.1:11434/v1\n  brief_at: 1.5\n');
+    await expect(load()).rejects.toThrow(
+      /main_model\.brief_at: expected a share of the context window between 0 and 1/,
+    );
+  });
+
   it('agent.auto_title turns background titles off', async () => {
     dirs.writeUser('agent:\n  auto_title: false\n');
     expect((await load()).agent.autoTitle).toBe(false);
