@@ -38,14 +38,18 @@ export interface AgentOptions {
   cheapProvider?: Provider;
   /** Name new sessions on the cheap model after their first turn (default true). */
   titles?: boolean;
+  /** Token-estimate calibration to start from (e.g. loaded from disk); a fresh one otherwise. */
+  calibrator?: TokenCalibrator;
 }
 
 /** Creates and resumes sessions that share one provider, tool registry and store. */
 export class Agent {
   /** Token-estimate calibration per model, shared by the agent's sessions. */
-  private readonly calibrator = new TokenCalibrator();
+  readonly calibrator: TokenCalibrator;
 
-  constructor(private readonly opts: AgentOptions) {}
+  constructor(private readonly opts: AgentOptions) {
+    this.calibrator = opts.calibrator ?? new TokenCalibrator();
+  }
 
   newSession(opts: { title?: string } = {}): Session {
     const row = this.opts.store.sessions.create({

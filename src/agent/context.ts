@@ -6,7 +6,7 @@
  */
 import { buildContext } from '../context/build.js';
 import type { ToolCallRecord } from '../context/summarize.js';
-import { estimateMessages, type TokenCalibrator } from '../context/tokens.js';
+import { estimateMessages, estimateText, type TokenCalibrator } from '../context/tokens.js';
 import type { BuildResult, HistoryPair, Summaries } from '../context/types.js';
 import { costUsd } from '../llm/cost.js';
 import type { Message, ModelInfo, Part, Usage } from '../llm/types.js';
@@ -204,6 +204,13 @@ export class SessionContext {
       semantic: semantic.text,
       ...(chain ? { toolChain: chain.text } : {}),
     };
+    this.landed.push({
+      tokensBefore: overflow.reduce(
+        (n, p) => n + estimateText(`${p.user}\n${p.reasoning}\n${p.assistant}`),
+        0,
+      ),
+      tokensAfter: estimateText(semantic.text) + (chain ? estimateText(chain.text) : 0),
+    });
     store.state.set(sessionId, STATE_SUMMARIES, this.summaries);
     this.recordUsage('background:summary', semantic.model, semantic.usage);
     if (chain) this.recordUsage('background:tool-chain', chain.model, chain.usage);
@@ -233,6 +240,11 @@ export class SessionContext {
   /** Resolves when every background job has finished (tests, clean shutdown). */
   async settled(): Promise<void> {
     while (this.jobs.size > 0) await Promise.all([...this.jobs]);
+  }
+
+  /** Summaries that landed since the last call, for `compaction` events. */
+  takeLanded(): Array<{ tokensBefore: number; tokensAfter: number }> {
+    return this.landed.splice(0);
   }
 
   get summary(): Summaries {

@@ -204,6 +204,9 @@ async function* streamStep(
 
   const info = deps.provider.info;
   const built = deps.context.build(deps.history, info);
+  for (const s of deps.context.takeLanded()) {
+    yield { type: 'compaction', ...s, limit: built.limit, steps: ['summarize-history'] };
+  }
   if (built.trimmed.length > 0) {
     yield {
       type: 'compaction',

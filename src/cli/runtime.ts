@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, type Session } from '../agent/index.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
@@ -5,6 +6,7 @@ import { loadConfig } from '../config/load.js';
 import { describeMissingModel } from '../config/missing.js';
 import { resolveProfile } from '../config/profile.js';
 import type { TeaConfig } from '../config/types.js';
+import { TokenCalibrator } from '../context/tokens.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
 import { createRegistry } from '../llm/registry.js';
 import type { Provider } from '../llm/types.js';
@@ -97,6 +99,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     breaker: config.llm.breaker,
     registry: createRegistry(config.models),
   });
+  const calibrationFile = path.join(config.home, 'calibration.json');
   const cheap = config.cheapModel ?? main;
   const cheapProvider = createModelChain([cheap], {
     timeoutMs: config.llm.timeoutMs,
@@ -126,8 +129,20 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     home: config.home,
     cheapProvider,
     titles: (opts.titles ?? true) && config.agent.autoTitle,
+    calibrator: loadCalibration(calibrationFile),
   });
-  return { config, store, provider, tools, agent, cwd, close: () => store.close() };
+  return {
+    config,
+    store,
+    provider,
+    tools,
+    agent,
+    cwd,
+    close: () => {
+      saveCalibration(calibrationFile, agent.calibrator);
+      store.close();
+    },
+  };
 }
 
 /** The session for this run: --resume, --continue, or a new one. */
@@ -140,4 +155,21 @@ export function pickSession(rt: Runtime, flags: { resume?: string; continue?: bo
     return rt.agent.resumeSession(latest.id);
   }
   return rt.agent.newSession();
+}
+
+/** Per-model token calibration carried between runs; a damaged file starts afresh. */
+function loadCalibration(file: string): TokenCalibrator {
+  try {
+    return TokenCalibrator.from(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return new TokenCalibrator();
+  }
+}
+
+function saveCalibration(file: string, calibrator: TokenCalibrator): void {
+  try {
+    writeFileSync(file, `${JSON.stringify(calibrator.toJSON())}\n`);
+  } catch {
+    // best effort: the next run calibrates again
+  }
 }

@@ -86,7 +86,10 @@ describe('background jobs on the cheap model', () => {
     expect(usage.map((u) => u.inputTokens).sort()).toEqual([200, 900]);
 
     h.server.script(reply().text('ok'));
-    await collect(session.prompt('what did we do so far?'));
+    const next = await collect(session.prompt('what did we do so far?'));
+    const landed = next.find((e) => e.type === 'compaction');
+    expect(landed).toMatchObject({ steps: ['summarize-history'] });
+    if (landed?.type === 'compaction') expect(landed.tokensAfter).toBeLessThan(landed.tokensBefore);
     const sent = wireMessages(h.server.requests.at(-1)!.body);
     const memory = sent.find((m) => m.role === 'user' && wireText(m).includes('SUMMARY-TEXT'));
     expect(wireText(memory!)).toMatch(/summar/i);

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
@@ -22,6 +22,13 @@ describe('tea -p', () => {
     expect(req.headers.authorization).toBe('Bearer sk-test-secret-value-1234');
     const msgs = wireMessages(req.body);
     expect(wireText(msgs.at(-1)!)).toBe('say hello');
+  });
+
+  it('keeps the per-model token calibration between runs', async () => {
+    t.server.script(reply().text('ok').usage(900, 2));
+    expect((await tea(['-p', 'hello'])).code).toBe(0);
+    const saved = JSON.parse(readFileSync(path.join(t.ctx.home, 'calibration.json'), 'utf8'));
+    expect(JSON.stringify(saved)).toContain('scripted-model');
   });
 
   it('reads the prompt from piped stdin, and joins it to an argument', async () => {
