@@ -67,13 +67,18 @@ export async function benchContext(): Promise<void> {
       transcriptTokens = encode(JSON.stringify(session.history)).length;
     }
     let hits = 0;
+    let found = 0;
     for (const n of planted) {
       const before = server.requests.length;
-      server.script(reply().text(`It is ${n.value}.`));
+      server.script(reply().toolCall('history_search', { query: n.key }), reply().text(`It is ${n.value}.`));
       for await (const _ of session.prompt(`What is the port of ${n.key}?`)) {
         // drain
       }
       if (JSON.stringify(server.requests[before]!.body.messages).includes(n.value)) hits++;
+      const tools = (
+        server.requests[before + 1]!.body.messages as Array<{ role: string; content: unknown }>
+      ).filter((m) => m.role === 'tool');
+      if (JSON.stringify(tools.at(-1)?.content ?? '').includes(n.value)) found++;
     }
     const s = stats(sent);
     const b = stats(naive);
