@@ -86,7 +86,7 @@ export async function benchContext(): Promise<void> {
       `context, ${TURNS}-turn session (window 32k)  prompt tokens/request min ${s.min} median ${s.median} max ${s.max}; full history would be median ${b.median}, max ${b.max}`,
     );
     console.log(
-      `  needles in context when asked   ${hits}/${planted.length} (the rest are found with history_search)`,
+      `  needles: in the request when asked ${hits}/${planted.length}; found by history_search ${found}/${planted.length} (no cheap model here, so no L3 summary)`,
     );
 
     const history = toModelMessages(store.messages.list(session.id));

@@ -108,7 +108,7 @@ export function recentWindow(history: readonly Message[], turns: number): Messag
 }
 
 function resumeText(items: readonly PlanItem[] | undefined, title?: string): string | undefined {
-  if (!items || !items.some((i) => i.status !== 'completed')) return undefined;
+  if (!items?.some((i) => i.status !== 'completed')) return undefined;
   const marks = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
   const head = title ? `${title}\n` : '';
   return `${head}${items.map((i) => `${marks[i.status]} ${i.content}`).join('\n')}`;
