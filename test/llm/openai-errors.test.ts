@@ -1,42 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LlmError } from '../../src/llm/errors.js';
-import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
-import type { Delta, ModelInfo } from '../../src/llm/types.js';
+import type { Delta } from '../../src/llm/types.js';
 import { collect } from '../support/collect.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
-import { failure, hi, pooledSockets, textOf } from './provider-helpers.js';
+import { failure, hi, pooledSockets, textOf, useOpenAIServer } from './provider-helpers.js';
 import { startRawServer } from './raw-server.js';
 
 type Json = Record<string, unknown>;
 
-let server: ModelServer;
-
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
-
-function provider(opts: { apiKey?: string; headers?: Record<string, string> } = {}, baseUrl?: string) {
-  const info: ModelInfo = {
-    profile: 'main_model',
-    provider: 'openai',
-    model: 'gpt-test',
-    baseUrl: baseUrl ?? server.openaiBaseUrl,
-    contextWindow: 128_000,
-    maxOutputTokens: 4096,
-  };
-  return new OpenAICompatibleProvider(info, opts);
-}
+const t = useOpenAIServer();
+const provider = t.provider;
 
 describe('OpenAICompatibleProvider: errors', () => {
   it('turns a 429 into a retryable http error with retry-after', async () => {
-    server.script(reply().error(429, { message: 'Rate limit reached', retryAfter: 2 }));
+    t.server.script(reply().error(429, { message: 'Rate limit reached', retryAfter: 2 }));
     const err = await failure(collect(provider().stream(hi)));
     expect(err).toMatchObject({ kind: 'http', status: 429, retryAfterMs: 2000, profile: 'main_model' });
     expect(err.retryable).toBe(true);
@@ -45,13 +22,13 @@ describe('OpenAICompatibleProvider: errors', () => {
   });
 
   it('reads retry-after-ms too', async () => {
-    server.script(reply().error(503, { retryAfterMs: 150 }));
+    t.server.script(reply().error(503, { retryAfterMs: 150 }));
     const err = await failure(collect(provider().stream(hi)));
     expect(err).toMatchObject({ kind: 'http', status: 503, retryAfterMs: 150 });
   });
 
   it('turns 401 into an auth error that never shows the key', async () => {
-    server.script(reply().error(401, { message: 'Incorrect API key provided: sk-secret-999' }));
+    t.server.script(reply().error(401, { message: 'Incorrect API key provided: sk-secret-999' }));
     const err = await failure(collect(provider({ apiKey: 'sk-secret-999' }).stream(hi)));
     expect(err.kind).toBe('auth');
     expect(err.status).toBe(401);
@@ -67,7 +44,7 @@ describe('OpenAICompatibleProvider: errors', () => {
   });
 
   it('turns a cut stream into a network error', async () => {
-    server.script(reply().text('partial answer that will be cut').cutAfter(3));
+    t.server.script(reply().text('partial answer that will be cut').cutAfter(3));
     const seen: Delta[] = [];
     const err = await failure(
       (async () => {
@@ -88,7 +65,7 @@ describe('OpenAICompatibleProvider: errors', () => {
   });
 
   it('aborts promptly while waiting for headers', async () => {
-    server.script(reply().hang());
+    t.server.script(reply().hang());
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 30);
     const err = await failure(collect(provider().stream(hi, ctrl.signal)));
@@ -97,7 +74,7 @@ describe('OpenAICompatibleProvider: errors', () => {
   });
 
   it('aborts promptly mid-stream, rethrowing an LlmError abort reason as is', async () => {
-    server.script(reply().text('some text then silence').hangAfter(2));
+    t.server.script(reply().text('some text then silence').hangAfter(2));
     const ctrl = new AbortController();
     const reason = new LlmError('timeout', 'idle for too long');
     const seen: Delta[] = [];
@@ -116,7 +93,7 @@ describe('OpenAICompatibleProvider: errors', () => {
   it('refuses to start with an already aborted signal', async () => {
     const err = await failure(collect(provider().stream(hi, AbortSignal.abort())));
     expect(err.kind).toBe('aborted');
-    expect(server.requests).toHaveLength(0);
+    expect(t.server.requests).toHaveLength(0);
   });
 });
 

@@ -1,38 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
-import type { Message, ModelInfo, ModelRequest } from '../../src/llm/types.js';
+import { describe, expect, it } from 'vitest';
+import type { Message, ModelRequest } from '../../src/llm/types.js';
 import { collect } from '../support/collect.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
-import { callsOf, failure, hi, textOf } from './provider-helpers.js';
+import { callsOf, failure, hi, textOf, useOpenAIServer } from './provider-helpers.js';
 
-let server: ModelServer;
-
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
-
-function provider(opts: { apiKey?: string; headers?: Record<string, string> } = {}, baseUrl?: string) {
-  const info: ModelInfo = {
-    profile: 'main_model',
-    provider: 'openai',
-    model: 'gpt-test',
-    baseUrl: baseUrl ?? server.openaiBaseUrl,
-    contextWindow: 128_000,
-    maxOutputTokens: 4096,
-  };
-  return new OpenAICompatibleProvider(info, opts);
-}
+const t = useOpenAIServer();
+const provider = t.provider;
 
 describe('OpenAICompatibleProvider: streaming', () => {
   it('streams text in several deltas and finishes with stop', async () => {
-    server.script(reply().text('The quick brown fox jumps.'));
+    t.server.script(reply().text('The quick brown fox jumps.'));
     const deltas = await collect(provider().stream(hi));
     const texts = deltas.filter((d) => d.type === 'text');
     expect(texts.length).toBeGreaterThan(2);
@@ -41,7 +18,7 @@ describe('OpenAICompatibleProvider: streaming', () => {
   });
 
   it.each(['reasoning_content', 'reasoning'] as const)('reads thinking from delta.%s', async (field) => {
-    server.script(reply().thinking('step one, step two').reasoningField(field).text('done'));
+    t.server.script(reply().thinking('step one, step two').reasoningField(field).text('done'));
     const deltas = await collect(provider().stream(hi));
     expect(textOf(deltas, 'thinking')).toBe('step one, step two');
     expect(textOf(deltas, 'text')).toBe('done');
@@ -49,18 +26,18 @@ describe('OpenAICompatibleProvider: streaming', () => {
 
   it('splits inline <think> tags even when they are cut across chunks', async () => {
     // 8-character chunks cut both tags: "<think>p", "lan</thi", "nk>answe", "r"
-    server.script(reply().text('<think>plan</think>answer'));
+    t.server.script(reply().text('<think>plan</think>answer'));
     const deltas = await collect(provider().stream(hi));
     expect(textOf(deltas, 'thinking')).toBe('plan');
     expect(textOf(deltas, 'text')).toBe('answer');
-    server.script(reply().text('<think>plan</think>answer').chunkSize(3));
+    t.server.script(reply().text('<think>plan</think>answer').chunkSize(3));
     const again = await collect(provider().stream(hi));
     expect(textOf(again, 'thinking')).toBe('plan');
     expect(textOf(again, 'text')).toBe('answer');
   });
 
   it('assembles several streamed tool calls by index, then usage, then finish', async () => {
-    server.script(
+    t.server.script(
       reply()
         .text('Let me look.')
         .toolCall('read_file', { path: 'src/a.ts', lines: [1, 20] }, { id: 'call_a' })
@@ -77,7 +54,7 @@ describe('OpenAICompatibleProvider: streaming', () => {
   });
 
   it('accepts whole calls in one chunk, without index and without id (Ollama style)', async () => {
-    server.script(
+    t.server.script(
       reply()
         .toolCall('a', { x: 1 }, { whole: true, id: 'w1' })
         .toolCall('b', { y: 2 }, { whole: true, noIndex: true, id: 'w2' })
@@ -99,7 +76,7 @@ describe('OpenAICompatibleProvider: streaming', () => {
   });
 
   it('repairs malformed arguments and flags unrepairable ones', async () => {
-    server.script(
+    t.server.script(
       reply()
         .toolCallRaw('write', '{"path": "x.txt", "content": "hi",}', { id: 'r1' })
         .toolCallRaw('run', '{{{', { id: 'r2' })
@@ -118,7 +95,7 @@ describe('OpenAICompatibleProvider: streaming', () => {
   });
 
   it('reports usage with cached and reasoning tokens', async () => {
-    server.script(reply().text('ok').usage(1200, 80, { cached: 1000, reasoning: 30 }));
+    t.server.script(reply().text('ok').usage(1200, 80, { cached: 1000, reasoning: 30 }));
     const deltas = await collect(provider().stream(hi));
     expect(deltas.filter((d) => d.type === 'usage')).toEqual([
       {
@@ -133,7 +110,7 @@ describe('OpenAICompatibleProvider: streaming', () => {
     ['content_filter', 'content-filter'],
     ['something_new', 'other'],
   ])('maps finish_reason %s to %s', async (wire, internal) => {
-    server.script(reply().text('x').finish(wire));
+    t.server.script(reply().text('x').finish(wire));
     const deltas = await collect(provider().stream(hi));
     expect(deltas.at(-1)).toEqual({ type: 'finish', reason: internal });
   });
@@ -141,7 +118,7 @@ describe('OpenAICompatibleProvider: streaming', () => {
 
 describe('OpenAICompatibleProvider: request translation', () => {
   it('translates messages, tools and options to the wire and sends the key', async () => {
-    server.script(reply().text('ok'));
+    t.server.script(reply().text('ok'));
     const messages: Message[] = [
       { role: 'system', parts: [{ type: 'text', text: 'You are Tea.' }] },
       {
@@ -188,7 +165,7 @@ describe('OpenAICompatibleProvider: request translation', () => {
     const p = provider({ apiKey: 'sk-test-123', headers: { 'x-extra': 'yes' } });
     await collect(p.stream({ messages, tools: [tool], maxOutputTokens: 256, temperature: 0.2 }));
 
-    const req = server.requests[0]!;
+    const req = t.server.requests[0]!;
     expect(req.path).toBe('/v1/chat/completions');
     expect(req.headers.authorization).toBe('Bearer sk-test-123');
     expect(req.headers['x-extra']).toBe('yes');
@@ -233,9 +210,9 @@ describe('OpenAICompatibleProvider: request translation', () => {
   });
 
   it('sends a text-only user message as a string, no tools key without tools, no auth without a key', async () => {
-    server.script(reply().text('ok'));
+    t.server.script(reply().text('ok'));
     await collect(provider().stream(hi));
-    const req = server.requests[0]!;
+    const req = t.server.requests[0]!;
     expect(req.headers.authorization).toBeUndefined();
     expect(req.body.messages).toEqual([{ role: 'user', content: 'hi' }]);
     expect(req.body).not.toHaveProperty('tools');
@@ -250,6 +227,6 @@ describe('OpenAICompatibleProvider: request translation', () => {
     const err = await failure(collect(provider().stream(bad)));
     expect(err.kind).toBe('invalid-response');
     expect(err.message).toMatch(/image part \(image\/png\) has neither data nor url/);
-    expect(server.requests).toHaveLength(0);
+    expect(t.server.requests).toHaveLength(0);
   });
 });

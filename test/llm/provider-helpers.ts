@@ -1,8 +1,10 @@
 /** Small shared pieces of the provider tests. */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { LlmError } from '../../src/llm/errors.js';
-import type { Delta, ModelRequest, ToolCallPart } from '../../src/llm/types.js';
+import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
+import type { Delta, ModelInfo, ModelRequest, ToolCallPart } from '../../src/llm/types.js';
 import { transportFor } from '../../src/llm/wire-response.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
 
 export const hi: ModelRequest = { messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] };
 
@@ -31,4 +33,43 @@ export async function pooledSockets(url: string): Promise<number> {
   return Object.entries(transport.agent.freeSockets)
     .filter(([name]) => name.startsWith(key))
     .reduce((n, [, sockets]) => n + (sockets?.length ?? 0), 0);
+}
+
+/**
+ * One scripted model server for a test file (reset before each test) and an
+ * OpenAI-compatible provider factory pointed at it.
+ */
+export function useOpenAIServer(): {
+  readonly server: ModelServer;
+  provider(
+    opts?: { apiKey?: string; headers?: Record<string, string> },
+    baseUrl?: string,
+  ): OpenAICompatibleProvider;
+} {
+  let server: ModelServer | undefined;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server?.reset();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    provider(opts = {}, baseUrl) {
+      const info: ModelInfo = {
+        profile: 'main_model',
+        provider: 'openai',
+        model: 'gpt-test',
+        baseUrl: baseUrl ?? server!.openaiBaseUrl,
+        contextWindow: 128_000,
+        maxOutputTokens: 4096,
+      };
+      return new OpenAICompatibleProvider(info, opts);
+    },
+  };
 }
