@@ -115,4 +115,50 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'long-term memories with trigram and word full-text indexes',
+    // The two FTS tables are kept in sync by src/memory/repo.ts (word segmentation
+    // runs in JS), in the same transaction as each row write; rowid = memories.id.
+    // Vector tables (sqlite-vec vec0, one per dimension) are created on demand.
+    up: `
+      CREATE TABLE memories (
+        id                INTEGER PRIMARY KEY AUTOINCREMENT,
+        content           TEXT NOT NULL,
+        priority          INTEGER NOT NULL CHECK (priority BETWEEN 0 AND 3),
+        importance        INTEGER NOT NULL DEFAULT 3 CHECK (importance BETWEEN 1 AND 5),
+        category          TEXT NOT NULL
+                          CHECK (category IN ('instruction', 'preference', 'fact', 'reminder', 'general')),
+        tags              TEXT NOT NULL DEFAULT '[]',
+        content_hash      TEXT NOT NULL,
+        embedding         BLOB,
+        embedder          TEXT,
+        expires_at        INTEGER,
+        pinned            INTEGER NOT NULL DEFAULT 0,
+        created_at        INTEGER NOT NULL,
+        accessed_at       INTEGER,
+        access_count      INTEGER NOT NULL DEFAULT 0,
+        valid_from        INTEGER NOT NULL,
+        valid_to          INTEGER,
+        superseded_by     INTEGER REFERENCES memories (id) ON DELETE SET NULL,
+        subject           TEXT,
+        attribute         TEXT,
+        source_session_id TEXT,
+        source_message_id INTEGER,
+        scope             TEXT NOT NULL DEFAULT 'user',
+        deleted_at        INTEGER
+      );
+      CREATE INDEX memories_active ON memories (scope, priority, created_at)
+        WHERE deleted_at IS NULL AND valid_to IS NULL;
+      CREATE INDEX memories_by_scope ON memories (scope);
+      CREATE INDEX memories_by_priority ON memories (priority);
+      CREATE INDEX memories_by_hash ON memories (content_hash);
+      CREATE INDEX memories_by_subject ON memories (subject, attribute)
+        WHERE subject IS NOT NULL AND deleted_at IS NULL AND valid_to IS NULL;
+      CREATE INDEX memories_by_embedder ON memories (embedder);
+
+      CREATE VIRTUAL TABLE memories_fts_trigram USING fts5 (content, tags, tokenize = 'trigram');
+      CREATE VIRTUAL TABLE memories_fts_words USING fts5 (words, tokenize = 'unicode61 remove_diacritics 2');
+    `,
+  },
 ];

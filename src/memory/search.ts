@@ -1,0 +1,229 @@
+import type Database from 'better-sqlite3';
+import { ACTIVE_SQL, ensureVectorSupport, MemoryRepo, vectorBytes, vectorTable } from './repo.js';
+import { queryTerms } from './segment.js';
+import type { Memory } from './types.js';
+
+/** Which ranked list found a memory, and at which 1-based rank. */
+export interface SearchRanks {
+  trigram?: number;
+  words?: number;
+  vector?: number;
+}
+
+export interface MemoryHit {
+  memory: Memory;
+  score: number;
+  ranks: SearchRanks;
+}
+
+export interface SearchOptions {
+  /** Results to return (default 10). */
+  limit?: number;
+  /** Only memories in one of these scopes; all scopes when omitted. */
+  scopes?: string[];
+  /** The query's embedding; used when a vec0 table of its dimension exists. */
+  queryVector?: Float32Array;
+  /** Only compare against vectors made by this embedder (recommended when embedders changed). */
+  embedder?: string;
+  /** "Now" for expiry and recency, epoch ms (default: the repo's clock). */
+  now?: number;
+}
+
+/** Reciprocal rank fusion constant. */
+export const RRF_K = 60;
+/** How many candidates each ranked list contributes. */
+export const CANDIDATES_PER_LIST = 50;
+/** List weights: exact-looking queries trust the full-text lists more than vectors. */
+export const FUSION_WEIGHTS = {
+  normal: { trigram: 1, words: 1, vector: 1 },
+  exact: { trigram: 1.5, words: 1.5, vector: 0.5 },
+} as const;
+/** Each prior can lift a score by at most this fraction, so priors only break near-ties. */
+const PRIOR_WEIGHT = 0.04;
+const RECENCY_HALF_LIFE_DAYS = 60;
+const DAY_MS = 86_400_000;
+/** KNN over-fetch, since inactive or out-of-scope rows are filtered after the vec0 query. */
+const VECTOR_OVERFETCH = 4;
+
+type Source = MemoryRepo | Database.Database;
+type ListName = keyof SearchRanks;
+
+function repoOf(source: Source): MemoryRepo {
+  return source instanceof MemoryRepo ? source : new MemoryRepo(source);
+}
+
+/**
+ * True when the query looks like it wants an exact match: a quoted phrase, an
+ * identifier (snake_case, camelCase, a path or file name) or a version number.
+ */
+export function isExactQuery(query: string): boolean {
+  return (
+    /"[^"]+"/.test(query) ||
+    /\b[A-Za-z0-9]+_[A-Za-z0-9_]+\b/.test(query) ||
+    /\b[a-z]+[A-Z][A-Za-z0-9]*\b/.test(query) ||
+    /[\w.-]*\/[\w./-]+/.test(query) ||
+    /\b[\w-]+\.(?:[cm]?[jt]sx?|py|rs|go|md|json|ya?ml|toml|sql|sh|txt)\b/.test(query) ||
+    /\bv?\d+\.\d+(?:\.\d+)*\b/.test(query)
+  );
+}
+
+/** FTS5 string literal. */
+function quote(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The trigram MATCH expression: quoted phrases whole, other chunks split on spaces
+ * and punctuation; chunks under 3 characters cannot match a trigram index and are
+ * dropped. Undefined when nothing is left.
+ */
+export function trigramQuery(query: string): string | undefined {
+  const chunks: string[] = [];
+  const rest = query.replace(/"([^"]+)"/g, (_, phrase: string) => {
+    chunks.push(phrase.trim());
+    return ' ';
+  });
+  for (const raw of rest.split(/[\s,;:!?()[\]{}"'`<>，。！？；：、（）“”‘’《》]+/u)) {
+    chunks.push(raw.replace(/^[.\-/]+|[.\-/]+$/g, ''));
+  }
+  const usable = [...new Set(chunks.filter((c) => Array.from(c).length >= 3))].slice(0, 64);
+  return usable.length === 0 ? undefined : usable.map(quote).join(' OR ');
+}
+
+/** The word-index MATCH expression: every query term, OR-ed. */
+export function wordsQuery(query: string): string | undefined {
+  const terms = queryTerms(query);
+  return terms.length === 0 ? undefined : terms.map(quote).join(' OR ');
+}
+
+function scopeSql(scopes: string[] | undefined): string {
+  return scopes === undefined ? '' : ' AND m.scope IN (SELECT value FROM json_each(@scopes))';
+}
+
+function ftsIds(
+  db: Database.Database,
+  table: string,
+  match: string,
+  now: number,
+  scopes?: string[],
+): number[] {
+  return db
+    .prepare<Record<string, unknown>, number>(
+      `SELECT m.id FROM ${table} JOIN memories m ON m.id = ${table}.rowid
+         WHERE ${table} MATCH @match AND ${ACTIVE_SQL}${scopeSql(scopes)}
+         ORDER BY bm25(${table}) LIMIT ${CANDIDATES_PER_LIST}`,
+    )
+    .pluck()
+    .all({ match, now, ...(scopes === undefined ? {} : { scopes: JSON.stringify(scopes) }) });
+}
+
+function vectorIds(
+  db: Database.Database,
+  vector: Float32Array,
+  options: SearchOptions,
+  now: number,
+): number[] {
+  const table = vectorTable(vector.length);
+  const exists = db
+    .prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(table);
+  if (exists === undefined) return [];
+  ensureVectorSupport(db);
+  const embedderSql = options.embedder === undefined ? '' : ' AND m.embedder = @embedder';
+  return db
+    .prepare<Record<string, unknown>, number>(
+      `WITH knn AS (SELECT rowid, distance FROM ${table} WHERE embedding MATCH @vector AND k = @k)
+       SELECT m.id FROM knn JOIN memories m ON m.id = knn.rowid
+         WHERE ${ACTIVE_SQL}${scopeSql(options.scopes)}${embedderSql}
+         ORDER BY knn.distance LIMIT ${CANDIDATES_PER_LIST}`,
+    )
+    .pluck()
+    .all({
+      vector: vectorBytes(vector),
+      k: CANDIDATES_PER_LIST * VECTOR_OVERFETCH,
+      now,
+      ...(options.scopes === undefined ? {} : { scopes: JSON.stringify(options.scopes) }),
+      ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+    });
+}
+
+/** Fuses ranked id lists with weighted reciprocal rank fusion. */
+function fuse(lists: Partial<Record<ListName, number[]>>, weights: Record<ListName, number>) {
+  const fused = new Map<number, { rrf: number; ranks: SearchRanks }>();
+  for (const [name, ids] of Object.entries(lists) as [ListName, number[]][]) {
+    ids.forEach((id, index) => {
+      const entry = fused.get(id) ?? { rrf: 0, ranks: {} };
+      entry.rrf += weights[name] / (RRF_K + index + 1);
+      entry.ranks[name] = index + 1;
+      fused.set(id, entry);
+    });
+  }
+  return fused;
+}
+
+/** A multiplier in [1, 1 + 2 × PRIOR_WEIGHT]: newer and more important memories rank slightly higher. */
+function prior(memory: Memory, now: number): number {
+  const ageDays = Math.max(0, now - memory.createdAt) / DAY_MS;
+  const recency = 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
+  const importance = ((memory.importance - 1) / 4 + (3 - memory.priority) / 3) / 2;
+  return 1 + PRIOR_WEIGHT * recency + PRIOR_WEIGHT * importance;
+}
+
+function ranked(
+  repo: MemoryRepo,
+  fused: Map<number, { rrf: number; ranks: SearchRanks }>,
+  limit: number,
+  now: number | undefined,
+): MemoryHit[] {
+  const memories = repo.getMany([...fused.keys()]);
+  const hits = memories.map((memory) => {
+    const entry = fused.get(memory.id) ?? { rrf: 0, ranks: {} };
+    const score = now === undefined ? entry.rrf : entry.rrf * prior(memory, now);
+    return { memory, score, ranks: entry.ranks };
+  });
+  hits.sort((a, b) => b.score - a.score || b.memory.id - a.memory.id);
+  return hits.slice(0, limit);
+}
+
+/**
+ * Hybrid retrieval over active memories: trigram FTS, word FTS and (given a query
+ * vector) sqlite-vec KNN, fused by reciprocal rank fusion with small recency and
+ * importance priors. Superseded, deleted and expired memories never appear.
+ */
+export function searchMemories(source: Source, query: string, options: SearchOptions = {}): MemoryHit[] {
+  const repo = repoOf(source);
+  const now = options.now ?? repo.now();
+  const limit = options.limit ?? 10;
+  if (limit <= 0) return [];
+  const lists: Partial<Record<ListName, number[]>> = {};
+  const trigram = trigramQuery(query);
+  if (trigram !== undefined)
+    lists.trigram = ftsIds(repo.db, 'memories_fts_trigram', trigram, now, options.scopes);
+  const words = wordsQuery(query);
+  if (words !== undefined) lists.words = ftsIds(repo.db, 'memories_fts_words', words, now, options.scopes);
+  if (options.queryVector !== undefined && options.queryVector.length > 0) {
+    lists.vector = vectorIds(repo.db, options.queryVector, options, now);
+  }
+  const weights = isExactQuery(query) ? FUSION_WEIGHTS.exact : FUSION_WEIGHTS.normal;
+  return ranked(repo, fuse(lists, weights), limit, now);
+}
+
+/** Baseline for benchmarks: word + trigram full-text only, equal weights, no priors. */
+export function bm25Only(
+  source: Source,
+  query: string,
+  options: Pick<SearchOptions, 'limit' | 'scopes' | 'now'> = {},
+): MemoryHit[] {
+  const repo = repoOf(source);
+  const now = options.now ?? repo.now();
+  const limit = options.limit ?? 10;
+  if (limit <= 0) return [];
+  const lists: Partial<Record<ListName, number[]>> = {};
+  const trigram = trigramQuery(query);
+  if (trigram !== undefined)
+    lists.trigram = ftsIds(repo.db, 'memories_fts_trigram', trigram, now, options.scopes);
+  const words = wordsQuery(query);
+  if (words !== undefined) lists.words = ftsIds(repo.db, 'memories_fts_words', words, now, options.scopes);
+  return ranked(repo, fuse(lists, FUSION_WEIGHTS.normal), limit, undefined);
+}
