@@ -18,6 +18,7 @@ import { startModelServer } from '../test/support/model-server.js';
 import { reply } from '../test/support/script.js';
 import { benchContext } from './context.js';
 import { benchGrep } from './grep.js';
+import { benchMemory } from './memory.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TEA = path.join(ROOT, 'bin', 'tea.js');
@@ -266,3 +267,4 @@ await benchLoop();
 await benchFirstRequestTokens();
 await benchContext();
 await benchGrep();
+await benchMemory();

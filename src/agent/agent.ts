@@ -1,12 +1,14 @@
 import { TokenCalibrator } from '../context/tokens.js';
 import type { Provider } from '../llm/types.js';
+import type { MemoryService } from '../memory/service.js';
 import type { Store } from '../store/index.js';
 import { catalogBlock, type ToolLoading } from '../tools/loading.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toModelMessages } from './history.js';
+import { memoryTool } from './memory-tool.js';
 import { defaultSystemPrompt } from './prompt.js';
-import { Session, type SessionDeps } from './session.js';
+import { memoryScopes, Session, type SessionDeps } from './session.js';
 
 export interface AgentOptions {
   provider: Provider;
@@ -40,6 +42,8 @@ export interface AgentOptions {
   titles?: boolean;
   /** Token-estimate calibration to start from (e.g. loaded from disk); a fresh one otherwise. */
   calibrator?: TokenCalibrator;
+  /** Long-term memory: recalled into every turn, and the `memory` tool. */
+  memory?: MemoryService;
 }
 
 /** Creates and resumes sessions that share one provider, tool registry and store. */
@@ -49,6 +53,9 @@ export class Agent {
 
   constructor(private readonly opts: AgentOptions) {
     this.calibrator = opts.calibrator ?? new TokenCalibrator();
+    if (opts.memory && !opts.tools.has('memory')) {
+      opts.tools.register(memoryTool(opts.memory, () => memoryScopes(opts.cwd)));
+    }
   }
 
   newSession(opts: { title?: string } = {}): Session {
@@ -87,6 +94,7 @@ export class Agent {
       ...(this.opts.home ? { home: this.opts.home } : {}),
       ...(this.opts.cheapProvider ? { cheapProvider: this.opts.cheapProvider } : {}),
       titles: this.opts.titles ?? true,
+      ...(this.opts.memory ? { memory: this.opts.memory } : {}),
     };
   }
 

@@ -131,6 +131,8 @@ export class SessionContext {
   private readonly jobs = new Set<Promise<void>>();
   /** Requests in a row that were trimmed and still did not fit (the compaction breaker). */
   failedCompactions = 0;
+  /** The long-term memories recalled for the current turn (L0). */
+  memories = '';
   /** Background summaries that landed since the last request (reported as compactions). */
   private landed: Array<{ tokensBefore: number; tokensAfter: number }> = [];
 
@@ -155,6 +157,7 @@ export class SessionContext {
         system: this.opts.system,
         instructions: this.opts.instructions,
         ...(resume ? { resume } : {}),
+        ...(this.memories ? { memories: this.memories } : {}),
         summaries: this.summaries,
         pairs: older,
         recent,

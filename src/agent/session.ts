@@ -4,6 +4,7 @@ import { formatInstructions, loadInstructions } from '../context/instructions.js
 import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
 import type { TokenCalibrator } from '../context/tokens.js';
 import type { Message, Provider, Usage } from '../llm/types.js';
+import type { MemoryService } from '../memory/service.js';
 import type { SessionRow, Store } from '../store/index.js';
 import type { ToolLoading } from '../tools/loading.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
@@ -37,6 +38,7 @@ export interface SessionDeps {
   /** Summaries and titles run here in the background; absent: none run. */
   cheapProvider?: Provider;
   titles: boolean;
+  memory?: MemoryService;
 }
 
 export interface PromptOptions {
@@ -128,6 +130,7 @@ export class Session {
       const firstTurn = this.history.length === 0;
       const context = await this.sessionContext();
       let next: TurnInput | undefined = { text: input, images: opts.images };
+      context.memories = await this.recall(input);
       while (next) {
         const result: TurnResult = yield* runTurn(
           {
@@ -168,6 +171,16 @@ export class Session {
       };
     } finally {
       this.running = false;
+    }
+  }
+
+  /** The memories for this input (L0); memory failures never stop a turn. */
+  private async recall(input: string): Promise<string> {
+    if (!this.deps.memory) return '';
+    try {
+      return (await this.deps.memory.recall(input, { scopes: memoryScopes(this.row.cwd) })).text;
+    } catch {
+      return '';
     }
   }
 
@@ -228,4 +241,9 @@ export class Session {
     }
     return `${rest.length} queued message(s) were saved to the session for the next turn.`;
   }
+}
+
+/** Memory scopes a session in `cwd` reads: its project, the user's, and global ones. */
+export function memoryScopes(cwd: string): string[] {
+  return [`project:${cwd}`, 'user', 'global'];
 }

@@ -94,6 +94,52 @@ function buildProgram(setCode: (code: number) => void): Command {
       setCode(await removeSessions(ids));
     });
 
+  const memory = program
+    .command('memory')
+    .description('long-term memories: list, search, add, rm, pin, export, import');
+  const mem = async () => (await import('./memory-cmd.js')).memoryCommands;
+  memory
+    .command('list', { isDefault: true })
+    .description('active memories (--all: history too)')
+    .option('--all', 'include superseded and deleted memories')
+    .option('-n, --limit <n>', 'how many', positiveInt, 100)
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => setCode(await (await mem()).list(opts)));
+  memory
+    .command('search <query...>')
+    .description('hybrid search (full text + vectors)')
+    .option('-n, --limit <n>', 'how many', positiveInt, 10)
+    .option('--json', 'machine-readable output')
+    .action(async (query: string[], opts) => setCode(await (await mem()).search(query.join(' '), opts)));
+  memory
+    .command('add <text...>')
+    .description('remember something (duplicates are skipped, changed facts supersede old ones)')
+    .option('-c, --category <name>', 'instruction | preference | fact | reminder | general', 'fact')
+    .option('-i, --importance <n>', '1 (trivial) … 5 (critical)', positiveInt)
+    .option('--pin', 'exempt from decay')
+    .action(async (text: string[], opts) => setCode(await (await mem()).add(text.join(' '), opts)));
+  memory
+    .command('rm <ids...>')
+    .description('forget memories (kept in history)')
+    .action(async (ids: string[]) => setCode(await (await mem()).rm(ids)));
+  memory
+    .command('pin <id>')
+    .description('pin a memory (--off to unpin)')
+    .option('--off', 'unpin')
+    .action(async (id: string, opts) => setCode(await (await mem()).pin(id, opts)));
+  memory
+    .command('export [file]')
+    .description('every memory, history included, as JSON')
+    .action(async (file?: string) => setCode(await (await mem()).exportTo(file)));
+  memory
+    .command('import <file>')
+    .description('add memories from a JSON export (known ones are skipped)')
+    .action(async (file: string) => setCode(await (await mem()).importFrom(file)));
+  memory
+    .command('profile [text...]')
+    .description('show or set the user profile block (≤ 1,500 characters, always injected)')
+    .action(async (text?: string[]) => setCode(await (await mem()).profile(text)));
+
   const tools = program.command('tools').description('list the tools the agent can use, or show one');
   tools
     .command('list', { isDefault: true })

@@ -10,6 +10,9 @@ import { TokenCalibrator } from '../context/tokens.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
 import { createRegistry } from '../llm/registry.js';
 import type { Provider } from '../llm/types.js';
+import { OfflineEmbedder, RemoteEmbedder } from '../memory/embed.js';
+import { MemoryService } from '../memory/service.js';
+import type { Embedder } from '../memory/types.js';
 import { Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
@@ -130,6 +133,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     cheapProvider,
     titles: (opts.titles ?? true) && config.agent.autoTitle,
     calibrator: loadCalibration(calibrationFile),
+    memory: new MemoryService({ db: store.db, embedder: embedderFor(config) }),
   });
   return {
     config,
@@ -172,4 +176,18 @@ function saveCalibration(file: string, calibrator: TokenCalibrator): void {
   } catch {
     // best effort: the next run calibrates again
   }
+}
+
+/** The configured remote embedder, or the built-in offline one. */
+export function embedderFor(config: TeaConfig): Embedder {
+  const e = config.embedding;
+  if (!e) return new OfflineEmbedder();
+  return new RemoteEmbedder({
+    baseUrl: e.baseUrl,
+    model: e.model,
+    ...(e.apiKey ? { apiKey: e.apiKey } : {}),
+    ...(e.dimensions ? { dimensions: e.dimensions } : {}),
+    ...(e.headers ? { headers: e.headers } : {}),
+    ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}),
+  });
 }

@@ -161,4 +161,15 @@ export const migrations: readonly Migration[] = [
       CREATE VIRTUAL TABLE memories_fts_words USING fts5 (words, tokenize = 'unicode61 remove_diacritics 2');
     `,
   },
+  {
+    version: 4,
+    name: 'memory profile (a short free-text block per scope)',
+    up: `
+      CREATE TABLE memory_profile (
+        scope      TEXT PRIMARY KEY NOT NULL,
+        text       TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
