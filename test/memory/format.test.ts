@@ -6,36 +6,8 @@ import {
   PROFILE_MAX_CHARS,
 } from '../../src/memory/format.js';
 import { DAY_MS } from '../../src/memory/select.js';
-import type { Memory } from '../../src/memory/types.js';
+import { mem, NOW } from './memory-factory.js';
 
-const NOW = Date.UTC(2025, 5, 1);
-
-function mem(id: number, over: Partial<Memory> = {}): Memory {
-  return {
-    id,
-    content: `memory number ${id}`,
-    priority: 2,
-    importance: 3,
-    category: 'fact',
-    tags: [],
-    contentHash: id.toString(16).padStart(16, '0'),
-    expiresAt: null,
-    pinned: false,
-    createdAt: NOW - DAY_MS / 2,
-    accessedAt: null,
-    accessCount: 0,
-    validFrom: NOW - DAY_MS,
-    validTo: null,
-    supersededBy: null,
-    subject: null,
-    attribute: null,
-    sourceSessionId: null,
-    sourceMessageId: null,
-    scope: 'user',
-    deletedAt: null,
-    ...over,
-  };
-}
 describe('memoryPrefix', () => {
   it('applies CRITICAL, reminder, preference, fact, other in that precedence', () => {
     expect(memoryPrefix(mem(1, { priority: 0, category: 'reminder' }))).toBe('!!! Must follow:');

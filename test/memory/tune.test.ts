@@ -10,35 +10,8 @@ import {
   tuningPrompt,
 } from '../../src/memory/tune.js';
 import type { Memory } from '../../src/memory/types.js';
+import { mem, NOW } from './memory-factory.js';
 
-const NOW = Date.UTC(2025, 5, 1);
-
-function mem(id: number, over: Partial<Memory> = {}): Memory {
-  return {
-    id,
-    content: `memory number ${id}`,
-    priority: 2,
-    importance: 3,
-    category: 'fact',
-    tags: [],
-    contentHash: id.toString(16).padStart(16, '0'),
-    expiresAt: null,
-    pinned: false,
-    createdAt: NOW - DAY_MS / 2,
-    accessedAt: null,
-    accessCount: 0,
-    validFrom: NOW - DAY_MS,
-    validTo: null,
-    supersededBy: null,
-    subject: null,
-    attribute: null,
-    sourceSessionId: null,
-    sourceMessageId: null,
-    scope: 'user',
-    deletedAt: null,
-    ...over,
-  };
-}
 describe('tuningPrompt', () => {
   it('caps topics and memories and previews each memory with id and priority', () => {
     const list = Array.from({ length: 130 }, (_, i) =>
