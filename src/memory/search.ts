@@ -186,6 +186,21 @@ function ranked(
   return hits.slice(0, limit);
 }
 
+/** The two full-text ranked lists (trigram and words) for a query; a list is absent when the query has no usable term. */
+function textLists(
+  repo: MemoryRepo,
+  query: string,
+  now: number,
+  scopes: string[] | undefined,
+): Partial<Record<ListName, number[]>> {
+  const lists: Partial<Record<ListName, number[]>> = {};
+  const trigram = trigramQuery(query);
+  if (trigram !== undefined) lists.trigram = ftsIds(repo.db, 'memories_fts_trigram', trigram, now, scopes);
+  const words = wordsQuery(query);
+  if (words !== undefined) lists.words = ftsIds(repo.db, 'memories_fts_words', words, now, scopes);
+  return lists;
+}
+
 /**
  * Hybrid retrieval over active memories: trigram FTS, word FTS and (given a query
  * vector) sqlite-vec KNN, fused by reciprocal rank fusion with small recency and
@@ -196,12 +211,7 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   const now = options.now ?? repo.now();
   const limit = options.limit ?? 10;
   if (limit <= 0) return [];
-  const lists: Partial<Record<ListName, number[]>> = {};
-  const trigram = trigramQuery(query);
-  if (trigram !== undefined)
-    lists.trigram = ftsIds(repo.db, 'memories_fts_trigram', trigram, now, options.scopes);
-  const words = wordsQuery(query);
-  if (words !== undefined) lists.words = ftsIds(repo.db, 'memories_fts_words', words, now, options.scopes);
+  const lists = textLists(repo, query, now, options.scopes);
   if (options.queryVector !== undefined && options.queryVector.length > 0) {
     lists.vector = vectorIds(repo.db, options.queryVector, options, now);
   }
@@ -219,11 +229,10 @@ export function bm25Only(
   const now = options.now ?? repo.now();
   const limit = options.limit ?? 10;
   if (limit <= 0) return [];
-  const lists: Partial<Record<ListName, number[]>> = {};
-  const trigram = trigramQuery(query);
-  if (trigram !== undefined)
-    lists.trigram = ftsIds(repo.db, 'memories_fts_trigram', trigram, now, options.scopes);
-  const words = wordsQuery(query);
-  if (words !== undefined) lists.words = ftsIds(repo.db, 'memories_fts_words', words, now, options.scopes);
-  return ranked(repo, fuse(lists, FUSION_WEIGHTS.normal), limit, undefined);
+  return ranked(
+    repo,
+    fuse(textLists(repo, query, now, options.scopes), FUSION_WEIGHTS.normal),
+    limit,
+    undefined,
+  );
 }

@@ -6,7 +6,7 @@ import type { ToolCallPart } from '../../src/llm/types.js';
 import { type BuiltinToolOptions, builtinTools } from '../../src/tools/builtin/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { type RunToolOptions, runTool, type ToolRunResult } from '../../src/tools/run.js';
-import type { ToolContext } from '../../src/tools/types.js';
+import type { Tool, ToolContext } from '../../src/tools/types.js';
 
 const created: string[] = [];
 
@@ -74,4 +74,17 @@ export async function isAlive(pid: number): Promise<boolean> {
   } catch {
     return true;
   }
+}
+
+/** Runs one call against a registry of just `tools` (a single family under test). */
+export function runFamily(
+  tools: Tool[],
+  name: string,
+  args: Record<string, unknown>,
+  ctx: { cwd?: string } & Partial<ToolContext> = {},
+): Promise<ToolRunResult> {
+  const registry = new ToolRegistry();
+  registry.registerAll(tools);
+  const { cwd = process.cwd(), ...rest } = ctx;
+  return runTool(registry, call(name, args), makeCtx(cwd, rest));
 }

@@ -8,10 +8,9 @@ import { systemTools } from '../../src/tools/builtin/system.js';
 import type { SystemToolOptions } from '../../src/tools/builtin/system-options.js';
 import { formatCpu, parsePsOutput, parsePsTime } from '../../src/tools/builtin/system-process.js';
 import { formatSize } from '../../src/tools/builtin/text.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
-import { runTool, type ToolRunResult } from '../../src/tools/run.js';
+import type { ToolRunResult } from '../../src/tools/run.js';
 import type { ToolContext } from '../../src/tools/types.js';
-import { call, makeCtx, tempDir, writeTree } from './helpers.js';
+import { runFamily, tempDir, writeTree } from './helpers.js';
 
 function run(
   name: string,
@@ -19,10 +18,7 @@ function run(
   opts: SystemToolOptions = {},
   ctx: { cwd?: string } & Partial<ToolContext> = {},
 ): Promise<ToolRunResult> {
-  const registry = new ToolRegistry();
-  registry.registerAll(systemTools(opts));
-  const { cwd = process.cwd(), ...rest } = ctx;
-  return runTool(registry, call(name, args), makeCtx(cwd, rest));
+  return runFamily(systemTools(opts), name, args, ctx);
 }
 
 describe('process_list', () => {

@@ -6,9 +6,9 @@ import { systemTools } from '../../src/tools/builtin/system.js';
 import type { SystemToolOptions } from '../../src/tools/builtin/system-options.js';
 import { formatSize } from '../../src/tools/builtin/text.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { runTool, type ToolRunResult } from '../../src/tools/run.js';
+import type { ToolRunResult } from '../../src/tools/run.js';
 import type { ToolContext, ToolHost } from '../../src/tools/types.js';
-import { call, makeCtx, tempDir } from './helpers.js';
+import { runFamily, tempDir } from './helpers.js';
 
 function run(
   name: string,
@@ -16,10 +16,7 @@ function run(
   opts: SystemToolOptions = {},
   ctx: { cwd?: string } & Partial<ToolContext> = {},
 ): Promise<ToolRunResult> {
-  const registry = new ToolRegistry();
-  registry.registerAll(systemTools(opts));
-  const { cwd = process.cwd(), ...rest } = ctx;
-  return runTool(registry, call(name, args), makeCtx(cwd, rest));
+  return runFamily(systemTools(opts), name, args, ctx);
 }
 
 describe('system family', () => {

@@ -10,7 +10,7 @@
  *   *** End of File             (optional: the hunk ends at the end of the file)
  *   *** End Patch
  *
- * Parsing is strict: any other line is an error that names its line number.
+ * Parsing is strict: every other line is an error that names its line number.
  */
 import { ToolError } from '../types.js';
 
