@@ -58,9 +58,10 @@ export class Agent {
     }
   }
 
-  newSession(opts: { title?: string } = {}): Session {
+  /** A new session in `cwd` (default: the agent's workspace). */
+  newSession(opts: { title?: string; cwd?: string } = {}): Session {
     const row = this.opts.store.sessions.create({
-      cwd: this.opts.cwd,
+      cwd: opts.cwd ?? this.opts.cwd,
       title: opts.title,
       model: this.opts.provider.info.model,
       profile: this.opts.provider.info.profile,

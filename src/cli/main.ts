@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError, EXIT } from './exit.js';
+import { addFaceCommands } from './faces.js';
 import type { PromptFlags } from './flags.js';
 import { VERSION } from './version.js';
 
@@ -175,6 +176,7 @@ function buildProgram(setCode: (code: number) => void): Command {
       const { checkConfig } = await import('./config-cmd.js');
       setCode(await checkConfig(opts));
     });
+  addFaceCommands(program, setCode);
   return program;
 }
 

@@ -37,6 +37,7 @@ export interface Layer {
   profiles: Record<string, PartialEndpoint>;
   fallback?: { names: string[]; file: string };
   agent: { maxIterations?: number; maxParallelTools?: number; autoTitle?: boolean };
+  memory: { extract?: boolean; tune?: boolean };
   llm: {
     timeoutMs?: number;
     maxRetries?: number;
@@ -49,7 +50,7 @@ export interface Layer {
 }
 
 export function emptyLayer(): Layer {
-  return { profiles: {}, agent: {}, llm: {}, models: {}, sections: emptySections() };
+  return { profiles: {}, agent: {}, memory: {}, llm: {}, models: {}, sections: emptySections() };
 }
 
 /** Picks a key or its legacy alias; both set to different values is an error. */
@@ -143,6 +144,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
     maxParallelTools: raw.agent?.max_parallel_tools,
     autoTitle: raw.agent?.auto_title,
   });
+  layer.memory = defined({ extract: raw.memory?.extract, tune: raw.memory?.tune });
   layer.llm = defined({
     timeoutMs: seconds(raw.llm?.timeout_s),
     maxRetries: raw.llm?.max_retries,
@@ -190,6 +192,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     profiles,
     fallback: over.fallback ?? base.fallback,
     agent: { ...base.agent, ...over.agent },
+    memory: { ...base.memory, ...over.memory },
     llm: { ...base.llm, ...over.llm },
     models,
     sections: mergeSections(base.sections, over.sections),

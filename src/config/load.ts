@@ -106,6 +106,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       maxParallelTools: layer.agent.maxParallelTools ?? DEFAULTS.maxParallelTools,
       autoTitle: layer.agent.autoTitle ?? true,
     },
+    memory: { extract: layer.memory.extract ?? true, tune: layer.memory.tune ?? true },
     llm: {
       timeoutMs: layer.llm.timeoutMs ?? DEFAULTS.timeoutMs,
       maxRetries: layer.llm.maxRetries ?? DEFAULTS.maxRetries,

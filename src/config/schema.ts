@@ -74,6 +74,11 @@ const agentSchema = z.strictObject({
   auto_title: z.boolean().optional(),
 });
 
+const memorySchema = z.strictObject({
+  extract: z.boolean().optional(),
+  tune: z.boolean().optional(),
+});
+
 const breakerSchema = z.strictObject({
   failure_threshold: positiveInt.optional(),
   recovery_s: positiveNumber.optional(),
@@ -122,6 +127,7 @@ export const fileSchema = z.strictObject({
   profiles: z.record(z.string().regex(PROFILE_NAME), profileSchema).optional(),
   fallback: z.array(nonEmpty).optional(),
   agent: agentSchema.optional(),
+  memory: memorySchema.optional(),
   llm: llmSchema.optional(),
   models: z.record(nonEmpty, modelOverrideSchema).optional(),
   permissions: permissionsSchema.optional(),
@@ -147,6 +153,7 @@ export function knownKeysAt(genericPath: string): string[] {
     embedding: embeddingSchema,
     'models.*': modelOverrideSchema,
     agent: agentSchema,
+    memory: memorySchema,
     llm: llmSchema,
     'llm.breaker': breakerSchema,
     permissions: permissionsSchema,

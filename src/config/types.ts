@@ -61,6 +61,11 @@ export interface TeaConfig {
   fallback: string[];
   /** `autoTitle`: name new interactive sessions on the cheap model after their first turn. */
   agent: { maxIterations: number; maxParallelTools: number; autoTitle: boolean };
+  /**
+   * `extract`: after each turn, the cheap model extracts long-term memories from the
+   * user's new messages. `tune`: it also re-ranks memory priorities and reflects now and then.
+   */
+  memory: { extract: boolean; tune: boolean };
   llm: {
     timeoutMs: number;
     maxRetries: number;
