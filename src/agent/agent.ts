@@ -8,7 +8,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { toModelMessages } from './history.js';
 import { memoryTool } from './memory-tool.js';
 import { defaultSystemPrompt } from './prompt.js';
-import { memoryScopes, Session, type SessionDeps } from './session.js';
+import { memoryScopes, Session, type SessionDeps, type SessionOptions } from './session.js';
 
 export interface AgentOptions {
   provider: Provider;
@@ -59,21 +59,21 @@ export class Agent {
   }
 
   /** A new session in `cwd` (default: the agent's workspace). */
-  newSession(opts: { title?: string; cwd?: string } = {}): Session {
+  newSession(opts: { title?: string; cwd?: string } & SessionOptions = {}): Session {
     const row = this.opts.store.sessions.create({
       cwd: opts.cwd ?? this.opts.cwd,
       title: opts.title,
       model: this.opts.provider.info.model,
       profile: this.opts.provider.info.profile,
     });
-    return new Session(this.deps(row.cwd), row, []);
+    return new Session(this.deps(row.cwd), row, [], opts.fs ? { fs: opts.fs } : {});
   }
 
   /** Reopens a stored session by id or unique prefix with its full transcript. */
-  resumeSession(idOrPrefix: string): Session {
+  resumeSession(idOrPrefix: string, opts: SessionOptions = {}): Session {
     const row = this.opts.store.sessions.resolve(idOrPrefix);
     const history = toModelMessages(this.opts.store.messages.list(row.id));
-    return new Session(this.deps(row.cwd), row, history);
+    return new Session(this.deps(row.cwd), row, history, opts);
   }
 
   private deps(cwd: string): SessionDeps {

@@ -1,6 +1,6 @@
 import type { Store } from '../store/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { type HistoryHit, type PlanItem, ToolError, type ToolHost } from '../tools/types.js';
+import { type ClientFs, type HistoryHit, type PlanItem, ToolError, type ToolHost } from '../tools/types.js';
 import type { AgentEvent } from './events.js';
 import { readMessages, searchMessages } from './history-search.js';
 import type { Interactions } from './interactions.js';
@@ -13,6 +13,8 @@ export interface SessionServices {
   interactions: Interactions;
   /** Tools whose schemas the model has asked for (beyond the core tier). */
   loaded: Set<string>;
+  /** The client's file system, when a face provides one (ACP editors). */
+  fs?: ClientFs;
 }
 
 export const STATE_LOADED_TOOLS = 'loaded_tools';

@@ -9,6 +9,7 @@ import type { SessionRow, Store } from '../store/index.js';
 import type { ToolLoading } from '../tools/loading.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ClientFs } from '../tools/types.js';
 import { STATE_GRANTS } from './approval.js';
 import { SessionContext } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
@@ -41,6 +42,12 @@ export interface SessionDeps {
   memory?: MemoryService;
 }
 
+/** Per-session extras a face supplies. */
+export interface SessionOptions {
+  /** The client's file system (ACP editors); file tools go through it. */
+  fs?: ClientFs;
+}
+
 export interface PromptOptions {
   signal?: AbortSignal;
   images?: TurnInput['images'];
@@ -64,6 +71,7 @@ export class Session {
     readonly row: SessionRow,
     /** The transcript as the model sees it (no system message). */
     readonly history: Message[],
+    opts: SessionOptions = {},
   ) {
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
     const state = deps.store.state;
@@ -73,9 +81,20 @@ export class Session {
       tools: deps.tools,
       interactions: new Interactions(deps.approvals),
       loaded: new Set(state.get<string[]>(row.id, STATE_LOADED_TOOLS) ?? []),
+      ...(opts.fs ? { fs: opts.fs } : {}),
     };
     this.policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
     this.policy.restoreGrants(state.get<PermissionRule[]>(row.id, STATE_GRANTS) ?? []);
+  }
+
+  /** The permission mode now in force for this session's tool calls. */
+  get permissionMode(): PermissionMode {
+    return this.policy.mode;
+  }
+
+  /** Switches the permission mode for the following tool calls (e.g. an editor's mode picker). */
+  setPermissionMode(mode: PermissionMode): void {
+    this.policy.mode = mode;
   }
 
   /** Answers an `approval_request`; false when no such request is waiting. */

@@ -149,6 +149,7 @@ async function runOne(
       signal,
       outputDir: deps.outputDir,
       host: makeHost(deps.services, { callId: call.id, signal, emit, activeTools: deps.activeTools }),
+      ...(deps.services.fs ? { fs: deps.services.fs } : {}),
     },
     {
       maxOutputChars: deps.maxOutputChars,

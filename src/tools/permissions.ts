@@ -99,7 +99,7 @@ export class PermissionPolicy {
   private readonly grants: PermissionRule[] = [];
 
   constructor(
-    readonly mode: PermissionMode = 'ask',
+    public mode: PermissionMode = 'ask',
     private readonly rules: readonly PermissionRule[] = [],
   ) {}
 

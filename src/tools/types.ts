@@ -15,6 +15,17 @@ export interface ToolContext {
   outputDir?: string;
   /** The session side of a tool run (absent when a tool runs bare, e.g. in tests). */
   host?: ToolHost;
+  /**
+   * A client's view of the file system (an editor's unsaved buffers, over ACP). File
+   * tools read and write text files through it when present; absent: the local disk.
+   */
+  fs?: ClientFs;
+}
+
+/** Text-file access provided by a face's client (paths are absolute). */
+export interface ClientFs {
+  readTextFile(path: string, opts?: { line?: number; limit?: number }): Promise<string>;
+  writeTextFile(path: string, content: string): Promise<void>;
 }
 
 export type PlanStatus = 'pending' | 'in_progress' | 'completed';
