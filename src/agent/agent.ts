@@ -44,6 +44,11 @@ export interface AgentOptions {
   calibrator?: TokenCalibrator;
   /** Long-term memory: recalled into every turn, and the `memory` tool. */
   memory?: MemoryService;
+  /**
+   * With memory and a cheap model: extract memories after each turn (default true),
+   * and tune priorities / reflect now and then (default true).
+   */
+  memoryJobs?: { extract?: boolean; tune?: boolean };
 }
 
 /** Creates and resumes sessions that share one provider, tool registry and store. */
@@ -96,6 +101,10 @@ export class Agent {
       ...(this.opts.cheapProvider ? { cheapProvider: this.opts.cheapProvider } : {}),
       titles: this.opts.titles ?? true,
       ...(this.opts.memory ? { memory: this.opts.memory } : {}),
+      memoryJobs: {
+        extract: this.opts.memoryJobs?.extract ?? true,
+        tune: this.opts.memoryJobs?.tune ?? true,
+      },
     };
   }
 

@@ -16,6 +16,7 @@ import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
 import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
+import { afterTurn } from './memory-jobs.js';
 
 export interface SessionDeps {
   provider: Provider;
@@ -40,6 +41,8 @@ export interface SessionDeps {
   cheapProvider?: Provider;
   titles: boolean;
   memory?: MemoryService;
+  /** After each turn, extract memories (and tune/reflect) on the cheap model. */
+  memoryJobs: { extract: boolean; tune: boolean };
 }
 
 /** Per-session extras a face supplies. */
@@ -65,6 +68,7 @@ export class Session {
   private readonly services: SessionServices;
   private readonly policy: PermissionPolicy;
   private context: SessionContext | undefined;
+  private memoryJob: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: SessionDeps,
@@ -178,6 +182,7 @@ export class Session {
         next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
       }
       if (firstTurn && this.deps.titles && this.deps.cheapProvider) this.nameInBackground(context, input);
+      this.memoryInBackground(context);
       const leftover = this.saveLeftovers();
       yield {
         type: 'done',
@@ -246,6 +251,26 @@ export class Session {
         context.recordUsage('background:title', cheap.info, r.usage);
       }),
     );
+  }
+
+  /** Memory extraction and upkeep after the turn, on the cheap model, without waiting. */
+  private memoryInBackground(context: SessionContext): void {
+    const { memory, cheapProvider: cheap, memoryJobs } = this.deps;
+    if (!memory || !cheap || !memoryJobs.extract) return;
+    const scopes = memoryScopes(this.row.cwd);
+    // One run at a time per session, so two runs never read the same new messages.
+    this.memoryJob = this.memoryJob.then(() =>
+      afterTurn({
+        memory,
+        cheap,
+        store: this.deps.store,
+        sessionId: this.id,
+        scopes: { user: 'user', project: scopes[0] ?? 'user', read: scopes },
+        tune: memoryJobs.tune,
+        recordUsage: (label, model, usage) => context.recordUsage(label, model, usage),
+      }),
+    );
+    context.track(this.memoryJob);
   }
 
   /** Messages queued but never sent (the turn was cancelled) are kept in the transcript. */

@@ -134,6 +134,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     titles: (opts.titles ?? true) && config.agent.autoTitle,
     calibrator: loadCalibration(calibrationFile),
     memory: new MemoryService({ db: store.db, embedder: embedderFor(config) }),
+    memoryJobs: config.memory,
   });
   return {
     config,

@@ -20,6 +20,8 @@ export interface ExtractedMemory {
   subject?: string;
   attribute?: string;
   value?: string;
+  /** `project` when it only matters in the current project; absent or `user` otherwise. */
+  about?: 'user' | 'project';
 }
 
 export interface ConversationTurn {
@@ -127,6 +129,8 @@ function toExtracted(item: unknown): ExtractedMemory | undefined {
   if (subject) out.subject = subject;
   if (attribute) out.attribute = attribute;
   if (value) out.value = value;
+  const about = toText(item.scope ?? item.about)?.toLowerCase();
+  if (about === 'project' || about === 'user') out.about = about;
   return out;
 }
 
@@ -228,10 +232,11 @@ Only record what the user said or confirmed. Skip greetings, one-off requests, t
 Do not repeat a known memory unless it has changed; when a value changed, output the new value.
 
 Answer with a JSON array and nothing else. Each item:
-{"content": "one short self-contained sentence", "category": "instruction|preference|fact|reminder|general", "importance": 1-5, "tags": ["..."], "subject": "...", "attribute": "...", "value": "...", "expires_at": "ISO date or null"}
+{"content": "one short self-contained sentence", "category": "instruction|preference|fact|reminder|general", "importance": 1-5, "tags": ["..."], "subject": "...", "attribute": "...", "value": "...", "expires_at": "ISO date or null", "scope": "user|project"}
 - importance: 5 = ignoring it causes serious problems, 1 = trivial.
 - subject/attribute/value: when the memory states an attribute of something, e.g. {"subject": "user", "attribute": "home city", "value": "Berlin"}; use the same subject and attribute wording for the same thing, so a changed value replaces the old one. Leave them out otherwise.
 - expires_at: only for reminders and other time-bound memories, as an absolute date.
+- scope: "project" when it only matters for the project being worked on (its build command, layout, conventions); "user" for everything about the user.
 - Write content in the language the user used.
 If there is nothing worth remembering, answer [].`;
 

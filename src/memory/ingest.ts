@@ -45,7 +45,10 @@ export function hashContent(text: string): string {
 
 /** What the comparison needs of one text, computed once. */
 interface TextView {
-  /** All tokens in order (stopwords kept): for the shared-frame test. */
+  /**
+   * Content tokens in order (stopwords dropped): for the shared-frame test. Stopwords
+   * would let "The user uses vim" and "The user likes tea" share half a frame.
+   */
   sequence: string[];
   /** Content tokens (stopwords dropped): for overlap and value differences. */
   content: Set<string>;
@@ -69,9 +72,10 @@ function view(text: string): TextView {
       for (const t of wordTokens(normalizeText(word))) valueLike.add(t);
     }
   }
-  const content = new Set(wordTokens(normalized, { dropStopwords: true }));
+  const sequence = wordTokens(normalized, { dropStopwords: true });
+  const content = new Set(sequence);
   for (const t of content) if (isCjk(t)) valueLike.add(t);
-  return { sequence: wordTokens(normalized), content, valueLike };
+  return { sequence, content, valueLike };
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

@@ -79,12 +79,20 @@ export class MemoryService {
     return this.apply(m, vector);
   }
 
-  /** Ingests a batch from extraction (same pipeline), in order; one embedder call for the batch. */
+  /**
+   * Ingests a batch from extraction (same pipeline), in order; one embedder call for
+   * the batch. Items the model marked as about the project go to `projectScope` when given.
+   */
   async ingest(
     extracted: ExtractedMemory[],
-    ctx: { scope: string; sessionId?: string },
+    ctx: { scope: string; projectScope?: string; sessionId?: string },
   ): Promise<Array<{ outcome: IngestOutcome; memory: Memory }>> {
-    const items = extracted.map((e) => fromExtracted(e, ctx));
+    const items = extracted.map((e) =>
+      fromExtracted(e, {
+        scope: e.about === 'project' && ctx.projectScope ? ctx.projectScope : ctx.scope,
+        ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
+      }),
+    );
     items.forEach((item, index) => {
       try {
         checkNew(item);

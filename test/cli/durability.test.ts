@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_RESULT } from '../../src/agent/history.js';
 import type { StoredMessage } from '../../src/store/index.js';
 import { Store } from '../../src/store/index.js';
-import { runTea, spawnTea, useScriptedCli } from '../support/cli.js';
+import { NO_MEMORY_JOBS, runTea, spawnTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
-const t = useScriptedCli('sk-test');
+const t = useScriptedCli('sk-test', { config: NO_MEMORY_JOBS });
 
 /** Polls the session store (read-only, alongside the running child) until `ready` holds. */
 async function waitFor(ready: (messages: StoredMessage[]) => boolean): Promise<StoredMessage[]> {

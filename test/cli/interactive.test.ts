@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTea, TEA_BIN, useScriptedCli } from '../support/cli.js';
+import { NO_MEMORY_JOBS, runTea, TEA_BIN, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
-const t = useScriptedCli('sk-test');
+const t = useScriptedCli('sk-test', { config: NO_MEMORY_JOBS });
 
 /**
  * Runs `tea` on a real pseudo-terminal (util-linux `script`), typing each line
@@ -41,7 +41,7 @@ function typeInto(lines: string[], answers: string[]): Promise<string> {
 
 /** Background titles would take scripted replies in an order tests cannot fix; most tests turn them off. */
 function noTitles(): void {
-  writeFileSync(path.join(t.ctx.home, 'config.yaml'), 'agent:\n  auto_title: false\n');
+  appendFileSync(path.join(t.ctx.home, 'config.yaml'), 'agent:\n  auto_title: false\n');
 }
 
 describe('tea in a terminal', () => {

@@ -1,12 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
-import { cliEnv, runTea, useScriptedCli } from '../support/cli.js';
+import { cliEnv, NO_MEMORY_JOBS, runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
-const t = useScriptedCli('sk-test-secret-value-1234');
+const t = useScriptedCli('sk-test-secret-value-1234', { config: NO_MEMORY_JOBS });
 
 const tea = (args: string[], input?: string) => runTea(args, { env: t.ctx.env, cwd: t.ctx.work, input });
 
@@ -112,7 +112,7 @@ describe('tea -p', () => {
   });
 
   it('--profile picks a named profile from config.yaml', async () => {
-    writeFileSync(
+    appendFileSync(
       path.join(t.ctx.home, 'config.yaml'),
       `profiles:\n  local:\n    provider: openai\n    base_url: ${t.server.openaiBaseUrl}\n    model: profile-model\n`,
     );

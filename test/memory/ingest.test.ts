@@ -139,6 +139,12 @@ describe('decideIngest', () => {
       expect(d).toEqual({ outcome: 'new' });
   });
 
+  it('two short facts that share only "The user" are both kept', () => {
+    const vim = stored('The user uses vim');
+    for (const content of ['The user likes tea', 'The user runs Debian', 'The user has a cat'])
+      for (const d of decideBoth(candidate(content), [vim])) expect(d).toEqual({ outcome: 'new' });
+  });
+
   it('"prefers tabs" then "prefers spaces" is an update', () => {
     const tabs = stored('User prefers tabs for indentation', { category: 'preference' });
     const c = candidate('User prefers spaces for indentation', { category: 'preference' });

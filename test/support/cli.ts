@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -72,10 +72,19 @@ export function runTea(
 }
 
 /**
+ * Config that keeps background memory extraction off: tests that count the scripted
+ * model's requests would otherwise see the extra cheap-model call after each turn.
+ */
+export const NO_MEMORY_JOBS = 'memory:\n  extract: false\n';
+
+/**
  * The usual CLI test setup: one scripted model server for the file, and a fresh
  * clean environment per test pointing `tea` at it with an OpenAI-style key.
  */
-export function useScriptedCli(apiKey = 'sk-test'): { readonly server: ModelServer; readonly ctx: CliEnv } {
+export function useScriptedCli(
+  apiKey = 'sk-test',
+  opts: { config?: string } = {},
+): { readonly server: ModelServer; readonly ctx: CliEnv } {
   let server: ModelServer | undefined;
   let ctx: CliEnv | undefined;
   beforeAll(async () => {
@@ -91,6 +100,7 @@ export function useScriptedCli(apiKey = 'sk-test'): { readonly server: ModelServ
       OPENAI_BASE_URL: server!.openaiBaseUrl,
       TEA_MODEL: 'scripted-model',
     });
+    if (opts.config !== undefined) writeFileSync(path.join(ctx.home, 'config.yaml'), opts.config);
   });
   afterEach(() => ctx?.cleanup());
   return {

@@ -1,0 +1,169 @@
+/**
+ * Long-term memory upkeep after each turn, in the background on the cheap model:
+ * extraction of new memories from what the user said since the last run (then the
+ * three-outcome ingest), priority tuning every few turns, reflection about once a
+ * day, and re-embedding of memories whose vectors came from another embedder.
+ * Failures are swallowed: memory never breaks a conversation.
+ */
+import type { ModelInfo, Provider, Usage } from '../llm/types.js';
+import { type ConversationTurn, extractMemories } from '../memory/extract.js';
+import type { MemoryService } from '../memory/service.js';
+import { reflectMemories, tunePriorities } from '../memory/upkeep.js';
+import type { Store } from '../store/index.js';
+
+/** Session state: the last message seq that extraction has read. */
+export const STATE_MEMORY_CURSOR = 'memory_cursor';
+/** Session state: turns since the last priority tuning. */
+export const STATE_MEMORY_TURNS = 'memory_turns';
+/** Priority tuning runs after this many turns (per session). */
+export const TUNE_EVERY_TURNS = 10;
+export const REFLECT_EVERY_MS = 24 * 60 * 60 * 1000;
+/** Memories re-embedded per turn when the embedder changed. */
+export const REEMBED_PER_TURN = 1_000;
+/** User text shorter than this (after trimming) holds nothing worth remembering. */
+const MIN_USER_CHARS = 4;
+const MAX_CONVERSATION_CHARS = 12_000;
+const KNOWN_SHOWN = 15;
+
+export interface MemoryJobDeps {
+  memory: MemoryService;
+  cheap: Provider;
+  store: Store;
+  sessionId: string;
+  /** The user's scope and the project's scope for this session. */
+  scopes: { user: string; project: string; read: string[] };
+  /** Tune priorities every TUNE_EVERY_TURNS turns and reflect daily. */
+  tune: boolean;
+  recordUsage(label: string, model: ModelInfo, usage: Usage): void;
+  now?: () => number;
+}
+
+export interface ExtractionReport {
+  added: number;
+  updated: number;
+  duplicates: number;
+}
+
+const lastReflection = new WeakMap<MemoryService, number>();
+const reembedding = new WeakSet<MemoryService>();
+
+/** The user's and assistant's words since `afterSeq` (tool traffic left out). */
+function conversationSince(store: Store, sessionId: string, afterSeq: number) {
+  const messages = store.messages.list(sessionId, { afterSeq });
+  const turns: ConversationTurn[] = [];
+  let userChars = 0;
+  for (const m of messages) {
+    if (m.role !== 'user' && m.role !== 'assistant') continue;
+    if (m.status === 'partial') continue;
+    const text = m.parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text)
+      .join('\n')
+      .trim();
+    if (text === '') continue;
+    if (m.role === 'user') userChars += text.length;
+    turns.push({ role: m.role, text });
+  }
+  let total = 0;
+  const kept: ConversationTurn[] = [];
+  for (const t of turns.reverse()) {
+    total += t.text.length;
+    if (total > MAX_CONVERSATION_CHARS && kept.length > 0) break;
+    kept.push(t);
+  }
+  const lastSeq = messages.at(-1)?.seq ?? afterSeq;
+  return { turns: kept.reverse(), userChars, lastSeq };
+}
+
+/** Extracts memories from the turns since the last run and ingests them. */
+export async function extractSinceLastRun(deps: MemoryJobDeps): Promise<ExtractionReport> {
+  const report: ExtractionReport = { added: 0, updated: 0, duplicates: 0 };
+  const state = deps.store.state;
+  const cursor = state.get<number>(deps.sessionId, STATE_MEMORY_CURSOR) ?? 0;
+  const { turns, userChars, lastSeq } = conversationSince(deps.store, deps.sessionId, cursor);
+  if (userChars < MIN_USER_CHARS) {
+    if (lastSeq > cursor) state.set(deps.sessionId, STATE_MEMORY_CURSOR, lastSeq);
+    return report;
+  }
+  const userText = turns
+    .filter((t) => t.role === 'user')
+    .map((t) => t.text)
+    .join('\n');
+  const known = await deps.memory.search(userText, { limit: KNOWN_SHOWN, scopes: deps.scopes.read });
+  const { memories, usage } = await extractMemories(deps.cheap, turns, {
+    existing: known.map((k) => k.memory.content),
+    ...(deps.now ? { now: deps.now() } : {}),
+  });
+  deps.recordUsage('background:memory', deps.cheap.info, usage);
+  const results = await deps.memory.ingest(memories, {
+    scope: deps.scopes.user,
+    projectScope: deps.scopes.project,
+    sessionId: deps.sessionId,
+  });
+  for (const r of results) {
+    if (r.outcome === 'new') report.added += 1;
+    else if (r.outcome === 'update') report.updated += 1;
+    else report.duplicates += 1;
+  }
+  state.set(deps.sessionId, STATE_MEMORY_CURSOR, lastSeq);
+  return report;
+}
+
+/** Every TUNE_EVERY_TURNS turns: nudge priorities to the recent topics. */
+async function maybeTune(deps: MemoryJobDeps): Promise<void> {
+  const state = deps.store.state;
+  const turns = (state.get<number>(deps.sessionId, STATE_MEMORY_TURNS) ?? 0) + 1;
+  if (turns < TUNE_EVERY_TURNS) {
+    state.set(deps.sessionId, STATE_MEMORY_TURNS, turns);
+    return;
+  }
+  state.set(deps.sessionId, STATE_MEMORY_TURNS, 0);
+  const recent = deps.store.messages
+    .list(deps.sessionId)
+    .filter((m) => m.role === 'user')
+    .slice(-TUNE_EVERY_TURNS)
+    .flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => p.text))
+    .join(' / ');
+  const result = await tunePriorities(deps.memory, deps.cheap, recent, { scopes: deps.scopes.read });
+  deps.recordUsage('background:memory-tune', deps.cheap.info, result.usage);
+}
+
+/** Reflection at most once a day per process (no model call). */
+async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
+  const now = deps.now?.() ?? Date.now();
+  const last = lastReflection.get(deps.memory);
+  if (last !== undefined && now - last < REFLECT_EVERY_MS) return;
+  lastReflection.set(deps.memory, now);
+  await reflectMemories(deps.memory, now);
+}
+
+/** Re-embeds memories whose vectors are missing or from another embedder (one runner per service). */
+async function reembedSome(memory: MemoryService): Promise<void> {
+  if (reembedding.has(memory)) return;
+  reembedding.add(memory);
+  try {
+    await memory.reembed(REEMBED_PER_TURN);
+  } finally {
+    reembedding.delete(memory);
+  }
+}
+
+/** Session state: the last failure of a memory job (for `tea sessions show` and debugging). */
+export const STATE_MEMORY_ERROR = 'memory_error';
+
+/**
+ * The whole after-turn job; each part fails on its own without stopping the others,
+ * and the last failure is kept in the session state.
+ */
+export async function afterTurn(deps: MemoryJobDeps): Promise<void> {
+  const note = (job: string) => (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    deps.store.state.set(deps.sessionId, STATE_MEMORY_ERROR, { job, message, at: Date.now() });
+  };
+  await extractSinceLastRun(deps).catch(note('extract'));
+  if (deps.tune) {
+    await maybeTune(deps).catch(note('tune'));
+    await maybeReflect(deps).catch(note('reflect'));
+  }
+  await reembedSome(deps.memory).catch(note('reembed'));
+}
