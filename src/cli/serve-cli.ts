@@ -1,12 +1,66 @@
-import type { Command } from 'commander';
-import { CliError } from './exit.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import { PERMISSION_MODES } from '../tools/permissions.js';
 
-/** Registers `tea serve` (options only; the implementation loads when it runs). */
-export function addServeCommand(program: Command, _setCode: (code: number) => void): void {
+function permissionMode(value: string): string {
+  if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
+  throw new InvalidArgumentError(`expected ${PERMISSION_MODES.join(', ')}`);
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new InvalidArgumentError('expected a port number 0-65535 (0 = any free port)');
+  }
+  return n;
+}
+
+function origin(value: string, previous: string[]): string[] {
+  if (value !== '*' && !/^https?:\/\/[^/\s]+$/.test(value)) {
+    throw new InvalidArgumentError(
+      'expected an origin such as http://localhost:5173 (scheme://host[:port]) or *',
+    );
+  }
+  return [...previous, value];
+}
+
+function perMinute(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n))
+    throw new InvalidArgumentError('expected requests per minute (0 = off)');
+  return n;
+}
+
+function fieldName(value: string): string {
+  if (!/^[A-Za-z_][\w-]{0,63}$/.test(value)) throw new InvalidArgumentError('expected a JSON field name');
+  return value;
+}
+
+/** Registers `tea serve` (options only; the HTTP server loads when it runs). */
+export function addServeCommand(program: Command, setCode: (code: number) => void): void {
   program
     .command('serve')
-    .description('run the HTTP API and web UI')
-    .action(() => {
-      throw new CliError('tea serve is not built yet');
+    .description('run the HTTP API (OpenAI-compatible) and the web UI')
+    .option('--host <address>', 'address to bind; anything but loopback needs TEA_API_TOKEN', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 = any free port)', port, 8080)
+    .option(
+      '--mode <mode>',
+      'permission mode: read-only | ask | auto-edit | yolo (default: config)',
+      permissionMode,
+    )
+    .option('--yolo', 'run every tool without asking (same as --mode yolo)')
+    .option('--cors <origin>', 'allow this browser origin (repeatable; CORS is off by default)', origin, [])
+    .option(
+      '--reasoning-field <name>',
+      'where chat-completion chunks carry reasoning',
+      fieldName,
+      'reasoning_content',
+    )
+    .option('--rate-limit <n>', 'requests per minute per client address (0 = off)', perMinute, 600)
+    .option('--profile <name>', 'config profile used when a request names none')
+    .option('--cwd <dir>', 'workspace directory (default: the current directory)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      // The top-level command claims --profile, --cwd and --yolo wherever they appear.
+      const { runServe } = await import('./serve-cmd.js');
+      setCode(await runServe(cmd.optsWithGlobals<Parameters<typeof runServe>[0]>()));
     });
 }

@@ -1,0 +1,119 @@
+/** `tea serve`: builds the runtime, starts the HTTP server and runs until SIGINT/SIGTERM. */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MemoryService } from '../memory/service.js';
+import { AgentPool } from '../server/agents.js';
+import { isLoopback } from '../server/auth.js';
+import { startServer } from '../server/server.js';
+import type { PermissionMode } from '../tools/permissions.js';
+import { CliError, EXIT } from './exit.js';
+import { createRuntime, embedderFor } from './runtime.js';
+import { VERSION } from './version.js';
+
+/** Flags of `tea serve`. */
+export interface ServeFlags {
+  host: string;
+  port: number;
+  /** read-only | ask | auto-edit | yolo (`--mode`, or the top-level `--permission-mode`). */
+  mode?: string;
+  permissionMode?: string;
+  yolo?: boolean;
+  cors: string[];
+  reasoningField: string;
+  /** Requests per minute per client address; 0 turns the limit off. */
+  rateLimit: number;
+  profile?: string;
+  cwd?: string;
+}
+
+/** `dist/web` of this package (works from src/ and from the dist/ bundle), if built. */
+function webDir(): string | undefined {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string };
+      if (pkg.name === 'tea-agent') {
+        const web = path.join(dir, 'dist', 'web');
+        return existsSync(web) ? web : undefined;
+      }
+    } catch {
+      // not here; look one level up
+    }
+    dir = path.dirname(dir);
+  }
+  return undefined;
+}
+
+export async function runServe(flags: ServeFlags): Promise<number> {
+  const host = flags.host;
+  const token = process.env.TEA_API_TOKEN?.trim() || undefined;
+  if (!isLoopback(host) && !token) {
+    throw new CliError(
+      `refusing to listen on ${host} without an API token: set TEA_API_TOKEN to a long random secret (clients send it as "Authorization: Bearer …"), or bind 127.0.0.1`,
+      EXIT.USAGE,
+    );
+  }
+  const requested = flags.mode ?? flags.permissionMode;
+  const rt = await createRuntime({
+    ...(flags.cwd ? { cwd: flags.cwd } : {}),
+    ...(flags.profile ? { profile: flags.profile } : {}),
+    ...(requested ? { permissionMode: requested } : {}),
+    ...(flags.yolo ? { yolo: true } : {}),
+  });
+  const permissionMode = (flags.yolo ? 'yolo' : (requested ?? rt.config.permissions.mode)) as PermissionMode;
+  const memory = new MemoryService({ db: rt.store.db, embedder: embedderFor(rt.config) });
+  const agents = new AgentPool({
+    config: rt.config,
+    store: rt.store,
+    tools: rt.tools,
+    memory,
+    cwd: rt.cwd,
+    permissionMode,
+    calibrator: rt.agent.calibrator,
+  });
+  if (flags.profile) agents.active = await agents.resolve(flags.profile, 'profile');
+  const web = webDir();
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(
+      {
+        config: rt.config,
+        store: rt.store,
+        tools: rt.tools,
+        memory,
+        agents,
+        cwd: rt.cwd,
+        permissionMode,
+        version: VERSION,
+        ...(token ? { token } : {}),
+        cors: flags.cors,
+        reasoningField: flags.reasoningField,
+        rateLimit: flags.rateLimit > 0 ? { perMinute: flags.rateLimit } : false,
+        ...(web ? { webDir: web } : {}),
+      },
+      { host, port: flags.port },
+    );
+  } catch (e) {
+    rt.close();
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE')
+      throw new CliError(
+        `port ${flags.port} on ${host} is already in use: pick another with --port (0 = any free port)`,
+        EXIT.ERROR,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new CliError(`cannot bind ${host}: no such address on this machine`, EXIT.USAGE);
+    throw e;
+  }
+  process.stderr.write(`tea serve: listening on ${server.url}\n`);
+  if (!web) process.stderr.write('tea serve: the web UI is not built (dist/web); the API and /docs work\n');
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  process.stderr.write(`tea serve: ${signal}, shutting down\n`);
+  await server.close();
+  rt.close();
+  return EXIT.OK;
+}

@@ -1,0 +1,95 @@
+/** `POST /v1/export`: a session as Markdown, or as a PDF (pdfkit, loaded only when asked). */
+import * as z from 'zod';
+import type { Part } from '../llm/types.js';
+import type { Store } from '../store/index.js';
+import { sessionNotFound } from './live.js';
+import { type AppContext, doc } from './routes.js';
+import { readJson } from './validate.js';
+
+const exportBody = z.object({
+  session_id: z.string().min(1),
+  format: z.enum(['markdown', 'pdf']),
+});
+
+const ROLE_TITLE: Record<string, string> = {
+  user: 'User',
+  assistant: 'Assistant',
+  tool: 'Tool',
+  system: 'System',
+};
+
+function fence(text: string): string {
+  const ticks = text.includes('```') ? '````' : '```';
+  return `${ticks}\n${text}\n${ticks}`;
+}
+
+function partMarkdown(p: Part): string {
+  switch (p.type) {
+    case 'text':
+      return p.text;
+    case 'thinking':
+      return `> *thinking:* ${p.text.replace(/\n/g, '\n> ')}`;
+    case 'image':
+      return `*[image ${p.mediaType}]*`;
+    case 'tool-call':
+      return `**→ ${p.name}**\n\n${fence(JSON.stringify(p.args, null, 2))}`;
+    case 'tool-result':
+      return `**← ${p.name}${p.isError ? ' (error)' : ''}**\n\n${fence(p.output)}`;
+  }
+}
+
+/** The session transcript as Markdown. */
+export function sessionMarkdown(store: Store, sessionId: string): string {
+  const row = store.sessions.get(sessionId);
+  if (!row) throw sessionNotFound(sessionId);
+  const lines = [
+    `# ${row.title ?? 'Untitled session'}`,
+    '',
+    `- Session: \`${row.id}\``,
+    `- Workspace: \`${row.cwd}\``,
+    ...(row.model ? [`- Model: ${row.model}`] : []),
+    `- Created: ${new Date(row.createdAt).toISOString()}`,
+    '',
+  ];
+  for (const m of store.messages.list(sessionId)) {
+    lines.push(`## ${ROLE_TITLE[m.role] ?? m.role}`, '');
+    for (const p of m.parts) lines.push(partMarkdown(p), '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function fileName(title: string | null, ext: string): string {
+  const base =
+    (title ?? 'session')
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'session';
+  return `${base}.${ext}`;
+}
+
+export function exportRoutes(ctx: AppContext): void {
+  const { app, deps } = ctx;
+  doc(ctx, {
+    method: 'post',
+    path: '/v1/export',
+    summary: 'Export a session as Markdown or PDF',
+    tag: 'export',
+    body: exportBody,
+    produces: 'text/markdown | application/pdf',
+  });
+  app.post('/v1/export', async (c) => {
+    const body = await readJson(c, exportBody);
+    const markdown = sessionMarkdown(deps.store, body.session_id);
+    const title = deps.store.sessions.get(body.session_id)?.title ?? null;
+    if (body.format === 'markdown') {
+      c.header('content-type', 'text/markdown; charset=utf-8');
+      c.header('content-disposition', `attachment; filename="${fileName(title, 'md')}"`);
+      return c.body(markdown);
+    }
+    const { markdownToPdf } = await import('./export-pdf.js');
+    const pdf = await markdownToPdf(markdown);
+    c.header('content-type', 'application/pdf');
+    c.header('content-disposition', `attachment; filename="${fileName(title, 'pdf')}"`);
+    return c.body(new Uint8Array(pdf));
+  });
+}

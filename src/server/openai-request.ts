@@ -1,0 +1,146 @@
+/**
+ * The chat-completions request: its zod schema and the translation of OpenAI
+ * wire messages into the internal message shape (earlier messages become the
+ * session's history, the last user message becomes the turn's input).
+ */
+import * as z from 'zod';
+import type { ImagePart, Message, Part } from '../llm/types.js';
+import { apiError } from './errors.js';
+
+const textPart = z.object({ type: z.literal('text'), text: z.string() });
+const imagePart = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string().min(1), detail: z.string().optional() }),
+});
+const content = z.union([z.string(), z.array(z.discriminatedUnion('type', [textPart, imagePart])), z.null()]);
+const toolCall = z.object({
+  id: z.string().min(1),
+  type: z.literal('function').optional(),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+});
+
+export const chatMessage = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: content.optional(),
+  name: z.string().optional(),
+  tool_calls: z.array(toolCall).optional(),
+  tool_call_id: z.string().optional(),
+});
+
+export const chatRequest = z.object({
+  model: z.string().optional(),
+  messages: z.array(chatMessage).min(1, 'messages must contain at least one message'),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+  /** Tea: the model profile for this request. */
+  profile: z.string().min(1).optional(),
+  /** Tea: a profile name or a YAML profile file inside the Tea home. */
+  config_path: z.string().min(1).optional(),
+  /** Tea: continue this stored session (earlier `messages` are then ignored). */
+  session_id: z.string().min(1).optional(),
+});
+
+export type ChatRequest = z.infer<typeof chatRequest>;
+type ChatMessage = z.infer<typeof chatMessage>;
+
+/** A `data:` URL to an inline image part; any other URL stays a URL. */
+function imageFromUrl(url: string, param: string): ImagePart {
+  if (!url.startsWith('data:')) {
+    if (!/^https?:\/\//.test(url)) {
+      throw apiError(400, `${param}: image_url.url must be an http(s) URL or a data: URL`, {
+        param,
+        code: 'invalid_value',
+      });
+    }
+    return { type: 'image', mediaType: 'image/*', url };
+  }
+  const m = /^data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]+)$/.exec(url);
+  if (!m)
+    throw apiError(400, `${param}: expected data:image/<type>;base64,<data>`, {
+      param,
+      code: 'invalid_value',
+    });
+  return { type: 'image', mediaType: m[1]!, data: m[2]!.replace(/\s+/g, '') };
+}
+
+function contentParts(m: ChatMessage, index: number): { text: string; images: ImagePart[] } {
+  const c = m.content;
+  if (typeof c === 'string') return { text: c, images: [] };
+  if (!c) return { text: '', images: [] };
+  let text = '';
+  const images: ImagePart[] = [];
+  c.forEach((p, i) => {
+    if (p.type === 'text') text += p.text;
+    else images.push(imageFromUrl(p.image_url.url, `messages.${index}.content.${i}.image_url.url`));
+  });
+  return { text, images };
+}
+
+function safeArgs(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export interface ChatInput {
+  /** The earlier messages, as history. */
+  history: Message[];
+  input: string;
+  images: ImagePart[];
+}
+
+/** Splits the request's messages into history and the turn's input; the last must be from the user. */
+export function toChatInput(messages: ChatMessage[]): ChatInput {
+  const last = messages[messages.length - 1]!;
+  const lastIndex = messages.length - 1;
+  if (last.role !== 'user') {
+    throw apiError(400, `the last message must have role "user", got "${last.role}"`, {
+      param: `messages.${lastIndex}.role`,
+      code: 'invalid_value',
+    });
+  }
+  const { text, images } = contentParts(last, lastIndex);
+  if (text.trim() === '' && images.length === 0) {
+    throw apiError(400, 'the last user message is empty', {
+      param: `messages.${lastIndex}.content`,
+      code: 'invalid_value',
+    });
+  }
+  const names = new Map<string, string>();
+  const history: Message[] = [];
+  messages.slice(0, -1).forEach((m, i) => {
+    const { text: t, images: imgs } = contentParts(m, i);
+    const parts: Part[] = [];
+    if (m.role === 'tool') {
+      if (!m.tool_call_id)
+        throw apiError(400, 'a tool message needs tool_call_id', {
+          param: `messages.${i}.tool_call_id`,
+          code: 'invalid_value',
+        });
+      const name = names.get(m.tool_call_id) ?? 'unknown';
+      parts.push({ type: 'tool-result', callId: m.tool_call_id, name, output: t, isError: false });
+      history.push({ role: 'tool', parts });
+      return;
+    }
+    if (t !== '') parts.push({ type: 'text', text: t });
+    if (m.role === 'user') parts.push(...imgs);
+    if (m.role === 'assistant') {
+      for (const call of m.tool_calls ?? []) {
+        names.set(call.id, call.function.name);
+        parts.push({
+          type: 'tool-call',
+          id: call.id,
+          name: call.function.name,
+          args: safeArgs(call.function.arguments),
+        });
+      }
+    }
+    if (parts.length === 0) return;
+    const role = m.role === 'developer' ? 'system' : m.role;
+    history.push({ role, parts });
+  });
+  return { history, input: text, images };
+}

@@ -1,0 +1,225 @@
+/**
+ * OpenAI-compatible `POST /v1/chat/completions` and `GET /v1/models`. Each request
+ * runs its own session (no global lock); the agent runs its own ReAct loop with
+ * its tools, under the server's permission mode with approvals denied (nobody
+ * can answer them here). A client that disconnects cancels its turn.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { AgentEvent, StopReason } from '../agent/events.js';
+import type { Session } from '../agent/index.js';
+import type { Usage } from '../llm/types.js';
+import { apiError } from './errors.js';
+import { sessionNotFound } from './live.js';
+import { type ChatRequest, chatRequest, toChatInput } from './openai-request.js';
+import { type AppContext, doc, type ServerStats } from './routes.js';
+import { readJson } from './validate.js';
+
+type Json = Record<string, unknown>;
+
+const FINISH: Record<StopReason, string> = {
+  completed: 'stop',
+  max_iterations: 'length',
+  doom_loop: 'stop',
+  cancelled: 'stop',
+  error: 'stop',
+};
+
+function usageJson(u: Usage): Json {
+  return {
+    prompt_tokens: u.inputTokens,
+    completion_tokens: u.outputTokens,
+    total_tokens: u.inputTokens + u.outputTokens,
+  };
+}
+
+/** The session for this request: a stored one (`session_id`) or a new one primed with the earlier messages. */
+async function openSession(
+  ctx: AppContext,
+  body: ChatRequest,
+  history: ReturnType<typeof toChatInput>['history'],
+): Promise<Session> {
+  const { deps, live } = ctx;
+  const named = body.profile ?? body.config_path;
+  const param = body.profile ? 'profile' : body.config_path ? 'config_path' : 'model';
+  const profile = await deps.agents.resolve(named ?? body.model, param);
+  const agent = deps.agents.agent(profile, 'deny');
+  if (body.session_id) {
+    const row = deps.store.sessions.get(body.session_id);
+    if (!row) throw sessionNotFound(body.session_id);
+    if (live.busy(row.id)) {
+      throw apiError(409, `session ${row.id} is busy: a turn is running`, {
+        param: 'session_id',
+        code: 'session_busy',
+      });
+    }
+    return agent.resumeSession(row.id);
+  }
+  const firstUser = history.find((m) => m.role === 'user');
+  const title = firstUser?.parts
+    .find((p) => p.type === 'text')
+    ?.text.replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
+  const session = agent.newSession(title ? { title } : {});
+  if (history.length === 0) return session;
+  const turnId = `t_ctx_${randomUUID().slice(0, 8)}`;
+  for (const m of history) deps.store.messages.append(session.id, { turnId, role: m.role, parts: m.parts });
+  return agent.resumeSession(session.id);
+}
+
+export function openaiRoutes(ctx: AppContext): void {
+  const { app, deps } = ctx;
+  const field = deps.reasoningField ?? 'reasoning_content';
+
+  doc(ctx, {
+    method: 'get',
+    path: '/v1/models',
+    summary: 'Model profiles (tea = the active one)',
+    tag: 'openai',
+  });
+  app.get('/v1/models', (c) => {
+    const profiles = deps.agents.profiles();
+    const active = profiles.find((p) => p.name === deps.agents.active);
+    const created = Math.floor(Date.now() / 1000);
+    const entry = (id: string, model: string) => ({ id, object: 'model', created, owned_by: 'tea', model });
+    return c.json({
+      object: 'list',
+      data: [...(active ? [entry('tea', active.model)] : []), ...profiles.map((p) => entry(p.name, p.model))],
+    });
+  });
+
+  doc(ctx, {
+    method: 'post',
+    path: '/v1/chat/completions',
+    summary: 'OpenAI-compatible chat completions (the agent runs its tools)',
+    tag: 'openai',
+    body: chatRequest,
+  });
+  app.post('/v1/chat/completions', async (c) => {
+    const body = await readJson(c, chatRequest);
+    const chat = toChatInput(body.messages);
+    const session = await openSession(ctx, body, chat.history);
+    c.header('x-tea-session-id', session.id);
+    const meta = {
+      id: `chatcmpl-${randomUUID()}`,
+      created: Math.floor(Date.now() / 1000),
+      model: body.model ?? 'tea',
+    };
+    const abort = new AbortController();
+    c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    const events = tracked(
+      ctx.stats,
+      session.prompt(chat.input, {
+        signal: abort.signal,
+        ...(chat.images.length ? { images: chat.images } : {}),
+      }),
+    );
+    if (body.stream)
+      return streamChat(c, events, abort, meta, field, body.stream_options?.include_usage === true);
+    return completeChat(c, events, meta, field, session.id);
+  });
+}
+
+/** Counts the turn as running while its events are being read. */
+async function* tracked(stats: ServerStats, events: AsyncGenerator<AgentEvent>): AsyncGenerator<AgentEvent> {
+  stats.chatsRunning += 1;
+  stats.chatsTotal += 1;
+  try {
+    yield* events;
+  } finally {
+    stats.chatsRunning -= 1;
+  }
+}
+
+interface Meta {
+  id: string;
+  created: number;
+  model: string;
+}
+
+async function completeChat(
+  c: Context,
+  events: AsyncGenerator<AgentEvent>,
+  meta: Meta,
+  field: string,
+  sessionId: string,
+): Promise<Response> {
+  let thinking = '';
+  let error: string | undefined;
+  let done: Extract<AgentEvent, { type: 'done' }> | undefined;
+  for await (const e of events) {
+    if (e.type === 'thinking_delta') thinking += e.text;
+    else if (e.type === 'error') error = e.message;
+    else if (e.type === 'done') done = e;
+  }
+  if (!done || done.reason === 'error') {
+    throw apiError(500, `the model failed: ${error ?? done?.message ?? 'no answer'}`, {
+      code: 'model_error',
+    });
+  }
+  const message: Json = { role: 'assistant', content: done.text };
+  if (thinking) message[field] = thinking;
+  return c.json({
+    ...meta,
+    object: 'chat.completion',
+    choices: [{ index: 0, message, finish_reason: FINISH[done.reason], logprobs: null }],
+    usage: usageJson(done.usage),
+    session_id: sessionId,
+  });
+}
+
+function streamChat(
+  c: Context,
+  events: AsyncGenerator<AgentEvent>,
+  abort: AbortController,
+  meta: Meta,
+  field: string,
+  includeUsage: boolean,
+): Response {
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => abort.abort());
+    const send = async (data: Json | string): Promise<void> => {
+      if (stream.aborted) return;
+      await stream.writeSSE({ data: typeof data === 'string' ? data : JSON.stringify(data) });
+    };
+    const chunk = (delta: Json, finish: string | null = null): Json => ({
+      ...meta,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    });
+    await send(chunk({ role: 'assistant', content: '' }));
+    let wroteText = false;
+    let toolSinceText = false;
+    let error: string | undefined;
+    let done: Extract<AgentEvent, { type: 'done' }> | undefined;
+    for await (const e of events) {
+      if (e.type === 'text_delta') {
+        // Text after tool activity is a new paragraph of the same answer.
+        const text = wroteText && toolSinceText ? `\n\n${e.text}` : e.text;
+        toolSinceText = false;
+        wroteText = true;
+        await send(chunk({ content: text }));
+      } else if (e.type === 'thinking_delta') await send(chunk({ [field]: e.text }));
+      else if (e.type === 'tool_start') toolSinceText = true;
+      else if (e.type === 'error') error = e.message;
+      else if (e.type === 'done') done = e;
+    }
+    if (!done || done.reason === 'error') {
+      await send({
+        error: {
+          message: `the model failed: ${error ?? done?.message ?? 'no answer'}`,
+          type: 'server_error',
+          param: null,
+          code: 'model_error',
+        },
+      });
+    } else {
+      await send(chunk({}, FINISH[done.reason]));
+      if (includeUsage)
+        await send({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done.usage) });
+    }
+    await send('[DONE]');
+  });
+}

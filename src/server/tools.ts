@@ -1,0 +1,99 @@
+/**
+ * Tool routes: the catalogue, and running one tool directly. A direct run obeys
+ * the server's permission mode; an "ask" is refused with 403 since nobody can approve.
+ */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import { PermissionPolicy } from '../tools/permissions.js';
+import { runTool } from '../tools/run.js';
+import { apiError } from './errors.js';
+import { type AppContext, doc } from './routes.js';
+import { readJson } from './validate.js';
+
+const runBody = z.object({ args: z.record(z.string(), z.unknown()).default({}) });
+
+export function toolRoutes(ctx: AppContext): void {
+  const { app, deps } = ctx;
+  const { tools } = deps;
+
+  doc(ctx, { method: 'get', path: '/v1/tools', summary: 'Every tool with its JSON schema', tag: 'tools' });
+  app.get('/v1/tools', (c) =>
+    c.json({
+      object: 'list',
+      data: tools.list().map((t) => ({
+        name: t.name,
+        category: t.category,
+        description: t.description,
+        read_only: t.readOnly,
+        approval: t.approval,
+        parameters: tools.specs([t.name])[0]!.parameters,
+      })),
+    }),
+  );
+
+  doc(ctx, {
+    method: 'post',
+    path: '/v1/tools/:name/run',
+    summary: 'Run one tool (obeys the permission mode)',
+    tag: 'tools',
+    body: runBody,
+  });
+  app.post('/v1/tools/:name/run', async (c) => {
+    const name = c.req.param('name');
+    const tool = tools.get(name);
+    if (!tool) {
+      const near = tools.closest(name);
+      throw apiError(
+        404,
+        `unknown tool ${JSON.stringify(name)}${near.length ? `; did you mean: ${near.join(', ')}?` : ''}`,
+        {
+          param: 'name',
+          code: 'tool_not_found',
+        },
+      );
+    }
+    const body = await readJson(c, runBody);
+    const parsed = await tool.parameters.safeParseAsync(body.args);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `args.${issue.path.map(String).join('.')}` : 'args';
+      throw apiError(400, `${where}: ${issue?.message ?? 'invalid arguments'}`, {
+        param: where,
+        code: 'invalid_value',
+      });
+    }
+    const subject = tool.subject?.(parsed.data);
+    const policy = new PermissionPolicy(deps.permissionMode, deps.config.permissions.rules);
+    const decision = policy.decide({
+      tool: tool.name,
+      approval: tool.approval,
+      ...(subject ? { subject } : {}),
+    });
+    if (decision.action !== 'allow') {
+      const why =
+        decision.action === 'ask' ? 'needs approval, and nobody can approve a direct run' : 'is not allowed';
+      throw apiError(
+        403,
+        `${tool.name} ${why} (${decision.reason}); start tea serve with --mode or --yolo to allow it`,
+        {
+          type: 'permission_error',
+          param: 'name',
+          code: 'permission_denied',
+        },
+      );
+    }
+    const result = await runTool(
+      tools,
+      { type: 'tool-call', id: `call_api_${randomUUID().slice(0, 12)}`, name: tool.name, args: body.args },
+      {
+        cwd: deps.cwd,
+        allowedRoots: deps.config.permissions.roots,
+        sessionId: 'api',
+        callId: `api_${randomUUID().slice(0, 8)}`,
+        signal: c.req.raw.signal,
+      },
+      { maxOutputChars: deps.config.tools.maxOutputChars },
+    );
+    return c.json({ status: result.status, output: result.output });
+  });
+}

@@ -1,0 +1,70 @@
+/** What the HTTP app needs from the runtime; built by `tea serve` (and by tests). */
+import type { Agent } from '../agent/index.js';
+import type { TeaConfig } from '../config/types.js';
+import type { MemoryService } from '../memory/service.js';
+import type { Store } from '../store/index.js';
+import type { PermissionMode } from '../tools/permissions.js';
+import type { ToolRegistry } from '../tools/registry.js';
+
+export interface ProfileInfo {
+  name: string;
+  /** The underlying model id. */
+  model: string;
+}
+
+/** Agents per model profile, sharing one store, tool registry and memory. */
+export interface AgentSource {
+  /** The profile used when a request names none (`POST /v1/config/switch` changes it). */
+  active: string;
+  profiles(): ProfileInfo[];
+  /**
+   * The canonical profile name for what a request named (a profile name, `tea`, a
+   * profile's model id, or a YAML profile file); undefined names the active profile.
+   * Throws ApiError 404 `model_not_found` for an unknown name.
+   */
+  resolve(name: string | undefined, param?: string): Promise<string>;
+  /** The agent for a resolved profile; `deny` when nobody can answer approvals (the OpenAI endpoint). */
+  agent(profile: string, approvals: 'ask' | 'deny'): Agent;
+}
+
+export interface RateLimitOptions {
+  /** Requests each client may make per minute, on average. */
+  perMinute: number;
+  /** Requests a client may make in a burst (default: `perMinute`). */
+  burst?: number;
+}
+
+export interface ServerDeps {
+  config: TeaConfig;
+  store: Store;
+  tools: ToolRegistry;
+  memory: MemoryService;
+  agents: AgentSource;
+  /** The workspace new sessions and tool runs use. */
+  cwd: string;
+  /** The server's permission mode: sessions run under it; `/v1/tools/{name}/run` obeys it. */
+  permissionMode: PermissionMode;
+  version: string;
+  /** Bearer token; when set every route but `/health` needs it. */
+  token?: string;
+  /** Allowed CORS origins; CORS is off when empty or absent. */
+  cors?: string[];
+  /** Where reasoning goes in chat-completion chunks (default `reasoning_content`). */
+  reasoningField?: string;
+  /** Largest request body in bytes (default 10 MB). */
+  bodyLimitBytes?: number;
+  /** Per-client rate limit (default 600/min); false turns it off. */
+  rateLimit?: RateLimitOptions | false;
+  /** The built web UI served at `/` (absent: no UI, API only). */
+  webDir?: string;
+  /** Interval of `: ping` comments on event streams (default 15 s). */
+  pingIntervalMs?: number;
+  /** Events kept per live session for reconnects (default 2,000). */
+  eventBufferSize?: number;
+  /** Idle live sessions kept in memory before the oldest are dropped (default 200). */
+  maxLiveSessions?: number;
+  /** How long `DELETE ?force=true` waits for a cancelled turn to wind down (default 5 s). */
+  cancelWaitMs?: number;
+}
+
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;

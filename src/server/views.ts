@@ -1,0 +1,87 @@
+/** JSON views of stored rows: sessions, messages and memories in the API's snake_case shapes. */
+import type { Part } from '../llm/types.js';
+import type { Memory } from '../memory/types.js';
+import type { SessionRow, Store, StoredMessage, ToolCallRow } from '../store/index.js';
+
+export interface SessionView {
+  id: string;
+  title: string | null;
+  cwd: string;
+  model: string | null;
+  profile: string | null;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+  busy: boolean;
+  usage: { input_tokens: number; output_tokens: number; cost_usd: number };
+}
+
+export function sessionView(
+  store: Store,
+  row: SessionRow,
+  busy: boolean,
+  messageCount?: number,
+): SessionView {
+  const totals = store.usage.totals(row.id);
+  return {
+    id: row.id,
+    title: row.title,
+    cwd: row.cwd,
+    model: row.model,
+    profile: row.profile,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    message_count: messageCount ?? store.messages.count(row.id),
+    busy,
+    usage: { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens, cost_usd: totals.costUsd },
+  };
+}
+
+/** Stored parts as they are, with a tool result's status and duration from the tool-call log. */
+function partView(part: Part, calls: Map<string, ToolCallRow>): Record<string, unknown> {
+  if (part.type !== 'tool-result') return { ...part };
+  const call = calls.get(part.callId);
+  return {
+    ...part,
+    status: call && call.status !== 'running' ? call.status : part.isError ? 'error' : 'ok',
+    ...(call?.durationMs != null ? { durationMs: call.durationMs } : {}),
+  };
+}
+
+export function messagesView(store: Store, sessionId: string): Array<Record<string, unknown>> {
+  const calls = new Map(store.toolCalls.list(sessionId).map((c) => [c.callId, c]));
+  return store.messages.list(sessionId).map((m: StoredMessage) => ({
+    id: m.id,
+    seq: m.seq,
+    role: m.role,
+    parts: m.parts.map((p) => partView(p, calls)),
+    status: m.status,
+    created_at: m.createdAt,
+  }));
+}
+
+export function memoryView(m: Memory): Record<string, unknown> {
+  return {
+    id: m.id,
+    content: m.content,
+    priority: m.priority,
+    importance: m.importance,
+    category: m.category,
+    tags: m.tags,
+    content_hash: m.contentHash,
+    expires_at: m.expiresAt,
+    pinned: m.pinned,
+    created_at: m.createdAt,
+    accessed_at: m.accessedAt,
+    access_count: m.accessCount,
+    valid_from: m.validFrom,
+    valid_to: m.validTo,
+    superseded_by: m.supersededBy,
+    subject: m.subject,
+    attribute: m.attribute,
+    source_session_id: m.sourceSessionId,
+    source_message_id: m.sourceMessageId,
+    scope: m.scope,
+    deleted_at: m.deletedAt,
+  };
+}
