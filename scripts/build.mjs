@@ -4,6 +4,7 @@
 // in, so a `tea` started during a rebuild never finds dist/ half-written.
 import { renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { buildWeb } from './build-web.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const tmp = `${root}dist.tmp-${process.pid}`;
@@ -22,15 +23,18 @@ await build({
   keepNames: false,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // Native addon, and a package that finds its platform binary relative to itself:
-  // both must be loaded from node_modules.
-  external: ['better-sqlite3', '@vscode/ripgrep'],
+  // Native addon, a package that finds its platform binary relative to itself, and
+  // one that reads its font files through package imports: all loaded from node_modules.
+  external: ['better-sqlite3', '@vscode/ripgrep', 'pdfkit'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
 });
+
+// The web UI that `tea serve` serves, built into the same temporary dist.
+await buildWeb(`${tmp}/web`);
 
 try {
   renameSync(`${root}dist`, old);

@@ -1,0 +1,80 @@
+/**
+ * Runs the real `tea serve` (the built CLI, in a child process) against the
+ * scripted model server, with a temp TEA_HOME and workspace.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type CliEnv, cliEnv, spawnTea } from '../support/cli.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
+
+export interface TeaServer {
+  url: string;
+  model: ModelServer;
+  ctx: CliEnv;
+  /** Everything the server printed on stderr so far (for failure messages). */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+const LISTENING = /tea serve: listening on (http:\/\/[^\s]+)/;
+
+function configYaml(modelUrl: string): string {
+  const profile = (model: string) => `  base_url: ${modelUrl}\n  api_key: sk-test\n  model: ${model}\n`;
+  return [
+    `main_model:\n${profile('scripted-model')}`,
+    `profiles:\n  second:\n${profile('scripted-second').replace(/^ {2}/gm, '    ')}`,
+    // No background model calls: every scripted reply belongs to the test that queued it.
+    'agent:\n  auto_title: false\n',
+    'memory:\n  extract: false\n',
+    'llm:\n  max_retries: 0\n',
+  ].join('');
+}
+
+/** Starts `tea serve --port 0` and waits for its "listening" line. */
+export async function startTeaServer(extraArgs: string[] = [], startTimeoutMs = 15_000): Promise<TeaServer> {
+  const model = await startModelServer();
+  const ctx = cliEnv();
+  writeFileSync(path.join(ctx.home, 'config.yaml'), configYaml(model.openaiBaseUrl));
+  const child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work, ...extraArgs], {
+    env: ctx.env,
+    cwd: ctx.work,
+  });
+  let stderr = '';
+  child.stdout?.resume();
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tea serve did not start:\n${stderr}`)), startTimeoutMs);
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const match = LISTENING.exec(stderr);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1].replace(/\/$/, ''));
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tea serve exited with ${code}:\n${stderr}`));
+    });
+  });
+  return {
+    url,
+    model,
+    ctx,
+    stderr: () => stderr,
+    async close() {
+      await stop(child);
+      await model.close();
+      ctx.cleanup();
+    },
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}

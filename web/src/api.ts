@@ -1,0 +1,184 @@
+/** A small typed client for the Tea HTTP API (bearer token, OpenAI-shaped errors). */
+import type {
+  ApprovalDecision,
+  ConfigView,
+  ImageInput,
+  ListOf,
+  Memory,
+  Session,
+  StoredMessage,
+} from './types.js';
+
+const TOKEN_KEY = 'tea.token';
+
+/** An error the server reported (or a network failure, with status 0). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/**
+ * Reads `?token=` on first load, keeps it in localStorage and removes it from the
+ * address bar (so it is not bookmarked or shared by accident).
+ */
+export function loadToken(): string | null {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    localStorage.setItem(TOKEN_KEY, fromUrl);
+    url.searchParams.delete('token');
+    window.history.replaceState(null, '', url.toString());
+    return fromUrl;
+  }
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+interface ErrorBody {
+  error?: { message?: string; code?: string | null };
+}
+
+export class Api {
+  constructor(
+    readonly base: string,
+    readonly token: string | null,
+  ) {}
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    const h: Record<string, string> = { ...extra };
+    if (this.token) h.authorization = `Bearer ${this.token}`;
+    return h;
+  }
+
+  url(path: string): string {
+    return `${this.base}${path}`;
+  }
+
+  /** Sends a request and returns the raw response, throwing `ApiError` on 4xx/5xx. */
+  async raw(method: string, path: string, body?: unknown): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(this.url(path), {
+        method,
+        headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ApiError(`Cannot reach the server: ${(err as Error).message}`, 0, 'network');
+    }
+    if (!res.ok) {
+      let message = `${method} ${path} failed with HTTP ${res.status}`;
+      let code: string | null = null;
+      try {
+        const parsed = (await res.json()) as ErrorBody;
+        if (parsed.error?.message) message = parsed.error.message;
+        code = parsed.error?.code ?? null;
+      } catch {
+        // not JSON: keep the generic message
+      }
+      throw new ApiError(message, res.status, code);
+    }
+    return res;
+  }
+
+  async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.raw(method, path, body);
+    return (await res.json()) as T;
+  }
+
+  listSessions(q = '', limit = 100): Promise<ListOf<Session>> {
+    const params = new URLSearchParams({ limit: String(limit) });
+    if (q) params.set('q', q);
+    return this.json('GET', `/v1/sessions?${params}`);
+  }
+
+  createSession(title?: string): Promise<Session> {
+    return this.json('POST', '/v1/sessions', title ? { title } : {});
+  }
+
+  getSession(id: string): Promise<Session> {
+    return this.json('GET', `/v1/sessions/${enc(id)}`);
+  }
+
+  renameSession(id: string, title: string): Promise<Session> {
+    return this.json('PATCH', `/v1/sessions/${enc(id)}`, { title });
+  }
+
+  deleteSession(id: string, force = false): Promise<{ id: string; deleted: boolean }> {
+    return this.json('DELETE', `/v1/sessions/${enc(id)}${force ? '?force=true' : ''}`);
+  }
+
+  messages(id: string): Promise<ListOf<StoredMessage>> {
+    return this.json('GET', `/v1/sessions/${enc(id)}/messages`);
+  }
+
+  prompt(
+    id: string,
+    input: string,
+    images: ImageInput[],
+    mode: 'prompt' | 'steer' | 'follow_up' = 'prompt',
+  ): Promise<{ session_id: string; turn: 'started' | 'queued' }> {
+    const body: Record<string, unknown> = { input, mode };
+    if (images.length > 0) body.images = images;
+    return this.json('POST', `/v1/sessions/${enc(id)}/prompt`, body);
+  }
+
+  cancel(id: string): Promise<{ cancelled: boolean }> {
+    return this.json('POST', `/v1/sessions/${enc(id)}/cancel`, {});
+  }
+
+  approve(id: string, requestId: string, decision: ApprovalDecision): Promise<{ ok: boolean }> {
+    return this.json('POST', `/v1/sessions/${enc(id)}/approvals/${enc(requestId)}`, { decision });
+  }
+
+  answer(id: string, requestId: string, text: string): Promise<{ ok: boolean }> {
+    return this.json('POST', `/v1/sessions/${enc(id)}/answers/${enc(requestId)}`, { text });
+  }
+
+  listMemory(limit = 100): Promise<ListOf<Memory>> {
+    return this.json('GET', `/v1/memory?limit=${limit}`);
+  }
+
+  searchMemory(q: string, limit = 50): Promise<ListOf<Memory>> {
+    return this.json('GET', `/v1/memory/search?${new URLSearchParams({ q, limit: String(limit) })}`);
+  }
+
+  addMemory(content: string, category?: string): Promise<{ outcome: string; memory: Memory }> {
+    return this.json('POST', '/v1/memory', category ? { content, category } : { content });
+  }
+
+  pinMemory(id: number, pinned: boolean): Promise<unknown> {
+    return this.json('POST', `/v1/memory/${id}/pin`, { pinned });
+  }
+
+  deleteMemory(id: number): Promise<unknown> {
+    return this.json('DELETE', `/v1/memory/${id}`);
+  }
+
+  config(): Promise<ConfigView> {
+    return this.json('GET', '/v1/config');
+  }
+
+  switchProfile(profile: string): Promise<{ active_profile: string }> {
+    return this.json('POST', '/v1/config/switch', { profile });
+  }
+
+  /** Downloads an export of a session as a Blob, with the server's file name when it gives one. */
+  async exportSession(sessionId: string, format: 'markdown' | 'pdf'): Promise<{ blob: Blob; name: string }> {
+    const res = await this.raw('POST', '/v1/export', { session_id: sessionId, format });
+    const blob = await res.blob();
+    const disposition = res.headers.get('content-disposition') ?? '';
+    const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+    const fallback = `tea-${sessionId}.${format === 'pdf' ? 'pdf' : 'md'}`;
+    return { blob, name: match?.[1] ? decodeURIComponent(match[1]) : fallback };
+  }
+}
+
+function enc(s: string): string {
+  return encodeURIComponent(s);
+}

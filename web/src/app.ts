@@ -1,0 +1,227 @@
+/**
+ * The app's state and wiring: which session is open, its event stream, whether
+ * a turn runs. Views render; this module decides.
+ */
+import { type Api, ApiError } from './api.js';
+import { ChatView } from './chat.js';
+import { Composer } from './composer.js';
+import { attempt, byId, toast } from './dom.js';
+import { MemoryPanel } from './memory-panel.js';
+import { SessionList, sessionTitle } from './sessions.js';
+import { SettingsPanel } from './settings.js';
+import { EventStream, LIVE_ONLY } from './sse.js';
+import { oneLine, truncate } from './text.js';
+import type { AgentEvent, ApprovalDecision, ImageInput, Session } from './types.js';
+import { UsageMeter } from './usage.js';
+
+export class App {
+  private session: Session | null = null;
+  private stream: EventStream | null = null;
+  private running = false;
+  /** Set when a session was opened mid-turn: its history is incomplete until the turn ends. */
+  private reloadOnDone = false;
+  private readonly chat: ChatView;
+  private readonly composer: Composer;
+  private readonly sessions: SessionList;
+  private readonly memory: MemoryPanel;
+  private readonly settings: SettingsPanel;
+  private readonly usage = new UsageMeter();
+  private readonly title = byId('session-title');
+
+  constructor(private readonly api: Api) {
+    this.chat = new ChatView(byId('messages'), {
+      approve: (requestId, decision) => this.approve(requestId, decision),
+      answer: (requestId, text) => this.answer(requestId, text),
+    });
+    this.composer = new Composer({
+      send: (text, images) => this.send(text, images),
+      stop: () => void this.stop(),
+    });
+    this.sessions = new SessionList(api, {
+      select: (s) => void this.open(s),
+      create: () => this.newChat(),
+      deleted: (id) => {
+        if (this.session?.id === id) this.newChat();
+      },
+    });
+    this.memory = new MemoryPanel(api);
+    this.settings = new SettingsPanel(api, (name) => {
+      byId('active-profile').textContent = name;
+    });
+    this.wirePanels();
+    byId('export-markdown').addEventListener('click', () => void this.exportAs('markdown'));
+    byId('export-pdf').addEventListener('click', () => void this.exportAs('pdf'));
+  }
+
+  async start(): Promise<void> {
+    this.newChat();
+    await Promise.all([this.sessions.refresh(), this.settings.refresh()]);
+    this.composer.focus();
+  }
+
+  /** An empty chat; the session is created on the first send. */
+  newChat(): void {
+    this.closeStream();
+    this.session = null;
+    this.reloadOnDone = false;
+    this.chat.reset();
+    this.usage.reset();
+    this.setRunning(false);
+    this.title.textContent = 'New chat';
+    this.sessions.setActive(null);
+    this.setExportEnabled(false);
+    this.composer.focus();
+  }
+
+  /**
+   * Opens a session: renders its stored history, then follows live events only
+   * (the stored messages already hold everything the server's backlog would replay).
+   * Opened mid-turn, the running turn's history is reloaded once it is done.
+   */
+  async open(session: Session): Promise<void> {
+    this.closeStream();
+    this.session = session;
+    this.sessions.setActive(session.id);
+    this.title.textContent = sessionTitle(session);
+    this.setExportEnabled(true);
+    const [fresh, history] = await Promise.all([
+      attempt(() => this.api.getSession(session.id)),
+      attempt(() => this.api.messages(session.id)),
+    ]);
+    if (this.session?.id !== session.id) return; // the user moved on meanwhile
+    const current = fresh ?? session;
+    this.session = current;
+    this.title.textContent = sessionTitle(current);
+    this.chat.renderHistory(history?.data ?? [], current.busy);
+    this.usage.reset(current.usage);
+    this.setRunning(current.busy);
+    this.reloadOnDone = current.busy;
+    await this.connect(current.id).ready;
+    this.composer.focus();
+  }
+
+  private connect(sessionId: string): EventStream {
+    const params = this.api.token ? `?token=${encodeURIComponent(this.api.token)}` : '';
+    const status = byId('connection');
+    this.stream = new EventStream({
+      url: this.api.url(`/v1/sessions/${encodeURIComponent(sessionId)}/events${params}`),
+      headers: this.api.headers(),
+      after: LIVE_ONLY,
+      onEvent: (event) => this.onEvent(event),
+      onStatus: (s) => {
+        status.dataset.status = s;
+        status.textContent =
+          s === 'open' || s === 'connecting' ? '' : s === 'failed' ? 'disconnected' : 'reconnecting…';
+      },
+    });
+    return this.stream;
+  }
+
+  private closeStream(): void {
+    this.stream?.close();
+    this.stream = null;
+  }
+
+  private onEvent(event: AgentEvent): void {
+    this.chat.handleEvent(event);
+    if (event.type === 'turn_start') this.setRunning(true);
+    else if (event.type === 'usage') this.usage.add(event.usage, event.costUsd);
+    else if (event.type === 'done') {
+      this.setRunning(false);
+      void this.sessions.refresh();
+      if (this.reloadOnDone && this.session) void this.open(this.session);
+    }
+  }
+
+  private async send(text: string, images: ImageInput[]): Promise<boolean> {
+    if (!this.session) {
+      const title = truncate(oneLine(text), 60) || 'Image';
+      const created = await attempt(() => this.api.createSession(title));
+      if (!created) return false;
+      this.sessions.upsert(created);
+      await this.open(created);
+    }
+    const session = this.session;
+    if (!session) return false;
+    const undo = this.chat.addLocalUser(text, images);
+    this.setRunning(true);
+    try {
+      await this.api.prompt(session.id, text, images);
+      return true;
+    } catch (err) {
+      undo();
+      this.setRunning(false);
+      const busy = err instanceof ApiError && err.status === 409;
+      toast(
+        busy ? 'This session is busy: wait for the turn to end or press Stop' : (err as Error).message,
+        'error',
+      );
+      return false;
+    }
+  }
+
+  private async stop(): Promise<void> {
+    if (!this.session || !this.running) return;
+    const result = await attempt(() => this.api.cancel(this.session!.id));
+    if (result && !result.cancelled) this.setRunning(false);
+  }
+
+  private async approve(requestId: string, decision: ApprovalDecision): Promise<boolean> {
+    if (!this.session) return false;
+    return Boolean(await attempt(() => this.api.approve(this.session!.id, requestId, decision)));
+  }
+
+  private async answer(requestId: string, text: string): Promise<boolean> {
+    if (!this.session) return false;
+    return Boolean(await attempt(() => this.api.answer(this.session!.id, requestId, text)));
+  }
+
+  private setRunning(running: boolean): void {
+    this.running = running;
+    this.composer.setRunning(running);
+  }
+
+  private setExportEnabled(enabled: boolean): void {
+    byId<HTMLButtonElement>('export-markdown').disabled = !enabled;
+    byId<HTMLButtonElement>('export-pdf').disabled = !enabled;
+  }
+
+  private async exportAs(format: 'markdown' | 'pdf'): Promise<void> {
+    if (!this.session) return;
+    const file = await attempt(() => this.api.exportSession(this.session!.id, format));
+    if (!file) return;
+    const url = URL.createObjectURL(file.blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = file.name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  /** The right-hand drawer (memory, settings) and the sidebar toggle on small screens. */
+  private wirePanels(): void {
+    const drawer = byId('drawer');
+    const show = (name: 'memory' | 'settings'): void => {
+      const same = !drawer.hidden && drawer.dataset.panel === name;
+      drawer.hidden = same;
+      drawer.dataset.panel = name;
+      byId('memory-panel').hidden = name !== 'memory';
+      byId('settings-panel').hidden = name !== 'settings';
+      byId('memory-toggle').setAttribute('aria-expanded', String(!same && name === 'memory'));
+      byId('settings-toggle').setAttribute('aria-expanded', String(!same && name === 'settings'));
+      if (same) return;
+      if (name === 'memory') void this.memory.refresh();
+      else void this.settings.refresh();
+    };
+    byId('memory-toggle').addEventListener('click', () => show('memory'));
+    byId('settings-toggle').addEventListener('click', () => show('settings'));
+    byId('drawer-close').addEventListener('click', () => {
+      drawer.hidden = true;
+    });
+    byId('sidebar-toggle').addEventListener('click', () => {
+      document.body.classList.toggle('sidebar-open');
+    });
+  }
+}

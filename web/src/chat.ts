@@ -1,0 +1,341 @@
+/**
+ * The transcript. Stored history (GET messages) and live events (SSE) go through
+ * the same small set of methods, so a reloaded session looks exactly like the
+ * live one did.
+ */
+import { clear, h } from './dom.js';
+import { setMarkdown } from './markdown.js';
+import { ApprovalPrompt, QuestionPrompt } from './prompts.js';
+import { ToolCard } from './tool-card.js';
+import type { AgentEvent, ApprovalDecision, ImageInput, Part, StoredMessage, ToolStatus } from './types.js';
+
+export interface ChatActions {
+  approve(requestId: string, decision: ApprovalDecision): Promise<boolean>;
+  answer(requestId: string, text: string): Promise<boolean>;
+}
+
+interface Segment {
+  node: HTMLElement;
+  source: string;
+}
+
+export class ChatView {
+  private turn: HTMLElement | null = null;
+  private text: Segment | null = null;
+  private thinking: Segment | null = null;
+  private readonly cards = new Map<string, ToolCard>();
+  private readonly approvals = new Map<string, ApprovalPrompt>();
+  private readonly questions = new Map<string, QuestionPrompt>();
+  private dirty = new Set<Segment>();
+  private frame = 0;
+  /** Inputs already shown locally (with their images) before the server echoed them. */
+  private readonly pendingInputs: string[] = [];
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly actions: ChatActions,
+  ) {}
+
+  reset(): void {
+    clear(this.root);
+    this.turn = null;
+    this.endSegments();
+    this.cards.clear();
+    this.approvals.clear();
+    this.questions.clear();
+    this.pendingInputs.length = 0;
+  }
+
+  isEmpty(): boolean {
+    return this.root.childElementCount === 0;
+  }
+
+  /**
+   * Shows the user's message right away (the server's turn_start will not repeat
+   * it). Returns an undo for when the server refuses the prompt.
+   */
+  addLocalUser(text: string, images: ImageInput[]): () => void {
+    this.pendingInputs.push(text);
+    const bubble = this.addUser(
+      text,
+      images.map((i) => `data:${i.mediaType};base64,${i.data}`),
+    );
+    return () => {
+      bubble.remove();
+      const index = this.pendingInputs.indexOf(text);
+      if (index >= 0) this.pendingInputs.splice(index, 1);
+    };
+  }
+
+  renderHistory(messages: StoredMessage[], busy: boolean): void {
+    this.reset();
+    for (const message of messages) this.renderStored(message);
+    if (!busy) {
+      // A call that never got a result was cut off (cancelled or the process died).
+      for (const card of this.cards.values())
+        if (card.root.dataset.status === 'running') card.setStatus('cancelled');
+    }
+    this.endSegments();
+    this.scrollToEnd(true);
+  }
+
+  handleEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'turn_start': {
+        const local = this.pendingInputs.indexOf(event.input);
+        if (local >= 0) this.pendingInputs.splice(local, 1);
+        else this.addUser(event.input, []);
+        break;
+      }
+      case 'text_delta':
+        this.appendText(event.text);
+        break;
+      case 'thinking_delta':
+        this.appendThinking(event.text, true);
+        break;
+      case 'tool_start':
+        this.startTool(event.callId, event.name, event.args);
+        break;
+      case 'tool_finish':
+        this.finishTool(event.callId, event.name, event.status, event.output, event.durationMs);
+        break;
+      case 'approval_request':
+        this.addApproval(event);
+        break;
+      case 'approval_result':
+        this.approvals.get(event.requestId)?.resolve(event.decision, event.message);
+        break;
+      case 'question':
+        this.addQuestion(event);
+        break;
+      case 'plan':
+        this.addPlan(event);
+        break;
+      case 'notice':
+        this.addLine('notice', `${event.title}: ${event.body}`);
+        break;
+      case 'retry':
+        this.addLine('retry', `Retrying (attempt ${event.attempt}): ${event.reason}`);
+        break;
+      case 'fallback':
+        this.addLine('fallback', `Switched model ${event.from} → ${event.to}: ${event.reason}`);
+        break;
+      case 'compaction':
+        this.addLine('compaction', `Context trimmed: ${event.tokensBefore} → ${event.tokensAfter} tokens`);
+        break;
+      case 'error':
+        this.addLine('error', event.message);
+        break;
+      case 'done':
+        this.endTurn(event.reason, event.message);
+        break;
+      default:
+        break;
+    }
+    this.scrollToEnd(false);
+  }
+
+  private renderStored(message: StoredMessage): void {
+    if (message.role === 'user') {
+      const text = message.parts
+        .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
+        .map((p) => p.text)
+        .join('\n');
+      const images = message.parts.flatMap((p) => (p.type === 'image' ? [imageSrc(p)] : []));
+      this.addUser(
+        text,
+        images.filter((s): s is string => s !== null),
+      );
+      return;
+    }
+    for (const part of message.parts) {
+      if (part.type === 'text') this.appendText(part.text);
+      else if (part.type === 'thinking') this.appendThinking(part.text, false);
+      else if (part.type === 'tool-call') this.startTool(part.id, part.name, part.args);
+      else if (part.type === 'tool-result') {
+        const status: ToolStatus = part.status ?? (part.isError ? 'error' : 'ok');
+        this.finishTool(part.callId, part.name, status, part.output, part.durationMs);
+      } else if (part.type === 'image') {
+        const src = imageSrc(part);
+        if (src) this.turnNode().appendChild(thumbnail(src));
+      }
+      if (part.type !== 'text' && part.type !== 'thinking') this.endSegments();
+    }
+  }
+
+  private addUser(text: string, images: string[]): HTMLElement {
+    this.endSegments();
+    this.turn = null;
+    const bubble = h('div', { class: 'msg msg-user', 'data-testid': 'user-message' });
+    if (images.length > 0) bubble.appendChild(h('div', { class: 'thumbs' }, ...images.map(thumbnail)));
+    if (text) bubble.appendChild(h('div', { class: 'msg-text' }, text));
+    this.root.appendChild(bubble);
+    return bubble;
+  }
+
+  private turnNode(): HTMLElement {
+    if (!this.turn) {
+      this.turn = h('div', { class: 'msg msg-assistant', 'data-testid': 'assistant-message' });
+      this.root.appendChild(this.turn);
+    }
+    return this.turn;
+  }
+
+  private appendText(text: string): void {
+    if (this.thinking) this.closeThinking(this.thinking);
+    this.thinking = null;
+    if (!this.text) {
+      const node = h('div', { class: 'markdown', 'data-testid': 'assistant-text' });
+      this.turnNode().appendChild(node);
+      this.text = { node, source: '' };
+    }
+    this.text.source += text;
+    this.schedule(this.text);
+  }
+
+  private appendThinking(text: string, live: boolean): void {
+    if (this.text) this.flush(this.text);
+    this.text = null;
+    if (!this.thinking) {
+      const body = h('div', { class: 'thinking-body' });
+      const block = h(
+        'details',
+        { class: 'thinking', 'data-testid': 'thinking', open: live },
+        h('summary', {}, 'Thinking'),
+        body,
+      );
+      this.turnNode().appendChild(block);
+      this.thinking = { node: body, source: '' };
+    }
+    this.thinking.source += text;
+    this.schedule(this.thinking);
+  }
+
+  private startTool(callId: string, name: string, args: Record<string, unknown>): void {
+    this.endSegments();
+    if (this.cards.has(callId)) return;
+    const card = new ToolCard(callId, name, args);
+    this.cards.set(callId, card);
+    this.turnNode().appendChild(card.root);
+  }
+
+  private finishTool(callId: string, name: string, status: ToolStatus, output: string, ms?: number): void {
+    let card = this.cards.get(callId);
+    if (!card) {
+      this.startTool(callId, name, {});
+      card = this.cards.get(callId)!;
+    }
+    card.finish(status, output, ms);
+  }
+
+  private addApproval(event: Extract<AgentEvent, { type: 'approval_request' }>): void {
+    this.endSegments();
+    this.cards.get(event.callId)?.setStatus('waiting');
+    const prompt = new ApprovalPrompt(event, (d) => this.actions.approve(event.requestId, d));
+    this.approvals.set(event.requestId, prompt);
+    this.turnNode().appendChild(prompt.root);
+  }
+
+  private addQuestion(event: Extract<AgentEvent, { type: 'question' }>): void {
+    this.endSegments();
+    const prompt = new QuestionPrompt(event, (text) => this.actions.answer(event.requestId, text));
+    this.questions.set(event.requestId, prompt);
+    this.turnNode().appendChild(prompt.root);
+    prompt.root.querySelector('textarea')?.focus();
+  }
+
+  private addPlan(event: Extract<AgentEvent, { type: 'plan' }>): void {
+    this.endSegments();
+    const list = h('ul', { class: 'plan-items' });
+    for (const item of event.items) {
+      const mark = item.status === 'completed' ? '✓' : item.status === 'in_progress' ? '▸' : '○';
+      list.appendChild(h('li', { 'data-status': item.status }, `${mark} ${item.content}`));
+    }
+    const title = event.title ?? (event.kind === 'todo' ? 'Todo' : 'Plan');
+    this.turnNode().appendChild(
+      h('div', { class: 'plan', 'data-testid': 'plan' }, h('strong', {}, title), list),
+    );
+  }
+
+  private addLine(kind: string, text: string): void {
+    this.endSegments();
+    this.turnNode().appendChild(
+      h('div', { class: `system-line line-${kind}`, 'data-testid': `line-${kind}` }, text),
+    );
+  }
+
+  private endTurn(reason: string, message?: string): void {
+    this.endSegments();
+    for (const prompt of this.approvals.values())
+      if (!prompt.root.dataset.decision) prompt.resolve('reject', 'expired');
+    for (const card of this.cards.values())
+      if (card.root.dataset.status === 'running') card.setStatus('cancelled');
+    if (reason !== 'completed') {
+      const label = reason === 'cancelled' ? 'Turn cancelled' : `Turn stopped (${reason.replace(/_/g, ' ')})`;
+      this.turnNode().appendChild(
+        h(
+          'div',
+          {
+            class: `system-line turn-status reason-${reason}`,
+            'data-testid': 'turn-status',
+            'data-reason': reason,
+          },
+          message ? `${label}: ${message}` : label,
+        ),
+      );
+    }
+    this.turn = null;
+  }
+
+  /** Renders pending Markdown now and forgets the open text and thinking segments. */
+  private endSegments(): void {
+    if (this.text) this.flush(this.text);
+    if (this.thinking) this.closeThinking(this.thinking);
+    this.text = null;
+    this.thinking = null;
+  }
+
+  /** A finished thinking block folds away (one click opens it again). */
+  private closeThinking(segment: Segment): void {
+    this.flush(segment);
+    const details = segment.node.parentElement;
+    if (details instanceof HTMLDetailsElement) details.open = false;
+  }
+
+  /** Re-renders streamed Markdown at most once per frame. */
+  private schedule(segment: Segment): void {
+    this.dirty.add(segment);
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const segments = [...this.dirty];
+      this.dirty = new Set();
+      for (const s of segments) setMarkdown(s.node, s.source);
+      this.scrollToEnd(false);
+    });
+  }
+
+  private flush(segment: Segment): void {
+    this.dirty.delete(segment);
+    setMarkdown(segment.node, segment.source);
+  }
+
+  /** Follows the stream unless the user has scrolled up to read. */
+  private scrollToEnd(force: boolean): void {
+    const scroller = this.root.parentElement ?? this.root;
+    const nearEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
+    if (force || nearEnd) scroller.scrollTop = scroller.scrollHeight;
+  }
+}
+
+function imageSrc(part: { mediaType: string; data?: string; url?: string }): string | null {
+  if (part.data) return `data:${part.mediaType};base64,${part.data}`;
+  if (part.url && /^(https?:|data:image\/)/.test(part.url)) return part.url;
+  return null;
+}
+
+function thumbnail(src: string): HTMLElement {
+  const img = h('img', { class: 'thumb', src, alt: 'attached image', 'data-testid': 'image-thumb' });
+  const link = h('a', { href: src, target: '_blank', rel: 'noopener noreferrer', class: 'thumb-link' }, img);
+  return link;
+}

@@ -1,0 +1,134 @@
+/**
+ * The input box: Enter sends, Shift+Enter adds a line, Enter during IME
+ * composition (Chinese, Japanese…) only confirms the composition. Images can be
+ * pasted or picked; they show as thumbnails until sent.
+ */
+import { byId, clear, h, toast } from './dom.js';
+import type { ImageInput } from './types.js';
+
+const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+
+export interface ComposerHandlers {
+  send(text: string, images: ImageInput[]): Promise<boolean>;
+  stop(): void;
+}
+
+export class Composer {
+  private readonly input = byId<HTMLTextAreaElement>('prompt-input');
+  private readonly sendButton = byId<HTMLButtonElement>('send-button');
+  private readonly stopButton = byId<HTMLButtonElement>('stop-button');
+  private readonly fileInput = byId<HTMLInputElement>('image-input');
+  private readonly previews = byId('image-previews');
+  private images: ImageInput[] = [];
+  private running = false;
+
+  constructor(private readonly handlers: ComposerHandlers) {
+    this.input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
+        e.preventDefault();
+        void this.submit();
+      }
+    });
+    this.input.addEventListener('input', () => this.autosize());
+    this.input.addEventListener('paste', (e) => {
+      const files = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith('image/'));
+      if (files.length > 0) {
+        e.preventDefault();
+        void this.addFiles(files);
+      }
+    });
+    this.sendButton.addEventListener('click', () => void this.submit());
+    this.stopButton.addEventListener('click', () => this.handlers.stop());
+    byId('attach-button').addEventListener('click', () => this.fileInput.click());
+    this.fileInput.addEventListener('change', () => {
+      void this.addFiles(Array.from(this.fileInput.files ?? []));
+      this.fileInput.value = '';
+    });
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.running && !e.isComposing) this.handlers.stop();
+    });
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  /** Switches between the Send and Stop buttons. */
+  setRunning(running: boolean): void {
+    this.running = running;
+    this.stopButton.hidden = !running;
+    this.sendButton.hidden = running;
+    document.body.dataset.running = String(running);
+  }
+
+  async addFiles(files: File[]): Promise<void> {
+    for (const file of files) {
+      if (!file.type.startsWith('image/')) {
+        toast(`${file.name} is not an image`, 'error');
+        continue;
+      }
+      if (file.size > MAX_IMAGE_BYTES) {
+        toast(`${file.name} is larger than 8 MB`, 'error');
+        continue;
+      }
+      const data = await readBase64(file);
+      this.images.push({ mediaType: file.type, data });
+    }
+    this.renderPreviews();
+  }
+
+  private async submit(): Promise<void> {
+    const text = this.input.value;
+    if (!text.trim() && this.images.length === 0) return;
+    if (this.running) {
+      toast('A turn is running: press Stop (Esc) first', 'info');
+      return;
+    }
+    const images = this.images;
+    // Keep what was typed until the server accepted it: a failed send loses nothing.
+    const ok = await this.handlers.send(text, images);
+    if (ok) {
+      this.input.value = '';
+      this.images = [];
+      this.renderPreviews();
+      this.autosize();
+    }
+  }
+
+  private renderPreviews(): void {
+    clear(this.previews);
+    this.images.forEach((image, index) => {
+      const remove = h('button', { class: 'thumb-remove', 'aria-label': 'Remove image' }, '×');
+      remove.addEventListener('click', () => {
+        this.images.splice(index, 1);
+        this.renderPreviews();
+      });
+      this.previews.appendChild(
+        h(
+          'div',
+          { class: 'preview', 'data-testid': 'image-preview' },
+          h('img', { src: `data:${image.mediaType};base64,${image.data}`, alt: 'image to send' }),
+          remove,
+        ),
+      );
+    });
+    this.previews.hidden = this.images.length === 0;
+  }
+
+  private autosize(): void {
+    this.input.style.height = 'auto';
+    this.input.style.height = `${Math.min(this.input.scrollHeight, 240)}px`;
+  }
+}
+
+function readBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve(url.slice(url.indexOf(',') + 1));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error(`cannot read ${file.name}`));
+    reader.readAsDataURL(file);
+  });
+}
