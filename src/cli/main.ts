@@ -25,7 +25,9 @@ function outputFormat(value: string): 'text' | 'json' | 'stream-json' {
 }
 
 function buildProgram(setCode: (code: number) => void): Command {
+  // Set before any subcommand exists: subcommands copy this setting when created.
   const program = new Command('tea')
+    .exitOverride()
     .description('Tea Agent: an AI agent that does real work on your machine.')
     .version(VERSION, '-V, --version')
     .argument('[prompt...]', 'what to do (with -p, or piped on stdin)')
@@ -186,7 +188,6 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((c) => {
     code = c;
   });
-  program.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
