@@ -1,12 +1,53 @@
-import type { Command } from 'commander';
-import { CliError } from './exit.js';
+import { type Command, InvalidArgumentError } from 'commander';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('expected a port, 0-65535');
+  return n;
+}
+
+function mode(value: string): string {
+  if (['read-only', 'ask', 'auto-edit', 'yolo'].includes(value)) return value;
+  throw new InvalidArgumentError('expected read-only, ask, auto-edit or yolo');
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Flags may sit before `mcp` (the root program knows --cwd, --yolo, --allow) or after it. */
+function flags<T>(command: Command): T {
+  return command.optsWithGlobals() as T;
+}
 
 /** Registers `tea mcp` (options only; the implementation loads when it runs). */
-export function addMcpCommand(program: Command, _setCode: (code: number) => void): void {
-  program
-    .command('mcp')
-    .description('MCP servers: list, tools, serve')
-    .action(() => {
-      throw new CliError('tea mcp is not built yet');
-    });
+export function addMcpCommand(program: Command, setCode: (code: number) => void): void {
+  const impl = () => import('./mcp-cmd.js');
+  const mcp = program.command('mcp').description('MCP servers: list, tools, serve');
+  mcp
+    .command('list', { isDefault: true })
+    .description('configured MCP servers: transport, enabled, cached tool count')
+    .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .option('--json', 'machine-readable output')
+    .action(async (_opts, command: Command) => setCode(await (await impl()).listServers(flags(command))));
+  mcp
+    .command('tools <server>')
+    .description('connect to a server and list its tools (refreshes the cached list)')
+    .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .option('--json', 'machine-readable output')
+    .action(async (server: string, _opts, command: Command) =>
+      setCode(await (await impl()).listServerTools(server, flags(command))),
+    );
+  mcp
+    .command('serve')
+    .description("offer Tea's tools to MCP clients (stdio by default: protocol on stdout, logs on stderr)")
+    .option('--http', 'serve streamable HTTP instead of stdio')
+    .option('--port <n>', 'HTTP port (0: any free port)', port, 0)
+    .option('--host <host>', 'HTTP address to bind', '127.0.0.1')
+    .option('--token <token>', 'bearer token clients must send (required off loopback; or $TEA_MCP_TOKEN)')
+    .option('--mode <mode>', 'permission mode: read-only | ask | auto-edit | yolo (default: config)', mode)
+    .option('--yolo', 'run every tool without asking (same as --mode yolo)')
+    .option('--allow <rule>', "allow a tool: 'tool' or 'tool:pattern' (repeatable)", collect, [])
+    .option('--cwd <dir>', 'workspace directory (default: the current directory)')
+    .action(async (_opts, command: Command) => setCode(await (await impl()).serveMcp(flags(command))));
 }

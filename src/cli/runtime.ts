@@ -16,6 +16,7 @@ import type { Embedder } from '../memory/types.js';
 import { Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
+import { attachMcp } from '../tools/mcp/index.js';
 import {
   PERMISSION_MODES,
   type PermissionMode,
@@ -24,6 +25,7 @@ import {
 } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { CliError, EXIT } from './exit.js';
+import { VERSION } from './version.js';
 
 export interface RuntimeOptions {
   cwd?: string;
@@ -115,6 +117,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
     envAllow: config.tools.envAllow,
   });
+  const mcp = await attachMcp(tools, config.mcpServers, {
+    home: config.home,
+    cwd,
+    warn: (m) => process.stderr.write(`tea: warning: ${m}\n`),
+    clientInfo: { name: 'tea-agent', version: VERSION },
+  });
   const agent = new Agent({
     provider,
     tools,
@@ -145,6 +153,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     cwd,
     close: () => {
       saveCalibration(calibrationFile, agent.calibrator);
+      // MCP stdio servers also exit when their stdin closes with this process.
+      void mcp.close();
       store.close();
     },
   };

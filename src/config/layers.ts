@@ -4,9 +4,9 @@
  * ones key by key, objects deeply, lists replaced.
  */
 import { ConfigError, displayPath } from './errors.js';
-import type { RawEndpoint, RawFile } from './schema.js';
+import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
 import { emptySections, mergeSections, type SectionsLayer, toSections } from './sections.js';
-import type { ModelOverride } from './types.js';
+import type { McpServerSettings, McpServerSpec, ModelOverride } from './types.js';
 
 /** A model or embedding endpoint as one or more files describe it (possibly incomplete). */
 export interface PartialEndpoint {
@@ -47,10 +47,26 @@ export interface Layer {
   };
   models: Record<string, ModelOverride>;
   sections: SectionsLayer;
+  /** `mcp_servers` entries of every file, in file order (later ones replace earlier ones). */
+  mcpServers: McpServerEntry[];
+}
+
+export interface McpServerEntry {
+  name: string;
+  value: McpServerSpec;
+  file: string;
 }
 
 export function emptyLayer(): Layer {
-  return { profiles: {}, agent: {}, memory: {}, llm: {}, models: {}, sections: emptySections() };
+  return {
+    profiles: {},
+    agent: {},
+    memory: {},
+    llm: {},
+    models: {},
+    sections: emptySections(),
+    mcpServers: [],
+  };
 }
 
 /** Picks a key or its legacy alias; both set to different values is an error. */
@@ -162,7 +178,40 @@ export function toLayer(raw: RawFile, file: string): Layer {
     });
   }
   layer.sections = toSections(raw.permissions, raw.tools, file);
+  for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
+    layer.mcpServers.push({ name, value: normaliseMcpServer(server), file });
+  }
   return layer;
+}
+
+function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
+  const common = defined({ timeoutMs: seconds(raw.timeout_s), disabled: raw.disabled });
+  if (raw.url !== undefined) return defined({ url: raw.url, headers: raw.headers, ...common });
+  return defined({ command: raw.command ?? '', args: raw.args, env: raw.env, cwd: raw.cwd, ...common });
+}
+
+/**
+ * The effective MCP servers: a later file's entry replaces an earlier one of the same
+ * name, but only the user's own file may start commands, so a stdio server from any
+ * other (project) file is ignored with a warning.
+ */
+export function finaliseMcpServers(
+  entries: readonly McpServerEntry[],
+  trusted: (file: string) => boolean,
+): { mcpServers: Record<string, McpServerSettings>; warnings: string[] } {
+  const mcpServers: Record<string, McpServerSettings> = {};
+  const warnings: string[] = [];
+  for (const entry of entries) {
+    const isTrusted = trusted(entry.file);
+    if ('command' in entry.value && !isTrusted) {
+      warnings.push(
+        `${displayPath(entry.file)}: mcp_servers.${entry.name} ignored: a project file may not start commands (add stdio servers to your own config)`,
+      );
+      continue;
+    }
+    mcpServers[entry.name] = { ...entry.value, trusted: isTrusted };
+  }
+  return { mcpServers, warnings };
 }
 
 /** `over` wins key by key; a layer that sets either key field replaces both. */
@@ -196,5 +245,6 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     llm: { ...base.llm, ...over.llm },
     models,
     sections: mergeSections(base.sections, over.sections),
+    mcpServers: [...base.mcpServers, ...over.mcpServers],
   });
 }

@@ -1,10 +1,10 @@
 /** loadConfig: files, env and local detection merged into one validated TeaConfig. */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { envMainModel, envValue } from './env.js';
 import { CONFIG_FILE, findProjectConfig, teaHome } from './files.js';
 import { checkFallback, fillMainFromEnv, finaliseEmbedding, finaliseProfile } from './finalize.js';
-import { emptyLayer, type Layer, mergeLayers, toLayer } from './layers.js';
+import { emptyLayer, finaliseMcpServers, type Layer, mergeLayers, toLayer } from './layers.js';
 import { DEFAULT_OLLAMA_TIMEOUT_MS, detectOllama } from './ollama.js';
 import { finaliseSections } from './sections.js';
 import type { KeySource, MainModelOrigin, ProfileConfig, TeaConfig } from './types.js';
@@ -96,6 +96,8 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
   const fallback = layer.fallback?.names ?? [];
   if (layer.fallback) checkFallback(fallback, layer.fallback.file, profiles);
 
+  const sections = finaliseSections(layer.sections, userFile, env);
+  const mcp = finaliseMcpServers(layer.mcpServers, (file) => resolve(file) === resolve(userFile));
   const config: TeaConfig = {
     home,
     files,
@@ -118,7 +120,9 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     },
     models: layer.models,
     keySources,
-    ...finaliseSections(layer.sections, userFile, env),
+    ...sections,
+    mcpServers: mcp.mcpServers,
+    warnings: [...sections.warnings, ...mcp.warnings],
   };
 
   if (layer.cheapModel) {

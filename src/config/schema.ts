@@ -120,6 +120,32 @@ const toolsSchema = z.strictObject({
 /** Profile names: letters, digits, `_`, `.` and `-`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
+/** YAML writes `PORT: 3001` as a number; environment values are strings. */
+const envValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+/** One MCP server: `command` (stdio, with args/env/cwd) or `url` (streamable HTTP, with headers). */
+export const mcpServerSchema = z
+  .strictObject({
+    command: nonEmpty.optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), envValue).optional(),
+    cwd: nonEmpty.optional(),
+    url: httpUrl.optional(),
+    headers: headers.optional(),
+    timeout_s: positiveNumber.optional(),
+    disabled: z.boolean().optional(),
+  })
+  .superRefine((server, ctx) => {
+    if ((server.command === undefined) === (server.url === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'either command or url', path: [] });
+      return;
+    }
+    const wrong = server.url !== undefined ? (['args', 'env', 'cwd'] as const) : (['headers'] as const);
+    for (const key of wrong) {
+      if (server[key] !== undefined) ctx.addIssue({ code: 'custom', message: `no ${key} here`, path: [key] });
+    }
+  });
+
 export const fileSchema = z.strictObject({
   main_model: profileSchema.optional(),
   cheap_model: profileSchema.optional(),
@@ -132,6 +158,7 @@ export const fileSchema = z.strictObject({
   models: z.record(nonEmpty, modelOverrideSchema).optional(),
   permissions: permissionsSchema.optional(),
   tools: toolsSchema.optional(),
+  mcp_servers: z.record(z.string().regex(PROFILE_NAME), mcpServerSchema).optional(),
 });
 
 export type RawProfile = z.infer<typeof profileSchema>;
@@ -139,6 +166,7 @@ export type RawEmbedding = z.infer<typeof embeddingSchema>;
 export type RawFile = z.infer<typeof fileSchema>;
 export type RawPermissions = z.infer<typeof permissionsSchema>;
 export type RawTools = z.infer<typeof toolsSchema>;
+export type RawMcpServer = z.infer<typeof mcpServerSchema>;
 
 /**
  * The keys a mapping at a (generic) path accepts, for "did you mean" suggestions.
@@ -160,8 +188,10 @@ export function knownKeysAt(genericPath: string): string[] {
     'permissions.rules.*': ruleSchema,
     tools: toolsSchema,
     'tools.web_search': webSearchSchema,
+    'mcp_servers.*': mcpServerSchema,
   };
-  const shape = shapes[genericPath];
+  // Server names may hold dots, so any path below mcp_servers is one server entry.
+  const shape = shapes[genericPath.startsWith('mcp_servers.') ? 'mcp_servers.*' : genericPath];
   return shape ? Object.keys(shape.shape) : [];
 }
 

@@ -42,6 +42,18 @@ export type KeySource =
   | { kind: 'env'; variable: string; set: boolean; file?: string }
   | { kind: 'none' };
 
+/**
+ * One configured MCP server: started with `command` over stdio, or reached at `url`
+ * over streamable HTTP. `trusted` is false for a server from a project file.
+ */
+export type McpServerSettings = McpServerSpec & { trusted: boolean };
+
+/** An MCP server as one file writes it (before trust is decided). */
+export type McpServerSpec = (
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { url: string; headers?: Record<string, string> }
+) & { timeoutMs?: number; disabled?: boolean };
+
 /** What configured the main model. */
 export type MainModelOrigin = 'file' | 'env' | 'ollama';
 
@@ -81,6 +93,8 @@ export interface TeaConfig {
   /** Approval mode, rules and extra roots (a project file can only make them stricter). */
   permissions: PermissionsConfig;
   tools: ToolsConfig;
+  /** MCP servers by name (`mcp_servers`); a project file cannot add stdio servers. */
+  mcpServers: Record<string, McpServerSettings>;
   /** Settings that were read but ignored, with the reason. */
   warnings: string[];
 }

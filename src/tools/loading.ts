@@ -115,3 +115,32 @@ export function rankTools(registry: ToolRegistry, query: string, limit = 5): Too
     .slice(0, limit)
     .map((s) => s.tool);
 }
+
+/**
+ * Finds tools that are not registered yet (an MCP server with no cached tool list
+ * connects and registers its tools). `tool_search` and `tool_list` run every
+ * discoverer of their registry before they look; a discoverer must not throw.
+ */
+export type ToolDiscoverer = () => Promise<void>;
+
+const discoverers = new WeakMap<ToolRegistry, Set<ToolDiscoverer>>();
+
+/** Adds a discoverer for `registry`; the returned function removes it. */
+export function addToolDiscoverer(registry: ToolRegistry, discover: ToolDiscoverer): () => void {
+  let set = discoverers.get(registry);
+  if (!set) {
+    set = new Set();
+    discoverers.set(registry, set);
+  }
+  set.add(discover);
+  return () => {
+    set.delete(discover);
+  };
+}
+
+/** Runs every discoverer of `registry` at once (nothing to do, and no cost, when there are none). */
+export async function discoverTools(registry: ToolRegistry): Promise<void> {
+  const set = discoverers.get(registry);
+  if (!set || set.size === 0) return;
+  await Promise.all([...set].map((discover) => discover().catch(() => undefined)));
+}

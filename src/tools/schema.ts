@@ -46,8 +46,20 @@ export function parametersSchema(tool: Pick<Tool, 'name' | 'parameters'>): Json 
   return { ...rest, type: 'object', properties, required };
 }
 
+/** A tool's raw JSON Schema (MCP) as an object schema with `properties` and `required`. */
+function rawSchema(tool: Pick<Tool, 'name'>, raw: Json): Json {
+  if (raw.type !== undefined && raw.type !== 'object') {
+    throw new Error(`Tool "${tool.name}": inputSchema must be an object schema`);
+  }
+  const { $schema: _dropped, ...rest } = raw;
+  const properties = isRecord(rest.properties) ? rest.properties : {};
+  const required = Array.isArray(rest.required) ? rest.required : [];
+  return { ...rest, type: 'object', properties, required };
+}
+
 export function buildSpec(tool: Tool): ToolSpec {
-  return { name: tool.name, description: tool.description, parameters: parametersSchema(tool) };
+  const parameters = tool.inputSchema ? rawSchema(tool, tool.inputSchema) : parametersSchema(tool);
+  return { name: tool.name, description: tool.description, parameters };
 }
 
 function typeLabel(prop: unknown): string {

@@ -88,6 +88,12 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   /** One or two sentences the model reads to decide when to call this tool. */
   description: string;
   parameters: P;
+  /**
+   * A raw JSON Schema for the arguments (MCP tools bring these instead of zod). When
+   * set, it is what the model sees, and `parameters` should be a permissive
+   * `z.looseObject({})` so arguments pass through to the tool unchanged.
+   */
+  inputSchema?: Record<string, unknown>;
   category: string;
   keywords?: string[];
   /** Does not change anything outside the process. */

@@ -1,6 +1,6 @@
 /** tool_search and tool_list: how the model finds and loads tools beyond the core tier. */
 import * as z from 'zod';
-import { rankTools } from '../loading.js';
+import { discoverTools, rankTools } from '../loading.js';
 import type { ToolRegistry } from '../registry.js';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
 
@@ -31,6 +31,7 @@ export function metaTools(registry: ToolRegistry): Tool[] {
       if (!args.query && (!args.names || args.names.length === 0)) {
         throw new ToolError('give a query or names', 'e.g. {"query": "commit changes to git"}');
       }
+      await discoverTools(registry);
       const found = new Map<string, Tool>();
       const unknown: string[] = [];
       for (const name of args.names ?? []) {
@@ -66,6 +67,7 @@ export function metaTools(registry: ToolRegistry): Tool[] {
     concurrencySafe: true,
     approval: 'none',
     async execute(args, ctx) {
+      await discoverTools(registry);
       const loaded = new Set(ctx.host?.loadedTools() ?? registry.names());
       const tools = registry.list().filter((t) => !args.category || t.category === args.category);
       if (tools.length === 0) {

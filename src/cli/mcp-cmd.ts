@@ -1,0 +1,174 @@
+/** `tea mcp list | tools | serve`: loaded only when one of them runs. */
+import path from 'node:path';
+import { loadConfig } from '../config/load.js';
+import type { McpServerSettings, TeaConfig } from '../config/types.js';
+import { createToolRegistry } from '../tools/builtin/index.js';
+import { bridgeName, McpManager, readToolCache } from '../tools/mcp/index.js';
+import { PERMISSION_MODES, type PermissionMode, PermissionPolicy, parseRule } from '../tools/permissions.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { ToolError } from '../tools/types.js';
+import { CliError, EXIT } from './exit.js';
+import { workspaceDir } from './runtime.js';
+import { VERSION } from './version.js';
+
+async function config(cwd: string | undefined): Promise<TeaConfig> {
+  const loaded = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+  for (const warning of loaded.warnings) process.stderr.write(`tea: warning: ${warning}\n`);
+  return loaded;
+}
+
+function target(server: McpServerSettings): string {
+  return 'command' in server ? [server.command, ...(server.args ?? [])].join(' ') : server.url;
+}
+
+function firstSentence(text: string, max = 100): string {
+  const s = (text.split(/(?<=\.)\s/)[0] ?? text).trim().replace(/\s+/g, ' ');
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+const HOW_TO_ADD =
+  'add one to ~/.tea/config.yaml, e.g.\n  mcp_servers:\n    fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", /tmp] }\n';
+
+/** `tea mcp list`: every configured server with its transport, state and cached tool count. */
+export async function listServers(opts: { cwd?: string; json?: boolean }): Promise<number> {
+  const cfg = await config(opts.cwd);
+  const rows = Object.entries(cfg.mcpServers).map(([name, server]) => ({
+    name,
+    transport: 'command' in server ? 'stdio' : 'http',
+    target: target(server),
+    enabled: !server.disabled,
+    trusted: server.trusted,
+    cachedTools: readToolCache(cfg.home, name)?.length ?? null,
+  }));
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return EXIT.OK;
+  }
+  if (rows.length === 0) {
+    process.stdout.write(`No MCP servers configured; ${HOW_TO_ADD}`);
+    return EXIT.OK;
+  }
+  const width = Math.max(...rows.map((r) => r.name.length));
+  for (const r of rows) {
+    const state = r.enabled ? 'enabled ' : 'disabled';
+    const tools = r.cachedTools === null ? 'tools: not listed yet' : `tools: ${r.cachedTools}`;
+    process.stdout.write(
+      `${r.name.padEnd(width)}  ${r.transport.padEnd(5)}  ${state}  ${tools.padEnd(21)}  ${r.target}\n`,
+    );
+  }
+  return EXIT.OK;
+}
+
+/** `tea mcp tools <server>`: connects, lists the tools and refreshes the cache. */
+export async function listServerTools(name: string, opts: { cwd?: string; json?: boolean }): Promise<number> {
+  const cfg = await config(opts.cwd);
+  if (!cfg.mcpServers[name]) {
+    const known = Object.keys(cfg.mcpServers);
+    throw new CliError(
+      `no MCP server named "${name}"; ${known.length ? `configured: ${known.join(', ')}` : `none is configured; ${HOW_TO_ADD}`}`,
+    );
+  }
+  const manager = new McpManager(new ToolRegistry(), cfg.mcpServers, {
+    home: cfg.home,
+    cwd: workspaceDir(opts.cwd),
+    clientInfo: { name: 'tea-agent', version: VERSION },
+  });
+  try {
+    const tools = await manager.refresh(name);
+    if (opts.json) {
+      const out = tools.map((t) => ({ ...t, tool: bridgeName(name, t.name) }));
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      return EXIT.OK;
+    }
+    const width = Math.max(0, ...tools.map((t) => t.name.length));
+    for (const t of tools) {
+      process.stdout.write(`${t.name.padEnd(width)}  ${firstSentence(t.description ?? '')}\n`);
+    }
+    process.stdout.write(
+      `\n${tools.length} tools; the model calls them as ${bridgeName(name, 'TOOL').replace(/TOOL$/, '<tool>')}\n`,
+    );
+    return EXIT.OK;
+  } catch (error) {
+    if (error instanceof ToolError) {
+      throw new CliError(`${error.message}${error.hint ? `\n${error.hint}` : ''}`, EXIT.ERROR);
+    }
+    if (error instanceof Error && /disabled/.test(error.message)) throw new CliError(error.message);
+    throw error;
+  } finally {
+    await manager.close();
+  }
+}
+
+export interface ServeFlags {
+  http?: boolean;
+  port?: number;
+  host?: string;
+  token?: string;
+  mode?: string;
+  yolo?: boolean;
+  allow?: string[];
+  cwd?: string;
+}
+
+function policyFor(cfg: TeaConfig, flags: ServeFlags): PermissionPolicy {
+  const mode = flags.yolo ? 'yolo' : (flags.mode ?? cfg.permissions.mode);
+  if (!PERMISSION_MODES.includes(mode as PermissionMode))
+    throw new CliError(`unknown permission mode ${mode}`);
+  const fromFlags = (flags.allow ?? []).map((text) => {
+    try {
+      return parseRule(text);
+    } catch (e) {
+      throw new CliError(`--allow ${(e as Error).message}`);
+    }
+  });
+  return new PermissionPolicy(mode as PermissionMode, [...cfg.permissions.rules, ...fromFlags]);
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+/** `tea mcp serve`: Tea's tools for MCP clients, over stdio or streamable HTTP. */
+export async function serveMcp(flags: ServeFlags): Promise<number> {
+  const cfg = await config(flags.cwd);
+  const policy = policyFor(cfg, flags);
+  const registry = createToolRegistry({
+    ...(cfg.tools.webSearch ? { webSearch: cfg.tools.webSearch } : {}),
+    envAllow: cfg.tools.envAllow,
+  });
+  const options = {
+    registry,
+    cwd: workspaceDir(flags.cwd),
+    policy,
+    allowedRoots: cfg.permissions.roots,
+    serverInfo: { name: 'tea-agent', version: VERSION },
+    maxOutputChars: cfg.tools.maxOutputChars,
+    outputDir: path.join(cfg.home, 'tool-output'),
+  };
+  if (!flags.http) {
+    process.stderr.write(`tea mcp serve: stdio, ${policy.mode} mode, workspace ${options.cwd}\n`);
+    const { serveStdio } = await import('../tools/mcp/serve.js');
+    await serveStdio(options);
+    return EXIT.OK;
+  }
+  const { serveHttp } = await import('../tools/mcp/serve-http.js');
+  const token = flags.token ?? process.env.TEA_MCP_TOKEN;
+  let handle: Awaited<ReturnType<typeof serveHttp>>;
+  try {
+    handle = await serveHttp({
+      ...options,
+      host: flags.host ?? '127.0.0.1',
+      port: flags.port ?? 0,
+      ...(token ? { token } : {}),
+    });
+  } catch (error) {
+    throw new CliError(`tea mcp serve: ${(error as Error).message}`);
+  }
+  process.stderr.write(`tea mcp serve: listening on ${handle.url} (${policy.mode} mode)\n`);
+  await untilSignal();
+  await handle.close();
+  return EXIT.OK;
+}

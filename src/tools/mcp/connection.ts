@@ -1,0 +1,269 @@
+/**
+ * One MCP client per configured server: connects on first use (the SDK is loaded
+ * only then), applies a per-call timeout, restarts a crashed stdio server once,
+ * and reports the next crash instead of looping.
+ */
+
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { formatSeconds } from '../abort.js';
+import { ToolError } from '../types.js';
+import {
+  errorCode,
+  errorText,
+  MCP_CONNECTION_CLOSED,
+  MCP_REQUEST_TIMEOUT,
+  startError,
+  stderrHint,
+} from './errors.js';
+import { isStdioServer, type McpServerConfig, type McpToolInfo } from './types.js';
+
+export interface ConnectionOptions {
+  name: string;
+  server: McpServerConfig;
+  /** The workspace: a relative `cwd` of a stdio server resolves against it. */
+  workspace: string;
+  /** Per-call time limit when the server sets none. */
+  defaultTimeoutMs: number;
+  /** Time limit of start-up (spawn, handshake, first tool list); at least the call limit. */
+  connectTimeoutMs: number;
+  clientInfo: { name: string; version: string };
+  /** Called with the server's tool list after every successful connection. */
+  onTools?: (tools: McpToolInfo[]) => void;
+}
+
+const STDERR_TAIL_CHARS = 2_000;
+const MAX_TOOL_PAGES = 50;
+/** How long a stdio server gets to exit on its own after its stdin closes. */
+const CLOSE_GRACE_MS = 300;
+
+type State = 'idle' | 'connected' | 'crashed' | 'closed';
+
+export class McpConnection {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private connecting: Promise<Client> | undefined;
+  private state: State = 'idle';
+  /** A crash was already answered with a restart, and no call has succeeded since. */
+  private restarted = false;
+  private stderrTail = '';
+  /** The pid of the last stdio server started, kept even after the SDK lets go of it. */
+  private startedPid: number | undefined;
+
+  constructor(private readonly opts: ConnectionOptions) {}
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  get timeoutMs(): number {
+    return this.opts.server.timeoutMs ?? this.opts.defaultTimeoutMs;
+  }
+
+  private get connectTimeoutMs(): number {
+    return Math.max(this.opts.connectTimeoutMs, this.timeoutMs);
+  }
+
+  /** The child process id of a running stdio server. */
+  get pid(): number | undefined {
+    const pid = (this.transport as { pid?: number | null } | undefined)?.pid;
+    return typeof pid === 'number' ? pid : undefined;
+  }
+
+  get connected(): boolean {
+    return this.state === 'connected';
+  }
+
+  /** How the server is reached, for messages: the command line or the URL. */
+  describe(): string {
+    const s = this.opts.server;
+    return isStdioServer(s) ? `command "${[s.command, ...(s.args ?? [])].join(' ')}"` : s.url;
+  }
+
+  /** Connects (once; concurrent callers share the attempt) and resolves to the client. */
+  async connect(): Promise<Client> {
+    if (this.state === 'connected' && this.client) return this.client;
+    if (this.state === 'closed') throw new ToolError(`MCP server "${this.name}" is shut down`);
+    if (this.connecting) return this.connecting;
+    if (this.state === 'crashed') {
+      if (this.restarted) {
+        throw new ToolError(
+          `MCP server "${this.name}" crashed again after a restart; not restarting it`,
+          `run ${this.describe()} by hand to see why${stderrHint(this.stderrTail)}`,
+        );
+      }
+      this.restarted = true;
+    }
+    this.connecting = this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<Client> {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const transport = await this.makeTransport();
+    const client = new Client(this.opts.clientInfo, { capabilities: {} });
+    client.onclose = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.transport = undefined;
+      if (this.state === 'connected') this.state = 'crashed';
+    };
+    try {
+      await client.connect(transport, { timeout: this.connectTimeoutMs });
+    } catch (error) {
+      // The SDK may already have closed the transport (and forgotten the pid) here.
+      await closeQuickly(this.startedPid, () => transport.close());
+      throw startError(this.name, this.describe(), error, this.stderrTail);
+    }
+    if (this.state === 'closed') {
+      await client.close().catch(() => undefined);
+      throw new ToolError(`MCP server "${this.name}" is shut down`);
+    }
+    this.client = client;
+    this.transport = transport;
+    this.state = 'connected';
+    try {
+      const tools = await this.fetchTools(client, this.connectTimeoutMs);
+      this.opts.onTools?.(tools);
+    } catch (error) {
+      throw this.callError(error, 'tools/list');
+    }
+    return client;
+  }
+
+  private async makeTransport(): Promise<Transport> {
+    const server = this.opts.server;
+    if (!isStdioServer(server)) {
+      const { StreamableHTTPClientTransport } = await import(
+        '@modelcontextprotocol/sdk/client/streamableHttp.js'
+      );
+      const requestInit = server.headers ? { headers: server.headers } : undefined;
+      return new StreamableHTTPClientTransport(new URL(server.url), requestInit ? { requestInit } : {});
+    }
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args ?? [],
+      ...(server.env ? { env: server.env } : {}),
+      cwd: path.resolve(this.opts.workspace, server.cwd ?? '.'),
+      stderr: 'pipe',
+    });
+    this.stderrTail = '';
+    this.startedPid = undefined;
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      this.startedPid = transport.pid ?? undefined;
+    };
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    });
+    return transport;
+  }
+
+  private async fetchTools(client: Client, timeout = this.timeoutMs): Promise<McpToolInfo[]> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+      for (const t of result.tools) {
+        const info: McpToolInfo = { name: t.name, inputSchema: t.inputSchema };
+        if (t.description) info.description = t.description;
+        if (t.annotations) info.annotations = t.annotations;
+        tools.push(info);
+      }
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  /** Connects if needed and lists the server's tools (fresh, not cached). */
+  async listTools(): Promise<McpToolInfo[]> {
+    const client = await this.connect();
+    try {
+      return await this.fetchTools(client);
+    } catch (error) {
+      throw this.callError(error, 'tools/list');
+    }
+  }
+
+  /** Calls one tool; resolves to the raw `tools/call` result. */
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    const client = await this.connect();
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: this.timeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      this.restarted = false;
+      return result;
+    } catch (error) {
+      throw this.callError(error, tool);
+    }
+  }
+
+  private callError(error: unknown, what: string): Error {
+    if (error instanceof ToolError) return error;
+    const code = errorCode(error);
+    if (code === MCP_REQUEST_TIMEOUT) {
+      return new ToolError(
+        `MCP server "${this.name}": ${what} timed out after ${formatSeconds(this.timeoutMs)}`,
+        `ask for less work, or raise mcp_servers.${this.name}.timeout_s`,
+      );
+    }
+    if (code === MCP_CONNECTION_CLOSED || this.state === 'crashed') {
+      return new ToolError(
+        `MCP server "${this.name}" closed the connection during ${what}`,
+        `it is restarted on the next call (once)${stderrHint(this.stderrTail)}`,
+      );
+    }
+    return new ToolError(`MCP server "${this.name}": ${what} failed: ${errorText(error)}`);
+  }
+
+  /** Closes the client and stops a stdio server; later calls fail. */
+  async close(): Promise<void> {
+    this.state = 'closed';
+    await this.connecting?.catch(() => undefined);
+    const client = this.client;
+    const pid = this.pid;
+    this.client = undefined;
+    this.transport = undefined;
+    if (!client) return;
+    await closeQuickly(pid, () => client.close());
+  }
+}
+
+/**
+ * Closes a client or transport. The SDK ends a stdio server's stdin and waits up to
+ * 2 s before SIGTERM; most servers exit at once, and the others should not hold up
+ * shutdown that long.
+ */
+async function closeQuickly(pid: number | undefined, close: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  const term = pid === undefined ? undefined : setTimeout(() => signal(pid, 'SIGTERM'), CLOSE_GRACE_MS);
+  await close().catch(() => undefined);
+  clearTimeout(term);
+  if (pid === undefined) return;
+  // close() may return before the process is gone (the SDK had already let go of it).
+  while (signal(pid, 0)) {
+    if (Date.now() - started >= CLOSE_GRACE_MS) {
+      signal(pid, 'SIGTERM');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Sends a signal; false when there is no such process. */
+function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}

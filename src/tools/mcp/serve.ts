@@ -1,0 +1,180 @@
+/**
+ * The MCP server side: a registry's tools offered to MCP clients. Every call runs
+ * through `runTool` under a fixed permission policy; nobody can answer an approval
+ * request here, so a call the policy would ask about is refused with a clear result.
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { PermissionPolicy } from '../permissions.js';
+import { ToolRegistry } from '../registry.js';
+import { type Authorization, runTool } from '../run.js';
+import type { Tool } from '../types.js';
+
+export interface McpServeOptions {
+  /** The tools to offer (those needing a session, like ask_user, are left out). */
+  registry: ToolRegistry;
+  /** The workspace file tools work in. */
+  cwd: string;
+  policy: PermissionPolicy;
+  allowedRoots?: string[];
+  serverInfo?: { name: string; version: string };
+  maxOutputChars?: number;
+  /** Where truncated outputs are saved in full. */
+  outputDir?: string;
+  /** Tools not to offer; default: those that need an interactive session. */
+  exclude?: (tool: Tool) => boolean;
+}
+
+/** Tools that only work inside an agent session (they ask the user or steer the model). */
+const SESSION_CATEGORIES = new Set(['meta', 'interaction']);
+const SESSION_TOOLS = new Set(['history_search', 'notify']);
+
+export function needsSession(tool: Tool): boolean {
+  return SESSION_CATEGORIES.has(tool.category) || SESSION_TOOLS.has(tool.name);
+}
+
+/** A registry holding only the tools to offer (so unknown-name hints stay within them). */
+export function servedRegistry(opts: Pick<McpServeOptions, 'registry' | 'exclude'>): ToolRegistry {
+  const exclude = opts.exclude ?? needsSession;
+  const served = new ToolRegistry();
+  served.registerAll(opts.registry.list().filter((tool) => !exclude(tool)));
+  return served;
+}
+
+function label(tool: Tool, subject: string | undefined): string {
+  if (!subject) return tool.name;
+  return `${tool.name} (${subject.length > 120 ? `${subject.slice(0, 119)}…` : subject})`;
+}
+
+/** The policy's verdict for one call; 'ask' is a refusal, since no one can answer it. */
+export function authorizer(policy: PermissionPolicy): (tool: Tool, args: unknown) => Promise<Authorization> {
+  return async (tool, args) => {
+    let subject: string | undefined;
+    try {
+      subject = tool.subject?.(args as never);
+    } catch {
+      subject = undefined;
+    }
+    const decision = policy.decide({
+      tool: tool.name,
+      approval: tool.approval,
+      ...(subject === undefined ? {} : { subject }),
+    });
+    if (decision.action === 'allow') return { allowed: true };
+    const what = label(tool, subject);
+    if (decision.action === 'deny') {
+      return {
+        allowed: false,
+        status: 'denied',
+        output: `[DENIED] ${what} is not allowed here (${decision.reason}).\nHint: do not retry this call; the server's permission mode forbids it.`,
+      };
+    }
+    return {
+      allowed: false,
+      status: 'denied',
+      output:
+        `[DENIED] ${what} needs approval (${decision.reason}), and nobody can approve calls made over MCP.\n` +
+        `Hint: the user can restart tea mcp serve with --mode auto-edit or --yolo, or --allow '${tool.name}'.`,
+    };
+  };
+}
+
+function annotations(tool: Tool) {
+  return {
+    readOnlyHint: tool.readOnly,
+    destructiveHint: tool.approval === 'write' || tool.approval === 'exec',
+    openWorldHint: tool.approval === 'network',
+  };
+}
+
+/** An MCP `Server` (not yet connected to a transport) offering the served tools. */
+export async function createToolServer(
+  opts: McpServeOptions,
+  served = servedRegistry(opts),
+): Promise<Server> {
+  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const server = new Server(opts.serverInfo ?? { name: 'tea-agent', version: '0.1.0' }, {
+    capabilities: { tools: {} },
+  });
+  const authorize = authorizer(opts.policy);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: served.list().map((tool) => {
+      const spec = served.specs([tool.name])[0]!;
+      return {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: { ...spec.parameters, type: 'object' as const },
+        annotations: annotations(tool),
+      };
+    }),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
+    const args = params.arguments ?? {};
+    const result = await runTool(
+      served,
+      { type: 'tool-call', id: randomUUID(), name: params.name, args },
+      {
+        cwd: opts.cwd,
+        ...(opts.allowedRoots ? { allowedRoots: opts.allowedRoots } : {}),
+        sessionId: 'mcp',
+        callId: String(extra.requestId),
+        signal: extra.signal,
+        ...(opts.outputDir ? { outputDir: opts.outputDir } : {}),
+      },
+      { authorize, ...(opts.maxOutputChars ? { maxOutputChars: opts.maxOutputChars } : {}) },
+    );
+    const images = (result.images ?? []).flatMap((image) =>
+      image.data ? [{ type: 'image' as const, data: image.data, mimeType: image.mediaType }] : [],
+    );
+    return { content: [{ type: 'text' as const, text: result.output }, ...images], isError: result.isError };
+  });
+  return server;
+}
+
+/** Serves over stdin/stdout until stdin ends; resolves then. Nothing else may write to stdout. */
+export async function serveStdio(opts: McpServeOptions): Promise<void> {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const server = await createToolServer(opts);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  const unanswered = trackRequests(transport);
+  // The client hung up: answer the requests already received, then stop.
+  process.stdin.once('end', () => void unanswered().then(() => server.close()));
+  await closed;
+}
+
+/**
+ * Counts requests received and not yet answered on a connected transport; the
+ * returned function resolves once none are left.
+ */
+function trackRequests(transport: Transport): () => Promise<void> {
+  const pending = new Set<string | number>();
+  let waiters: Array<() => void> = [];
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && 'id' in message) pending.add(message.id);
+    receive?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if (!('method' in message) && 'id' in message && message.id !== undefined) {
+      pending.delete(message.id);
+      if (pending.size === 0) for (const done of waiters.splice(0)) done();
+    }
+  };
+  return () =>
+    pending.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          waiters = [...waiters, resolve];
+        });
+}

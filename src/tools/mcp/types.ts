@@ -1,0 +1,48 @@
+/** MCP servers as the runtime receives them from config, and the tool lists we cache. */
+
+interface ServerCommon {
+  /** Per-call time limit in milliseconds (absent: the manager's default). */
+  timeoutMs?: number;
+  /** Configured but switched off: no tools, never started. */
+  disabled?: boolean;
+  /**
+   * False for servers from a project file (not the user's own config): their tools
+   * never run without approval, whatever their annotations claim.
+   */
+  trusted?: boolean;
+}
+
+/** A server Tea starts as a child process and talks to over stdio. */
+export interface McpStdioServerConfig extends ServerCommon {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Working directory of the server (relative: to the workspace). */
+  cwd?: string;
+}
+
+/** A server reached over streamable HTTP. */
+export interface McpHttpServerConfig extends ServerCommon {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+export function isStdioServer(server: McpServerConfig): server is McpStdioServerConfig {
+  return 'command' in server;
+}
+
+/** What an MCP server says about one of its tools (the part we keep). */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
