@@ -1,12 +1,31 @@
-import type { Command } from 'commander';
-import { CliError } from './exit.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import { PERMISSION_MODES } from '../tools/permissions.js';
+import type { AcpFlags } from './acp-cmd.js';
 
-/** Registers `tea acp` (options only; the implementation loads when it runs). */
-export function addAcpCommand(program: Command, _setCode: (code: number) => void): void {
+function permissionMode(value: string): string {
+  if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
+  throw new InvalidArgumentError(`expected ${PERMISSION_MODES.join(', ')}`);
+}
+
+/** Registers `tea acp` (options only; the implementation and the ACP SDK load when it runs). */
+export function addAcpCommand(program: Command, setCode: (code: number) => void): void {
   program
     .command('acp')
-    .description('talk to an editor over the Agent Client Protocol (stdio)')
-    .action(() => {
-      throw new CliError('tea acp is not built yet');
+    .description('talk to an editor over the Agent Client Protocol (JSON-RPC on stdio)')
+    .option('--cwd <dir>', 'default workspace (sessions use the directory the editor sends)')
+    .option('--profile <name>', 'config profile to use as the main model')
+    .option('-m, --model <model>', 'model name (overrides main_model.model)')
+    .option(
+      '--permission-mode <mode>',
+      'initial mode of new sessions: read-only | ask | auto-edit | yolo',
+      permissionMode,
+    )
+    .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
+    .action(async (_opts: AcpFlags, cmd: Command) => {
+      // The top-level command defines the same options and claims them wherever they
+      // appear, so read them merged with the globals.
+      const flags = cmd.optsWithGlobals<AcpFlags>();
+      const { runAcp } = await import('./acp-cmd.js');
+      setCode(await runAcp(flags));
     });
 }

@@ -1,7 +1,8 @@
 /** Writing a file so readers see the old or the new content, never half of it. */
 import { randomBytes } from 'node:crypto';
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { ToolContext } from '../types.js';
 
 /** Marks the temporary files this module creates (tests look for leftovers by it). */
 export const TEMP_MARKER = '.tea-tmp-';
@@ -55,4 +56,20 @@ export async function writeTemp(
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/** Reads a whole text file: through the client's view (`ctx.fs`, an editor's buffers) when present. */
+export function readTextVia(ctx: Pick<ToolContext, 'fs' | 'signal'>, abs: string): Promise<string> {
+  if (ctx.fs) return ctx.fs.readTextFile(abs);
+  return readFile(abs, { encoding: 'utf8', signal: ctx.signal });
+}
+
+/** Writes a whole text file: through the client (`ctx.fs`) when present, else atomically on disk. */
+export function writeTextVia(
+  ctx: Pick<ToolContext, 'fs' | 'signal'>,
+  abs: string,
+  content: string,
+): Promise<void> {
+  if (ctx.fs) return ctx.fs.writeTextFile(abs, content);
+  return writeFileAtomic(abs, content, { signal: ctx.signal });
 }

@@ -2,11 +2,10 @@
  * edit_file: exact string replacement (falling back to a unique whitespace-tolerant
  * line match), one edit or several applied all-or-nothing, answered with a diff.
  */
-import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool, type Tool, ToolError } from '../types.js';
 import { displayPath } from '../workspace.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { readTextVia, writeTextVia } from './atomic-write.js';
 import { unifiedDiff } from './diff-text.js';
 import { type AppliedEdit, applyEdit, type EditSpec } from './edit-match.js';
 import type { ResolvedFileOptions } from './file-options.js';
@@ -93,7 +92,7 @@ export function editFileTool(opts: ResolvedFileOptions): Tool {
         }
         throw error;
       });
-      const original = await readFile(abs, 'utf8');
+      const original = await readTextVia(ctx, abs);
       const multi = args.edits !== undefined;
       let text = original;
       const applied: AppliedEdit[] = [];
@@ -113,7 +112,7 @@ export function editFileTool(opts: ResolvedFileOptions): Tool {
       if (text === original) {
         throw new ToolError('The edits leave the file unchanged; nothing was written', 'check the edits');
       }
-      await writeFileAtomic(abs, text, { signal: ctx.signal });
+      await writeTextVia(ctx, abs, text);
       const shown = displayPath(ctx, abs);
       const count = applied.reduce((sum, a) => sum + a.count, 0);
       const lines: string[] = [];

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { HINTS } from '../hints.js';
 import { defineTool, type Tool, ToolError } from '../types.js';
 import { displayPath, resolvePath } from '../workspace.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeTextVia } from './atomic-write.js';
 import { editFileTool } from './edit.js';
 import { type FileToolOptions, type ResolvedFileOptions, withFileDefaults } from './file-options.js';
 import { fsOpTools } from './fs-ops.js';
@@ -42,8 +42,9 @@ function writeFileTool(): Tool {
       const abs = resolvePath(ctx, args.path, { write: true });
       const before = await stat(abs).catch(() => undefined);
       if (before?.isDirectory()) throw new ToolError(`${args.path} is a directory`, HINTS.EISDIR);
-      await mkdir(dirname(abs), { recursive: true });
-      await writeFileAtomic(abs, args.content, { signal: ctx.signal });
+      // Through an editor (ctx.fs) the client writes the file; Tea touches no disk.
+      if (!ctx.fs) await mkdir(dirname(abs), { recursive: true });
+      await writeTextVia(ctx, abs, args.content);
       const bytes = Buffer.byteLength(args.content, 'utf8');
       const size = `${plural(bytes, 'byte')}, ${plural(countLines(args.content), 'line')}`;
       const shown = displayPath(ctx, abs);

@@ -16,6 +16,7 @@ import {
   plural,
   readHead,
   resolveFile,
+  splitLines,
 } from './text.js';
 
 interface LineWindow {
@@ -24,7 +25,6 @@ interface LineWindow {
   /** Stop before the formatted lines pass this many characters (at least one line is kept). */
   maxChars: number;
   maxLineChars: number;
-  signal: AbortSignal;
 }
 
 interface NumberedLines {
@@ -35,15 +35,23 @@ interface NumberedLines {
   last: number;
 }
 
-/** Reads a file line by line, keeping the lines of the window formatted like `cat -n`. */
-async function numberedLines(abs: string, w: LineWindow): Promise<NumberedLines> {
+/** A file's lines streamed from disk. */
+function diskLines(abs: string, signal: AbortSignal): AsyncIterable<string> {
+  const input = createReadStream(abs, { encoding: 'utf8', signal });
+  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+}
+
+/** Keeps the lines of the window formatted like `cat -n`. */
+async function numberedLines(
+  lines: AsyncIterable<string> | Iterable<string>,
+  w: LineWindow,
+): Promise<NumberedLines> {
   const shown: string[] = [];
   let chars = 0;
   let total = 0;
   let last = w.offset - 1;
   let full = false;
-  const input = createReadStream(abs, { encoding: 'utf8', signal: w.signal });
-  for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+  for await (const line of lines) {
     total++;
     if (total < w.offset || full) continue;
     const formatted = `${String(total).padStart(6)}\t${clipLine(line, w.maxLineChars)}`;
@@ -118,12 +126,13 @@ export function readFileTool(opts: ResolvedFileOptions): Tool {
       if (looksBinary(head)) throw binaryFileError(args.path);
       const offset = args.offset ?? 1;
       const limit = args.limit ?? opts.readDefaultLimit;
-      const { shown, total, last } = await numberedLines(abs, {
+      // Text comes from the editor's buffer when the client offers one (ctx.fs).
+      const lines = ctx.fs ? splitLines(await ctx.fs.readTextFile(abs)).lines : diskLines(abs, ctx.signal);
+      const { shown, total, last } = await numberedLines(lines, {
         offset,
         limit,
         maxChars: opts.readMaxChars,
         maxLineChars: opts.readMaxLineChars,
-        signal: ctx.signal,
       });
       if (total === 0) return `(${args.path} is empty)`;
       if (offset > total) {
@@ -161,12 +170,11 @@ async function readOne(
   if (detectImageType(head))
     return { text: `==> ${shown} <==\n(an image; use read_file to view it)`, ok: true };
   if (looksBinary(head)) return { text: `==> ${shown} <==\n[error] binary file, not shown`, ok: false };
-  const lines = await numberedLines(abs, {
+  const lines = await numberedLines(diskLines(abs, ctx.signal), {
     offset: 1,
     limit: Number.MAX_SAFE_INTEGER,
     maxChars,
     maxLineChars: opts.readMaxLineChars,
-    signal: ctx.signal,
   });
   if (lines.total === 0) return { text: `==> ${shown} (empty) <==`, ok: true };
   const body = [...lines.shown];

@@ -1,0 +1,239 @@
+/**
+ * One Tea session as an ACP session: runs prompts and streams their events as
+ * `session/update`s, bridges approvals to `session/request_permission`, answers
+ * slash commands, and replays the transcript on `session/load`.
+ */
+import {
+  type AgentContext,
+  type ContentBlock,
+  type PermissionOption,
+  RequestError,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import type { AgentEvent, ApprovalDecision } from '../agent/events.js';
+import type { Session } from '../agent/index.js';
+import type { MemoryService } from '../memory/service.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ClientFs } from '../tools/types.js';
+import { COMMANDS, parseCommand, runCommand } from './commands.js';
+import { toTeaPrompt } from './prompt-input.js';
+import { replayUpdates } from './replay.js';
+import { toolKind, toolLocations, toolTitle } from './tool-info.js';
+import { UpdateMapper } from './updates.js';
+
+export interface LiveDeps {
+  client: AgentContext;
+  tools: ToolRegistry;
+  memory?: MemoryService;
+  contextWindow: number;
+  log: (line: string) => void;
+}
+
+export const PERMISSION_OPTIONS: PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Always allow in this session', kind: 'allow_always' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+
+const DECISIONS: Record<string, ApprovalDecision> = {
+  allow_once: 'once',
+  allow_always: 'always',
+  reject: 'reject',
+};
+
+/** What the model is told when it asks a question: ACP v1 has no free-form question request. */
+const NO_ANSWER =
+  '(The editor cannot answer questions during a turn. Make the most reasonable assumption, say which one you made, and continue; the user can correct you in the next message.)';
+
+type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
+
+export class LiveSession {
+  private running: AbortController | undefined;
+  /** The prompt in progress (settles when it has answered). */
+  private current: Promise<unknown> = Promise.resolve();
+  private readonly mapper: UpdateMapper;
+
+  constructor(
+    readonly session: Session,
+    private readonly deps: LiveDeps,
+    fs: ClientFs | undefined,
+  ) {
+    this.mapper = new UpdateMapper({
+      tools: deps.tools,
+      cwd: session.row.cwd,
+      ...(fs ? { fs } : {}),
+      contextWindow: deps.contextWindow,
+      mode: () => session.permissionMode,
+      send: (u) => this.send(u),
+    });
+  }
+
+  get id(): string {
+    return this.session.id;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Queues one update; a closed connection drops it (the session itself is unaffected). */
+  send(update: SessionUpdate): void {
+    this.deps.client.notify('session/update', { sessionId: this.id, update }).catch(() => undefined);
+  }
+
+  announceCommands(): void {
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: COMMANDS });
+  }
+
+  replay(): void {
+    for (const u of replayUpdates(this.session.history, this.deps.tools, this.session.row.cwd)) this.send(u);
+  }
+
+  /** Aborts the running prompt (it answers `cancelled`); a no-op when idle. */
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  /** Resolves once no prompt runs and the session's background jobs (summaries, title) are done. */
+  async idle(): Promise<void> {
+    await this.current.catch(() => undefined);
+    await this.session.settled();
+  }
+
+  prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    const run = this.run(blocks);
+    this.current = run;
+    return run;
+  }
+
+  private async run(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.running) {
+      throw RequestError.invalidRequest(
+        { sessionId: this.id },
+        'a prompt is already running in this session; send session/cancel first',
+      );
+    }
+    const input = toTeaPrompt(blocks);
+    const command = input.images.length === 0 ? parseCommand(input.text) : undefined;
+    if (command) {
+      const text = await runCommand(command, {
+        session: this.session,
+        tools: this.deps.tools,
+        ...(this.deps.memory ? { memory: this.deps.memory } : {}),
+        send: (u) => this.send(u),
+      });
+      this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+      return 'end_turn';
+    }
+    if (input.text.trim() === '' && input.images.length === 0) {
+      throw RequestError.invalidParams({ sessionId: this.id }, 'the prompt is empty');
+    }
+    const ctrl = new AbortController();
+    this.running = ctrl;
+    try {
+      let done: DoneEvent | undefined;
+      const events = this.session.prompt(input.text, {
+        signal: ctrl.signal,
+        ...(input.images.length > 0 ? { images: input.images } : {}),
+      });
+      // Updates go out in event order through `queue`, while the loop keeps pulling
+      // events (a slow diff read never delays the next tool's snapshot).
+      let queue: Promise<void> = Promise.resolve();
+      for await (const e of events) {
+        this.mapper.observe(e);
+        if (e.type === 'approval_request') {
+          // Asked after the call's own updates are out; the queue does not wait for the answer.
+          queue = queue.then(() => {
+            void this.askPermission(e, ctrl.signal);
+          });
+        } else if (e.type === 'question') this.session.answer(e.requestId, NO_ANSWER);
+        else if (e.type === 'done') done = e;
+        else
+          queue = queue.then(() => this.mapper.handle(e)).catch((error: unknown) => this.logFailure(error));
+      }
+      await queue;
+      return this.stopReason(done, ctrl.signal);
+    } catch (error) {
+      if (error instanceof RequestError) throw error;
+      if (ctrl.signal.aborted) return 'cancelled';
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log(`tea acp: prompt failed: ${message}`);
+      throw RequestError.internalError({ sessionId: this.id }, message);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private logFailure(error: unknown): void {
+    this.deps.log(
+      `tea acp: could not send an update: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+
+  private stopReason(done: DoneEvent | undefined, signal: AbortSignal): StopReason {
+    if (signal.aborted || done?.reason === 'cancelled') return 'cancelled';
+    switch (done?.reason) {
+      case 'max_iterations':
+        return 'max_turn_requests';
+      case 'error':
+        throw RequestError.internalError(
+          { sessionId: this.id, reason: 'error' },
+          done.message ?? 'the model call failed',
+        );
+      case 'doom_loop':
+        if (done.message)
+          this.send({
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: `\n\n${done.message}` },
+          });
+        return 'end_turn';
+      default:
+        return 'end_turn';
+    }
+  }
+
+  /**
+   * Asks the editor about one call and answers the waiting approval. A cancelled
+   * turn cancels the request (`$/cancel_request`) and the call ends as cancelled.
+   */
+  private async askPermission(
+    e: Extract<AgentEvent, { type: 'approval_request' }>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const cwd = this.session.row.cwd;
+    let decision: ApprovalDecision = 'reject';
+    let message: string | undefined;
+    try {
+      const res = await this.deps.client.request(
+        'session/request_permission',
+        {
+          sessionId: this.id,
+          toolCall: {
+            toolCallId: e.callId,
+            title: toolTitle(this.deps.tools, e.tool, e.args),
+            kind: toolKind(this.deps.tools, e.tool),
+            status: 'pending',
+            locations: toolLocations(e.tool, e.args, cwd),
+            rawInput: e.args,
+          },
+          options: PERMISSION_OPTIONS,
+        },
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
+      );
+      if (res.outcome.outcome === 'selected') {
+        decision = DECISIONS[res.outcome.optionId] ?? 'reject';
+        if (!(res.outcome.optionId in DECISIONS)) message = `unknown option ${res.outcome.optionId}`;
+      } else {
+        message = 'the user cancelled';
+      }
+    } catch (error) {
+      message = signal.aborted
+        ? 'the turn was cancelled'
+        : `the editor did not answer: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (this.session.approve(e.requestId, decision, message) && decision !== 'reject') {
+      this.mapper.allowed(e.callId, decision === 'always' ? { name: e.tool, args: e.args } : undefined);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The Agent Client Protocol agent: JSON-RPC over newline-delimited stdio. Editors
+ * (Zed, JetBrains, Neovim) create and load sessions, send prompts, cancel them and
+ * switch permission modes; Tea streams back what happens.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import type { Agent } from '../agent/index.js';
+import type { MemoryService } from '../memory/service.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { clientFsFor } from './client-fs.js';
+import { LiveSession } from './live-session.js';
+import { modeState, parseMode } from './modes.js';
+
+export interface AcpServerOptions {
+  agent: Agent;
+  tools: ToolRegistry;
+  memory?: MemoryService;
+  /** The main model's context window (usage updates report it as `size`). */
+  contextWindow: number;
+  version: string;
+  /** Diagnostics; stdout carries protocol traffic only, so this goes to stderr. */
+  log: (line: string) => void;
+  /**
+   * Connects the MCP servers a client passes with `session/new` / `session/load`.
+   * Absent: they are ignored with a warning on the log.
+   */
+  attachMcp?: (servers: readonly acp.McpServer[], cwd: string) => Promise<void>;
+  /** On disconnect, how long to wait for cancelled prompts and background jobs (default 5 s). */
+  shutdownGraceMs?: number;
+}
+
+/** Checks the workspace the client sends: an absolute path to an existing directory. */
+function checkCwd(cwd: string): string {
+  if (!path.isAbsolute(cwd))
+    throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw acp.RequestError.invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
+  return cwd;
+}
+
+/** Builds the agent side of one connection (its sessions live as long as the connection). */
+export function createAcpAgent(opts: AcpServerOptions): {
+  app: acp.AgentApp;
+  /** Aborts every running prompt and waits (a bounded time) for them and background jobs to end. */
+  shutdown(): Promise<void>;
+} {
+  const live = new Map<string, LiveSession>();
+  let clientCaps: acp.ClientCapabilities | undefined;
+
+  const find = (sessionId: string): LiveSession => {
+    const s = live.get(sessionId);
+    if (!s) throw acp.RequestError.sessionNotFound(sessionId);
+    return s;
+  };
+
+  /** MCP trouble never fails the session: it is logged and the session goes on without those tools. */
+  const attach = async (servers: readonly acp.McpServer[], cwd: string): Promise<void> => {
+    if (servers.length === 0) return;
+    if (!opts.attachMcp) {
+      opts.log(
+        `tea acp: warning: ignoring ${servers.length} MCP server(s) from the client (${servers.map((s) => s.name).join(', ')}): MCP servers are not supported here`,
+      );
+      return;
+    }
+    try {
+      await opts.attachMcp(servers, cwd);
+    } catch (error) {
+      opts.log(
+        `tea acp: warning: MCP servers from the client: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
+
+  const open = (
+    client: acp.AgentContext,
+    make: (fs: ReturnType<typeof clientFsFor>) => LiveSession['session'],
+  ) => {
+    let id = '';
+    const fs = clientFsFor(client, () => id, clientCaps);
+    const session = make(fs);
+    id = session.id;
+    const s = new LiveSession(session, { ...opts, client }, fs);
+    live.set(id, s);
+    return s;
+  };
+
+  const app = acp
+    .agent({ name: 'tea' })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientCaps = params.clientCapabilities;
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: false },
+        },
+        authMethods: [],
+        agentInfo: { name: 'tea', title: 'Tea Agent', version: opts.version },
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const cwd = checkCwd(params.cwd);
+      const s = open(client, (fs) => opts.agent.newSession({ cwd, ...(fs ? { fs } : {}) }));
+      await attach(params.mcpServers, cwd);
+      setImmediate(() => s.announceCommands());
+      return { sessionId: s.id, modes: modeState(s.session.permissionMode) };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const existing = live.get(params.sessionId);
+      if (existing?.busy) {
+        throw acp.RequestError.invalidRequest(
+          { sessionId: params.sessionId },
+          'the session is running a prompt; cancel it before loading it again',
+        );
+      }
+      let s: LiveSession;
+      try {
+        s = open(client, (fs) => opts.agent.resumeSession(params.sessionId, fs ? { fs } : {}));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new acp.RequestError(-32002, `cannot load session ${params.sessionId}: ${message}`, {
+          sessionId: params.sessionId,
+        });
+      }
+      await attach(params.mcpServers, s.session.row.cwd);
+      s.replay();
+      setImmediate(() => s.announceCommands());
+      return { modes: modeState(s.session.permissionMode) };
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const stopReason = await find(params.sessionId).prompt(params.prompt);
+      return { stopReason };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      live.get(params.sessionId)?.cancel();
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const s = find(params.sessionId);
+      s.session.setPermissionMode(parseMode(params.modeId));
+      return {};
+    });
+
+  return {
+    app,
+    shutdown: async () => {
+      for (const s of live.values()) s.cancel();
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, opts.shutdownGraceMs ?? 5000);
+      });
+      await Promise.race([Promise.all([...live.values()].map((s) => s.idle())), grace]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Serves one client over the given byte streams; resolves when the connection closes. */
+export async function serveAcp(
+  opts: AcpServerOptions & { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> },
+): Promise<void> {
+  const { app, shutdown } = createAcpAgent(opts);
+  const connection = app.connect(acp.ndJsonStream(opts.output, opts.input));
+  try {
+    await connection.closed;
+  } finally {
+    await shutdown();
+  }
+}
