@@ -19,6 +19,7 @@ import { reply } from '../test/support/script.js';
 import { benchContext } from './context.js';
 import { benchGrep } from './grep.js';
 import { benchMemory } from './memory.js';
+import { serverLoadBench } from './server-load.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TEA = path.join(ROOT, 'bin', 'tea.js');
@@ -268,3 +269,4 @@ await benchFirstRequestTokens();
 await benchContext();
 await benchGrep();
 await benchMemory();
+await serverLoadBench();

@@ -79,15 +79,6 @@ export function ensureVectorSupport(db: Database.Database): void {
   vectorReady.add(db);
 }
 
-/** The vec0 table holding vectors of `dims` dimensions. */
-export function vectorTable(dims: number): string {
-  return `memory_vec_${dims}`;
-}
-
-export function vectorBytes(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
 export function checkVector(vector: Float32Array, embedder: string | undefined): asserts embedder is string {
   if (!(vector instanceof Float32Array) || vector.length === 0 || vector.length > 8192) {
     throw new StoreError('a memory embedding must be a Float32Array of 1 to 8192 numbers', 'invalid');

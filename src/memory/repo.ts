@@ -11,20 +11,19 @@ import {
   type MemoryRow,
   toMemory,
   validate,
-  vectorBytes,
-  vectorTable,
 } from './repo-rows.js';
 import { segmentWords } from './segment.js';
+import { cached } from './statements.js';
 import { CATEGORY_PRIORITY, type Category, type Memory, type NewMemory, type Priority } from './types.js';
+import { indexVector, unindexVector, vectorBytes } from './vector-index.js';
 
 export {
   ACTIVE_SQL,
   contentHash,
   ensureVectorSupport,
   type MemoryPatch,
-  vectorBytes,
-  vectorTable,
 } from './repo-rows.js';
+export { vectorBytes, vectorTable } from './vector-index.js';
 
 /** A memory to add, optionally with its vector and the embedder that made it. */
 export type AddMemoryInput = NewMemory & { embedding?: Float32Array; embedder?: string };
@@ -65,29 +64,28 @@ export class MemoryRepo {
     const tags = cleanTags(input.tags ?? []);
     const content = input.content.trim();
     const write = this.db.transaction((): number => {
-      const info = this.db
-        .prepare(
-          `INSERT INTO memories (content, priority, importance, category, tags, content_hash, expires_at,
+      const info = cached(
+        this.db,
+        `INSERT INTO memories (content, priority, importance, category, tags, content_hash, expires_at,
              pinned, created_at, valid_from, subject, attribute, source_session_id, source_message_id, scope)
            VALUES (@content, @priority, @importance, @category, @tags, @hash, @expiresAt, @pinned, @now, @now,
              @subject, @attribute, @sourceSessionId, @sourceMessageId, @scope)`,
-        )
-        .run({
-          content,
-          priority: input.priority ?? CATEGORY_PRIORITY[input.category],
-          importance: input.importance ?? 3,
-          category: input.category,
-          tags: JSON.stringify(tags),
-          hash: contentHash(content),
-          expiresAt: input.expiresAt ?? null,
-          pinned: input.pinned === true ? 1 : 0,
-          now,
-          subject: input.subject ?? null,
-          attribute: input.attribute ?? null,
-          sourceSessionId: input.sourceSessionId ?? null,
-          sourceMessageId: input.sourceMessageId ?? null,
-          scope: input.scope ?? 'user',
-        });
+      ).run({
+        content,
+        priority: input.priority ?? CATEGORY_PRIORITY[input.category],
+        importance: input.importance ?? 3,
+        category: input.category,
+        tags: JSON.stringify(tags),
+        hash: contentHash(content),
+        expiresAt: input.expiresAt ?? null,
+        pinned: input.pinned === true ? 1 : 0,
+        now,
+        subject: input.subject ?? null,
+        attribute: input.attribute ?? null,
+        sourceSessionId: input.sourceSessionId ?? null,
+        sourceMessageId: input.sourceMessageId ?? null,
+        scope: input.scope ?? 'user',
+      });
       const id = Number(info.lastInsertRowid);
       this.index(id, content, tags);
       if (input.embedding !== undefined && input.embedder !== undefined) {
@@ -99,18 +97,19 @@ export class MemoryRepo {
   }
 
   get(id: number): Memory | undefined {
-    const row = this.db.prepare<[number], MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE id = ?`).get(id);
+    const row = cached(this.db, `SELECT ${COLUMNS} FROM memories WHERE id = ?`).get(id) as
+      | MemoryRow
+      | undefined;
     return row === undefined ? undefined : toMemory(row);
   }
 
   /** Several memories by id, in the order given; unknown ids are skipped. */
   getMany(ids: readonly number[]): Memory[] {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare<number[], MemoryRow>(
-        `SELECT ${COLUMNS} FROM memories WHERE id IN (${ids.map(() => '?').join(',')})`,
-      )
-      .all(...ids);
+    const rows = cached(
+      this.db,
+      `SELECT ${COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as MemoryRow[];
     const byId = new Map(rows.map((r) => [r.id, toMemory(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -310,49 +309,42 @@ export class MemoryRepo {
   /** Rewrites both full-text rows for a memory. */
   private index(id: number, content: string, tags: readonly string[]): void {
     const tagText = tags.join(' ');
-    this.db.prepare('DELETE FROM memories_fts_trigram WHERE rowid = ?').run(id);
-    this.db.prepare('DELETE FROM memories_fts_words WHERE rowid = ?').run(id);
-    this.db
-      .prepare('INSERT INTO memories_fts_trigram (rowid, content, tags) VALUES (?, ?, ?)')
-      .run(id, content, tagText);
-    this.db
-      .prepare('INSERT INTO memories_fts_words (rowid, words) VALUES (?, ?)')
-      .run(id, segmentWords(`${content} ${tagText}`));
+    cached(this.db, 'DELETE FROM memories_fts_trigram WHERE rowid = ?').run(id);
+    cached(this.db, 'DELETE FROM memories_fts_words WHERE rowid = ?').run(id);
+    cached(this.db, 'INSERT INTO memories_fts_trigram (rowid, content, tags) VALUES (?, ?, ?)').run(
+      id,
+      content,
+      tagText,
+    );
+    cached(this.db, 'INSERT INTO memories_fts_words (rowid, words) VALUES (?, ?)').run(
+      id,
+      segmentWords(`${content} ${tagText}`),
+    );
   }
 
   private writeVector(id: number, vector: Float32Array, embedder: string): void {
     ensureVectorSupport(this.db);
     this.clearVector(id);
-    const bytes = vectorBytes(vector);
-    this.db.prepare('UPDATE memories SET embedding = ?, embedder = ? WHERE id = ?').run(bytes, embedder, id);
-    const table = vectorTable(vector.length);
-    this.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0 (embedding float[${vector.length}] distance_metric=cosine)`,
+    cached(this.db, 'UPDATE memories SET embedding = ?, embedder = ? WHERE id = ?').run(
+      vectorBytes(vector),
+      embedder,
+      id,
     );
-    this.db.prepare(`INSERT INTO ${table} (rowid, embedding) VALUES (?, ?)`).run(BigInt(id), bytes);
+    indexVector(this.db, id, vector);
   }
 
   /** Forgets a memory's vector everywhere (its content changed). */
   private clearVector(id: number): void {
     this.dropFromVectorTable(id);
-    this.db.prepare('UPDATE memories SET embedding = NULL, embedder = NULL WHERE id = ?').run(id);
+    cached(this.db, 'UPDATE memories SET embedding = NULL, embedder = NULL WHERE id = ?').run(id);
   }
 
   /** Removes the memory from the KNN table only; the BLOB stays for history. */
   private dropFromVectorTable(id: number): void {
-    const row = this.db
-      .prepare<[number], { bytes: number | null }>(
-        'SELECT length(embedding) AS bytes FROM memories WHERE id = ?',
-      )
-      .get(id);
-    if (row?.bytes == null) return;
-    const table = vectorTable(row.bytes / 4);
-    const exists = this.db
-      .prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-      .pluck()
-      .get(table);
-    if (exists === undefined) return;
-    ensureVectorSupport(this.db);
-    this.db.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(BigInt(id));
+    const bytes = cached(this.db, 'SELECT length(embedding) FROM memories WHERE id = ?', { pluck: true }).get(
+      id,
+    ) as number | null | undefined;
+    if (bytes == null) return;
+    unindexVector(this.db, id, bytes / 4);
   }
 }

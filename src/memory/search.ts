@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3';
-import { ACTIVE_SQL, ensureVectorSupport, MemoryRepo, vectorBytes, vectorTable } from './repo.js';
+import { ACTIVE_SQL, MemoryRepo } from './repo.js';
 import { queryTerms } from './segment.js';
+import { cached } from './statements.js';
+import { STOPWORDS } from './stopwords.js';
 import type { Memory } from './types.js';
+import { ensureVectorIndex, hasVectorIndex, unitBytes } from './vector-index.js';
 
 /** Which ranked list found a memory, and at which 1-based rank. */
 export interface SearchRanks {
@@ -42,8 +45,13 @@ export const FUSION_WEIGHTS = {
 const PRIOR_WEIGHT = 0.04;
 const RECENCY_HALF_LIFE_DAYS = 60;
 const DAY_MS = 86_400_000;
-/** KNN over-fetch, since inactive or out-of-scope rows are filtered after the vec0 query. */
-const VECTOR_OVERFETCH = 4;
+/** Over-fetch of the full-text lists: inactive or out-of-scope rows are filtered after ranking. */
+const OVERFETCH = 4;
+/**
+ * Extra KNN neighbours for the few indexed rows a search filters out (expired,
+ * other scope or embedder). sqlite-vec's KNN costs grow with k, so this stays small.
+ */
+const VECTOR_SLACK = 14;
 
 type Source = MemoryRepo | Database.Database;
 type ListName = keyof SearchRanks;
@@ -86,7 +94,10 @@ export function trigramQuery(query: string): string | undefined {
   for (const raw of rest.split(/[\s,;:!?()[\]{}"'`<>，。！？；：、（）“”‘’《》]+/u)) {
     chunks.push(raw.replace(/^[.\-/]+|[.\-/]+$/g, ''));
   }
-  const usable = [...new Set(chunks.filter((c) => Array.from(c).length >= 3))].slice(0, 64);
+  const long = [...new Set(chunks.filter((c) => Array.from(c).length >= 3))];
+  // Stopwords ("the", "what", "which") match most rows: ranking them is slow and tells nothing.
+  const meaningful = long.filter((c) => !STOPWORDS.has(c.toLowerCase()));
+  const usable = (meaningful.length > 0 ? meaningful : long).slice(0, 64);
   return usable.length === 0 ? undefined : usable.map(quote).join(' OR ');
 }
 
@@ -100,6 +111,32 @@ function scopeSql(scopes: string[] | undefined): string {
   return scopes === undefined ? '' : ' AND m.scope IN (SELECT value FROM json_each(@scopes))';
 }
 
+/**
+ * Keeps the ids (in their order) that are active and in scope, at most `limit`.
+ * Filtering after ranking keeps the full-text and KNN queries on their fast paths.
+ */
+function activeOnly(
+  db: Database.Database,
+  ids: number[],
+  now: number,
+  scopes: string[] | undefined,
+  limit: number,
+) {
+  if (ids.length === 0) return [];
+  const keep = new Set(
+    cached(
+      db,
+      `SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${ACTIVE_SQL}${scopeSql(scopes)}`,
+      { pluck: true },
+    ).all({
+      ids: JSON.stringify(ids),
+      now,
+      ...(scopes === undefined ? {} : { scopes: JSON.stringify(scopes) }),
+    }) as number[],
+  );
+  return ids.filter((id) => keep.has(id)).slice(0, limit);
+}
+
 function ftsIds(
   db: Database.Database,
   table: string,
@@ -107,45 +144,45 @@ function ftsIds(
   now: number,
   scopes?: string[],
 ): number[] {
-  return db
-    .prepare<Record<string, unknown>, number>(
-      `SELECT m.id FROM ${table} JOIN memories m ON m.id = ${table}.rowid
-         WHERE ${table} MATCH @match AND ${ACTIVE_SQL}${scopeSql(scopes)}
-         ORDER BY bm25(${table}) LIMIT ${CANDIDATES_PER_LIST}`,
-    )
-    .pluck()
-    .all({ match, now, ...(scopes === undefined ? {} : { scopes: JSON.stringify(scopes) }) });
+  const ranked = cached(db, `SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`, {
+    pluck: true,
+  }).all(match, CANDIDATES_PER_LIST * OVERFETCH) as number[];
+  return activeOnly(db, ranked, now, scopes, CANDIDATES_PER_LIST);
 }
 
+/**
+ * Exact KNN over the unit-vector index, then the neighbours that are active, in
+ * scope and from the same embedder (inactive memories are not indexed, so a small
+ * over-fetch covers the rest).
+ */
 function vectorIds(
   db: Database.Database,
   vector: Float32Array,
   options: SearchOptions,
   now: number,
 ): number[] {
-  const table = vectorTable(vector.length);
-  const exists = db
-    .prepare<[string], number>("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-    .pluck()
-    .get(table);
-  if (exists === undefined) return [];
-  ensureVectorSupport(db);
+  if (!hasVectorIndex(db, vector.length)) return [];
+  const table = ensureVectorIndex(db, vector.length);
+  const knn = cached(db, `SELECT rowid FROM ${table} WHERE embedding MATCH ? AND k = ?`, { pluck: true }).all(
+    unitBytes(vector),
+    CANDIDATES_PER_LIST + VECTOR_SLACK,
+  ) as number[];
+  if (knn.length === 0) return [];
   const embedderSql = options.embedder === undefined ? '' : ' AND m.embedder = @embedder';
-  return db
-    .prepare<Record<string, unknown>, number>(
-      `WITH knn AS (SELECT rowid, distance FROM ${table} WHERE embedding MATCH @vector AND k = @k)
-       SELECT m.id FROM knn JOIN memories m ON m.id = knn.rowid
-         WHERE ${ACTIVE_SQL}${scopeSql(options.scopes)}${embedderSql}
-         ORDER BY knn.distance LIMIT ${CANDIDATES_PER_LIST}`,
-    )
-    .pluck()
-    .all({
-      vector: vectorBytes(vector),
-      k: CANDIDATES_PER_LIST * VECTOR_OVERFETCH,
+  const keep = new Set(
+    cached(
+      db,
+      `SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(@ids))
+         AND ${ACTIVE_SQL}${scopeSql(options.scopes)}${embedderSql}`,
+      { pluck: true },
+    ).all({
+      ids: JSON.stringify(knn),
       now,
       ...(options.scopes === undefined ? {} : { scopes: JSON.stringify(options.scopes) }),
       ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
-    });
+    }) as number[],
+  );
+  return knn.filter((id) => keep.has(id)).slice(0, CANDIDATES_PER_LIST);
 }
 
 /** Fuses ranked id lists with weighted reciprocal rank fusion. */

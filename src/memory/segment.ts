@@ -5,6 +5,8 @@
  * even when the segmenter grouped the stored text differently.
  */
 
+import { STOPWORDS } from './stopwords.js';
+
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 /** One CJK ideograph, kana or hangul syllable. */
@@ -41,12 +43,15 @@ export function segmentWords(text: string): string {
 
 /**
  * The distinct search terms of a query, tokenised exactly like stored text. Single
- * CJK characters are dropped when other terms exist: the bigrams already cover them
- * and a lone "了" or "的" matches nearly everything.
+ * CJK characters and English stopwords are dropped when other terms exist: the
+ * bigrams already cover the former, and a lone "了", "的" or "the" matches nearly
+ * everything (slow to rank, and no help in ranking).
  */
 export function queryTerms(text: string): string[] {
   const distinct = [...new Set(tokens(text))];
-  const meaningful = distinct.filter((t) => !(Array.from(t).length === 1 && isCjkChar(t)));
+  const meaningful = distinct.filter(
+    (t) => !(Array.from(t).length === 1 && isCjkChar(t)) && !STOPWORDS.has(t),
+  );
   const chosen = meaningful.length > 0 ? meaningful : distinct;
   return chosen.slice(0, MAX_QUERY_TERMS);
 }

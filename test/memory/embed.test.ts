@@ -14,9 +14,9 @@ async function sims(e: OfflineEmbedder, anchor: string, others: string[]): Promi
 describe('OfflineEmbedder', () => {
   const e = new OfflineEmbedder();
 
-  it('has a stable id and 256 dimensions by default, configurable', async () => {
-    expect(e.id).toBe('offline-hash-256');
-    expect(e.dimensions).toBe(256);
+  it('has a stable id and 192 dimensions by default, configurable', async () => {
+    expect(e.id).toBe('offline-hash-192');
+    expect(e.dimensions).toBe(192);
     const small = new OfflineEmbedder({ dimensions: 64 });
     expect(small.id).toBe('offline-hash-64');
     const [v] = await small.embed(['hello world']);

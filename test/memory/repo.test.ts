@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/memory/repo.js';
+import { searchMemories } from '../../src/memory/search.js';
 import { Store } from '../../src/store/index.js';
 import { storeError } from '../store/helpers.js';
 import { axis, useMemoryRepo } from './fixtures.js';
@@ -182,24 +183,24 @@ describe('MemoryRepo CRUD', () => {
 });
 
 describe('MemoryRepo vectors', () => {
-  it('keeps vectors in the row and in a per-dimension vec0 table', () => {
+  it('keeps vectors in the row and in a per-dimension int8 vec0 table', () => {
     const { repo } = open();
     const a = repo.add({ content: 'alpha', category: 'fact', embedding: axis(0), embedder: 'e8' });
     const b = repo.add({ content: 'beta', category: 'fact' });
     repo.setEmbedding(b.id, axis(3, 4), 'e4');
     expect(Array.from(repo.getEmbedding(a.id)?.vector ?? [])).toEqual(Array.from(axis(0)));
     const tables = repo.db
-      .prepare<[], string>("SELECT name FROM sqlite_master WHERE name IN ('memory_vec_8', 'memory_vec_4')")
+      .prepare<[], string>("SELECT name FROM sqlite_master WHERE name IN ('memory_knn_8', 'memory_knn_4')")
       .pluck()
       .all()
       .sort();
-    expect(tables).toEqual(['memory_vec_4', 'memory_vec_8']);
-    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_vec_8').pluck().get()).toBe(1);
+    expect(tables).toEqual(['memory_knn_4', 'memory_knn_8']);
+    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_knn_8').pluck().get()).toBe(1);
 
     // re-embedding with a new embedder replaces the vector
     repo.setEmbedding(a.id, axis(1, 4), 'e4');
-    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_vec_8').pluck().get()).toBe(0);
-    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_vec_4').pluck().get()).toBe(2);
+    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_knn_8').pluck().get()).toBe(0);
+    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_knn_4').pluck().get()).toBe(2);
     expect(repo.withoutEmbedding('e4', 10)).toEqual([]);
     expect(repo.withoutEmbedding('e8', 10).map((m) => m.id)).toEqual([a.id, b.id]);
     expect(storeError(() => repo.setEmbedding(a.id, new Float32Array([Number.NaN]), 'e1')).message).toMatch(
@@ -207,8 +208,29 @@ describe('MemoryRepo vectors', () => {
     );
 
     repo.softDelete(b.id);
-    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_vec_4').pluck().get()).toBe(1);
+    expect(repo.db.prepare<[], number>('SELECT count(*) FROM memory_knn_4').pluck().get()).toBe(1);
     expect(repo.getEmbedding(b.id)?.embedder).toBe('e4');
+  });
+
+  it('converts a float vec0 table of an earlier version into the int8 index on first use', () => {
+    const { repo, path } = open();
+    const near = repo.add({ content: 'near', category: 'fact', embedding: axis(0, 8, 0.1), embedder: 'e8' });
+    const far = repo.add({ content: 'far', category: 'fact', embedding: axis(5), embedder: 'e8' });
+    // What an older version left behind: a float table and no int8 one.
+    repo.db.exec('DROP TABLE memory_knn_8');
+    repo.db.exec('CREATE VIRTUAL TABLE memory_vec_8 USING vec0 (embedding float[8] distance_metric=cosine)');
+    const again = Store.open(path);
+    try {
+      const hits = searchMemories(again.db, 'zzz', { queryVector: axis(0) });
+      expect(hits.map((h) => h.memory.id)).toEqual([near.id, far.id]);
+      const tables = again.db
+        .prepare<[], string>("SELECT name FROM sqlite_master WHERE name IN ('memory_vec_8', 'memory_knn_8')")
+        .pluck()
+        .all();
+      expect(tables).toEqual(['memory_knn_8']);
+    } finally {
+      again.close();
+    }
   });
 
   it('survives reopening the file: rows, FTS and vectors persist', () => {

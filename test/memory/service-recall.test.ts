@@ -255,7 +255,7 @@ describe('MemoryService export/import', () => {
     const found = (await fresh.search('where does the user live')).map((h) => h.memory.content);
     expect(found[0]).toBe('The user lives in Berlin');
     expect(found).not.toContain('The user lives in Paris');
-    expect(fresh.repo.getEmbedding(berlin?.id ?? 0)?.embedder).toBe('offline-hash-256');
+    expect(fresh.repo.getEmbedding(berlin?.id ?? 0)?.embedder).toBe('offline-hash-192');
     // Importing the same export again adds nothing.
     expect(fresh.importAll(exported)).toBe(0);
     expect(fresh.exportAll()).toHaveLength(4);

@@ -12,8 +12,8 @@ describe('MemoryService.remember', () => {
     expect(r.memory.priority).toBe(1);
     expect(r.memory.scope).toBe('user');
     const stored = service.repo.getEmbedding(r.memory.id);
-    expect(stored?.embedder).toBe('offline-hash-256');
-    expect(stored?.vector.length).toBe(256);
+    expect(stored?.embedder).toBe('offline-hash-192');
+    expect(stored?.vector.length).toBe(192);
   });
 
   it('a repeat is a duplicate: nothing added, access bumped', async () => {
