@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CliEnv, cliEnv, TEA_BIN } from '../support/cli.js';
+import { startMcpHttp } from './mcp-http.js';
 
 let ctx: CliEnv;
 beforeEach(() => {
@@ -82,26 +83,8 @@ describe('tea mcp serve over stdio', () => {
   });
 });
 
-/** Starts `tea mcp serve --http` and reads the URL from its stderr. */
-async function startHttp(
-  args: string[],
-): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [TEA_BIN, 'mcp', 'serve', '--http', '--port', '0', ...args], {
-    env: ctx.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /tea mcp serve: listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`tea mcp serve exited (${code}): ${err}`)));
-  });
-  return { child, url, exited };
-}
+/** Starts `tea mcp serve --http` in this test's environment. */
+const startHttp = (args: string[]) => startMcpHttp(ctx.env, args);
 
 describe('tea mcp serve over streamable HTTP', () => {
   it('serves on a free loopback port; ask mode refuses what it would ask about; --allow lets it run', async () => {

@@ -99,7 +99,8 @@ export async function createToolServer(
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
   const server = new Server(opts.serverInfo ?? { name: 'tea-agent', version: '0.1.0' }, {
-    capabilities: { tools: {} },
+    // logging: the SDK then answers logging/setLevel (clients such as inspectors send it).
+    capabilities: { tools: {}, logging: {} },
   });
   const authorize = authorizer(opts.policy);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
