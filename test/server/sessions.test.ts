@@ -110,6 +110,32 @@ describe('session routes', () => {
     expect(again.body.error.code).toBe('approval_not_found');
   });
 
+  it('carries a question to the client and the answer back to the model', async () => {
+    const id = await newSession();
+    t.model.script(
+      reply().toolCall('ask_user', { question: 'Which port?', options: ['3000', '8080'] }),
+      reply().text('Using 8080.'),
+    );
+    await t.json('POST', `/v1/sessions/${id}/prompt`, { input: 'start the dev server' });
+    const upToQuestion = await readSse(`${t.url}/v1/sessions/${id}/events`, (e) => e.event === 'question');
+    const q = parse(upToQuestion.at(-1)!) as Extract<AgentEvent, { type: 'question' }>;
+    expect(q).toMatchObject({ question: 'Which port?', options: ['3000', '8080'] });
+
+    const ok = await t.json('POST', `/v1/sessions/${id}/answers/${q.requestId}`, { text: '8080, please' });
+    expect(ok).toEqual({ status: 200, body: { ok: true } });
+    const rest = await readSse(`${t.url}/v1/sessions/${id}/events`, untilDone, {
+      'last-event-id': upToQuestion.at(-1)!.id!,
+    });
+    expect(rest.map(parse).find((e) => e.type === 'tool_finish')).toMatchObject({
+      name: 'ask_user',
+      status: 'ok',
+      output: 'The user answered: 8080, please',
+    });
+    expect(rest.map(parse).at(-1)).toMatchObject({ type: 'done', text: 'Using 8080.' });
+    const wrong = await t.json('POST', `/v1/sessions/${id}/answers/${q.requestId}`, { text: 'again' });
+    expect(wrong.status).toBe(404);
+  });
+
   it('refuses a second prompt while busy, queues a follow-up, and cancels mid-turn', async () => {
     const id = await newSession();
     t.model.script(reply().hang());
