@@ -25,8 +25,20 @@ const LEVELS = (process.env.TEA_BENCH_SERVER_LEVELS ?? '100,500,1000').split(','
 interface StreamResult {
   ok: boolean;
   error?: string;
-  /** performance.now() of each content chunk's arrival. */
+  /**
+   * performance.now() of each model chunk's arrival. The server may join model
+   * chunks that reach it together into one SSE event; each chunk it carries
+   * (CHUNK_SIZE characters) then counts as arriving with that event.
+   */
   arrivals: number[];
+}
+
+/** The `delta.content` of a chat-completion chunk event (`data: {…}`), or undefined. */
+function contentOf(event: string): string | undefined {
+  if (!event.startsWith('data: {') || !event.includes('"content":')) return undefined;
+  const chunk = JSON.parse(event.slice(6)) as { choices?: Array<{ delta?: { content?: unknown } }> };
+  const content = chunk.choices?.[0]?.delta?.content;
+  return typeof content === 'string' ? content : undefined;
 }
 
 /** One streaming chat completion over node:http; records when each content delta arrived. */
@@ -60,8 +72,9 @@ function streamOnce(port: number, agent: http.Agent): Promise<StreamResult> {
             const event = buffer.slice(0, at);
             buffer = buffer.slice(at + 2);
             at = buffer.indexOf('\n\n');
+            const content = contentOf(event);
             if (event === 'data: [DONE]') done = true;
-            else if (event.includes('"content":"') && !event.includes('"content":""')) arrivals.push(now);
+            else if (content) for (let k = 0; k < content.length / CHUNK_SIZE; k++) arrivals.push(now);
             else if (event.includes('"error"')) resolve({ ok: false, error: event.slice(0, 200), arrivals });
           }
         });
@@ -94,6 +107,21 @@ function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
     return 0;
   }
 }
+
+/** CPU time (user + system) the process has used so far, ms; 0 when unreadable. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Kernel clock ticks per second for /proc stat times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 function startTea(home: string, work: string): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
@@ -143,7 +171,9 @@ export async function serverLoadBench(): Promise<void> {
   console.log(
     `\ntea serve load: ${CHUNKS} chunks × ${CHUNK_DELAY_MS} ms per stream, server in a child process`,
   );
-  console.log('   N  errors  added/chunk p50   p99    max  first-chunk p50   p99   wall     server RSS');
+  console.log(
+    '   N  errors  added/chunk p50   p99    max  first-chunk p50   p99  client TTFT p99   wall     server RSS  CPU/request',
+  );
   try {
     const text = 'x'.repeat(CHUNKS * CHUNK_SIZE);
     for (const n of LEVELS) {
@@ -154,10 +184,12 @@ export async function serverLoadBench(): Promise<void> {
       const sampler = setInterval(() => {
         peakRss = Math.max(peakRss, rssKb(child.pid!, 'VmRSS'));
       }, 50);
+      const cpuBefore = cpuMs(child.pid!);
       const started = performance.now();
       const results = await Promise.all(Array.from({ length: n }, () => streamOnce(port, agent)));
       const wall = performance.now() - started;
       clearInterval(sampler);
+      const cpuPerRequest = (cpuMs(child.pid!) - cpuBefore) / n;
       const added: number[] = [];
       const first: number[] = [];
       // Model request arrival (wall clock) → first content chunk: matched by order is not possible, so
@@ -174,10 +206,12 @@ export async function serverLoadBench(): Promise<void> {
         for (let i = 1; i < r.arrivals.length; i++)
           added.push(Math.max(0, r.arrivals[i]! - r.arrivals[i - 1]! - CHUNK_DELAY_MS));
       }
+      // What a client sees: its request sent (all at once) → its first content chunk.
+      const ttft = results.flatMap((r) => (r.arrivals.length > 0 ? [r.arrivals[0]! - started] : []));
       const errors = results.filter((r) => !r.ok);
       const f = (x: number) => x.toFixed(1).padStart(6);
       console.log(
-        `${String(n).padStart(4)}  ${String(errors.length).padStart(6)}  ${f(quantile(added, 0.5))} ${f(quantile(added, 0.99))} ${f(Math.max(0, ...added))}  ${f(quantile(first, 0.5))} ${f(quantile(first, 0.99))}  ${(wall / 1000).toFixed(2).padStart(5)} s  ${(peakRss / 1024).toFixed(0).padStart(5)} MB`,
+        `${String(n).padStart(4)}  ${String(errors.length).padStart(6)}  ${f(quantile(added, 0.5))} ${f(quantile(added, 0.99))} ${f(Math.max(0, ...added))}  ${f(quantile(first, 0.5))} ${f(quantile(first, 0.99))}  ${f(quantile(ttft, 0.99)).padStart(15)}  ${(wall / 1000).toFixed(2).padStart(5)} s  ${(peakRss / 1024).toFixed(0).padStart(5)} MB  ${cpuPerRequest.toFixed(1).padStart(6)} ms`,
       );
       if (errors.length > 0) console.log(`      first error: ${errors[0]!.error}`);
     }

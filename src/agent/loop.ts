@@ -184,6 +184,8 @@ async function* streamStep(
   let finish: FinishReason | undefined;
   let error: LlmError | undefined;
   const draft = new DraftWriter(deps.store, deps.sessionId, turnId);
+  // Usage rows are committed with the step's final message: one commit instead of two.
+  const usageRows: UsageRow[] = [];
   const parts = (): Part[] => {
     const out: Part[] = [];
     if (thinking)
@@ -224,82 +226,98 @@ async function* streamStep(
   else if (built.tokens > briefAt * info.contextWindow) messages.push(note(BRIEF_NOTE));
   const specs = wrapUp ? [] : deps.tools.specs(toolNames);
   try {
-    for await (const d of deps.provider.stream({ messages, tools: specs }, deps.signal)) {
-      if (deps.signal.aborted) break;
-      switch (d.type) {
-        case 'text':
-          text += d.text;
-          draft.update(parts);
-          yield { type: 'text_delta', text: d.text };
-          break;
-        case 'thinking':
-          thinking += d.text;
-          if (d.signature) signature = d.signature;
-          if (!d.text) break; // a signature arriving on its own
-          draft.update(parts);
-          yield { type: 'thinking_delta', text: d.text };
-          break;
-        case 'tool-call':
-          calls.push(uniqueId(deps.callIds, d.call));
-          break;
-        case 'usage': {
-          if (d.usage.inputTokens > 0) deps.context.observe(d.model ?? info, built, d.usage.inputTokens);
-          const usd = recordUsage(deps, turnId, d.model ?? deps.provider.info, d.usage);
-          total.inputTokens += d.usage.inputTokens;
-          total.outputTokens += d.usage.outputTokens;
-          addCost(usd);
-          yield { type: 'usage', model: (d.model ?? deps.provider.info).model, usage: d.usage, costUsd: usd };
-          break;
+    try {
+      for await (const d of deps.provider.stream({ messages, tools: specs }, deps.signal)) {
+        if (deps.signal.aborted) break;
+        switch (d.type) {
+          case 'text':
+            text += d.text;
+            draft.update(parts);
+            yield { type: 'text_delta', text: d.text };
+            break;
+          case 'thinking':
+            thinking += d.text;
+            if (d.signature) signature = d.signature;
+            if (!d.text) break; // a signature arriving on its own
+            draft.update(parts);
+            yield { type: 'thinking_delta', text: d.text };
+            break;
+          case 'tool-call':
+            calls.push(uniqueId(deps.callIds, d.call));
+            break;
+          case 'usage': {
+            if (d.usage.inputTokens > 0) deps.context.observe(d.model ?? info, built, d.usage.inputTokens);
+            const model = d.model ?? deps.provider.info;
+            const usd = costUsd(model, d.usage);
+            usageRows.push({ model, usage: d.usage, usd });
+            total.inputTokens += d.usage.inputTokens;
+            total.outputTokens += d.usage.outputTokens;
+            addCost(usd);
+            yield { type: 'usage', model: model.model, usage: d.usage, costUsd: usd };
+            break;
+          }
+          case 'finish':
+            finish = d.reason;
+            break;
+          case 'retry':
+            if (d.discard) reset();
+            yield {
+              type: 'retry',
+              attempt: d.attempt,
+              delayMs: d.delayMs,
+              reason: d.reason,
+              profile: d.profile,
+            };
+            break;
+          case 'fallback':
+            // A fallback starts the request over on another profile.
+            reset();
+            yield { type: 'fallback', from: d.from, to: d.to, reason: d.reason };
+            break;
         }
-        case 'finish':
-          finish = d.reason;
-          break;
-        case 'retry':
-          if (d.discard) reset();
-          yield {
-            type: 'retry',
-            attempt: d.attempt,
-            delayMs: d.delayMs,
-            reason: d.reason,
-            profile: d.profile,
-          };
-          break;
-        case 'fallback':
-          // A fallback starts the request over on another profile.
-          reset();
-          yield { type: 'fallback', from: d.from, to: d.to, reason: d.reason };
-          break;
+      }
+    } catch (e) {
+      if (!deps.signal.aborted) {
+        error = e instanceof LlmError ? e : new LlmError('invalid-response', String(e), { cause: e });
       }
     }
-  } catch (e) {
-    if (!deps.signal.aborted) {
-      error = e instanceof LlmError ? e : new LlmError('invalid-response', String(e), { cause: e });
-    }
+    const cancelled = deps.signal.aborted;
+    const complete = !cancelled && !error;
+    // An interrupted stream keeps its text but not half-received tool calls.
+    if (!complete) calls = [];
+    const final = parts();
+    deps.store.db.transaction(() => {
+      writeUsage(deps, turnId, usageRows.splice(0));
+      draft.finish(final, complete ? 'complete' : 'partial');
+    })();
+    if (final.length > 0) deps.history.push({ role: 'assistant', parts: final });
+    return { text, calls, finish, error, cancelled };
+  } finally {
+    // The consumer stopped reading mid-step: still keep what the step cost.
+    if (usageRows.length > 0) writeUsage(deps, turnId, usageRows.splice(0));
   }
-  const cancelled = deps.signal.aborted;
-  const complete = !cancelled && !error;
-  // An interrupted stream keeps its text but not half-received tool calls.
-  if (!complete) calls = [];
-  const final = parts();
-  draft.finish(final, complete ? 'complete' : 'partial');
-  if (final.length > 0) deps.history.push({ role: 'assistant', parts: final });
-  return { text, calls, finish, error, cancelled };
 }
 
-function recordUsage(deps: TurnDeps, turnId: string, info: ModelInfo, usage: Usage): number {
-  const usd = costUsd(info, usage);
-  deps.store.usage.record({
-    sessionId: deps.sessionId,
-    turnId,
-    profile: info.profile,
-    model: info.model,
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    cachedInputTokens: usage.cachedInputTokens ?? 0,
-    reasoningTokens: usage.reasoningTokens ?? 0,
-    costUsd: usd,
-  });
-  return usd;
+interface UsageRow {
+  model: ModelInfo;
+  usage: Usage;
+  usd: number;
+}
+
+function writeUsage(deps: TurnDeps, turnId: string, rows: UsageRow[]): void {
+  for (const { model, usage, usd } of rows) {
+    deps.store.usage.record({
+      sessionId: deps.sessionId,
+      turnId,
+      profile: model.profile,
+      model: model.model,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedInputTokens: usage.cachedInputTokens ?? 0,
+      reasoningTokens: usage.reasoningTokens ?? 0,
+      costUsd: usd,
+    });
+  }
 }
 
 /** Gives a call a session-unique id when the model reused one (the store keys results by it). */

@@ -4,7 +4,8 @@
  * the outermost directory to the innermost (the closest file comes last and wins
  * on conflicts). Missing, unreadable and binary files are skipped silently.
  */
-import { open, realpath, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -32,16 +33,43 @@ export const INSTRUCTION_FILE = 'AGENTS.md';
 export const DEFAULT_MAX_BYTES_PER_FILE = 32 * 1024;
 export const DEFAULT_MAX_TOTAL_BYTES = 64 * 1024;
 
-/** Loads the instruction files in the order they should be shown to the model. */
+/**
+ * Loads the instruction files in the order they should be shown to the model.
+ * Results are cached per directory and caps, and reused while every path the
+ * discovery looked at (each `.git` probe, each candidate file) is unchanged, so a
+ * server opening many sessions in one workspace does not re-read them each time.
+ */
 export async function loadInstructions(opts: LoadInstructionsOptions): Promise<Instruction[]> {
   const perFile = positive(opts.maxBytesPerFile, DEFAULT_MAX_BYTES_PER_FILE, 'maxBytesPerFile');
   const total = positive(opts.maxTotalBytes, DEFAULT_MAX_TOTAL_BYTES, 'maxTotalBytes');
-  let remaining = total;
-  const candidates = [
-    path.join(path.resolve(opts.home), INSTRUCTION_FILE),
-    ...(await projectFiles(opts.cwd)),
+  const home = path.resolve(opts.home);
+  const cwd = path.resolve(opts.cwd);
+  const key = `${perFile}\0${total}\0${home}\0${cwd}`;
+  const cached = cache.get(key);
+  if (cached?.probes.every((p) => signature(p.path, p.kind) === p.signature)) {
+    return (await cached.list).map(copyInstruction);
+  }
+  // Signatures are taken before reading, so a change during the read invalidates the entry;
+  // the pending read is cached at once, so sessions opened together share it.
+  const { files, gitProbes } = projectFiles(cwd);
+  const candidates = [path.join(home, INSTRUCTION_FILE), ...files];
+  const probes: Probe[] = [
+    ...gitProbes.map((p) => probe(p, 'exists')),
+    ...candidates.map((p) => probe(p, 'file')),
   ];
+  const list = readCandidates(candidates, perFile, total);
+  cache.delete(key);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value ?? '');
+  const entry = { list, probes };
+  cache.set(key, entry);
+  list.catch(() => {
+    if (cache.get(key) === entry) cache.delete(key);
+  });
+  return (await list).map(copyInstruction);
+}
 
+async function readCandidates(candidates: string[], perFile: number, total: number): Promise<Instruction[]> {
+  let remaining = total;
   const out: Instruction[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
@@ -70,6 +98,37 @@ export async function loadInstructions(opts: LoadInstructionsOptions): Promise<I
     });
   }
   return out;
+}
+
+/** A path the discovery depended on and its state at the time. */
+interface Probe {
+  path: string;
+  kind: 'exists' | 'file';
+  signature: string;
+}
+
+const MAX_CACHED = 64;
+const cache = new Map<string, { list: Promise<Instruction[]>; probes: Probe[] }>();
+
+function probe(p: string, kind: Probe['kind']): Probe {
+  return { path: p, kind, signature: signature(p, kind) };
+}
+
+/** What a probe saw: existence for `.git`, identity, size, times and mode for a candidate file. */
+function signature(p: string, kind: Probe['kind']): string {
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return 'error';
+  }
+  if (info === undefined) return 'missing';
+  if (kind === 'exists') return 'present';
+  return `${info.dev}:${info.ino}:${info.mode}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+function copyInstruction(item: Instruction): Instruction {
+  return item.skipped ? { ...item, skipped: [...item.skipped] } : { ...item };
 }
 
 /**
@@ -106,28 +165,27 @@ function inside(dir: string, file: string): string | undefined {
 /**
  * Project candidates: `AGENTS.md` and `.tea/AGENTS.md` in every directory from
  * `cwd` up to the git root (the first directory holding `.git`), or up to the
- * filesystem root when there is none; outermost first.
+ * filesystem root when there is none; outermost first. Also returns the `.git`
+ * paths it probed. Synchronous: a few `stat` calls are cheaper than the thread
+ * pool round trips of their async versions.
  */
-async function projectFiles(cwd: string): Promise<string[]> {
+function projectFiles(cwd: string): { files: string[]; gitProbes: string[] } {
   const dirs: string[] = [];
-  let dir = path.resolve(cwd);
+  const gitProbes: string[] = [];
+  let dir = cwd;
   for (;;) {
     dirs.push(dir);
-    if (await exists(path.join(dir, '.git'))) break;
+    const git = path.join(dir, '.git');
+    gitProbes.push(git);
+    if (signature(git, 'exists') === 'present') break;
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
-  return dirs
+  const files = dirs
     .reverse()
     .flatMap((d) => [path.join(d, INSTRUCTION_FILE), path.join(d, '.tea', INSTRUCTION_FILE)]);
-}
-
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(
-    () => true,
-    () => false,
-  );
+  return { files, gitProbes };
 }
 
 interface ReadResult {

@@ -4,8 +4,10 @@
  */
 import { AnthropicStreamState } from './anthropic-stream.js';
 import { type AnthropicRequestBody, buildAnthropicBody } from './anthropic-wire.js';
+import { coalesce } from './coalesce.js';
 import { LlmError } from './errors.js';
-import { buildRequestBody, type CallContext, parseWireJson, postJson, readSse } from './http.js';
+import { buildRequestBody, type CallContext, parseWireJson, postJson } from './http.js';
+import { readSseBatches } from './sse-read.js';
 import type { Delta, ModelInfo, ModelRequest, Provider } from './types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -51,9 +53,15 @@ export class AnthropicProvider implements Provider {
     if (this.apiKey) headers['x-api-key'] = this.apiKey;
     const res = await postJson(this.url, headers, this.buildBody(request), ctx);
     const state = new AnthropicStreamState(ctx.profile);
-    for await (const event of readSse(res, ctx, { complete: () => state.finished })) {
-      if (event.data.trim() === '') continue;
-      yield* state.handle(parseWireJson(event.data, ctx.profile));
+    // Events that arrived in one read leave as one step, their text joined.
+    for await (const batch of readSseBatches(res, ctx, { complete: () => state.finished })) {
+      const deltas: Delta[] = [];
+      for (const event of batch) {
+        if (event.data.trim() === '') continue;
+        for (const d of state.handle(parseWireJson(event.data, ctx.profile))) coalesce(deltas, d);
+        if (state.finished) break;
+      }
+      for (const d of deltas) yield d;
       if (state.finished) break;
     }
     if (!state.finished) {

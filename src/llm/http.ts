@@ -4,7 +4,6 @@
  * mapping to `LlmError`, and reading a server-sent-event body. No retries here.
  */
 import type { IncomingMessage } from 'node:http';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { LlmError } from './errors.js';
 import {
   type HeaderLookup,
@@ -278,58 +277,6 @@ export async function readText(res: WireResponse, ctx: CallContext): Promise<str
     return await res.text();
   } catch (err) {
     throw transportError(err, ctx, 'reading the response');
-  }
-}
-
-/** How `readSse` leaves a body the caller stopped reading before its end. */
-export interface SseOptions {
-  /**
-   * True when the caller stopped because the protocol said the answer is complete
-   * (`[DONE]`, `message_stop`): the rest of the body is then drained so the
-   * connection can be reused. Otherwise (a cancel, a failure) it is destroyed.
-   */
-  complete?: () => boolean;
-  /** How long a complete body may take to end before its connection is closed. */
-  releaseGraceMs?: number;
-}
-
-/**
- * Yields the server-sent events of a response body as they arrive. Ends when the
- * body ends cleanly; throws `LlmError` on a broken connection or an abort.
- */
-export async function* readSse(
-  res: WireResponse,
-  ctx: CallContext,
-  opts: SseOptions = {},
-): AsyncGenerator<EventSourceMessage> {
-  const decoder = new TextDecoder();
-  const queue: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => queue.push(event) });
-  let finished = false;
-  try {
-    while (true) {
-      if (ctx.signal?.aborted) throw abortError(ctx);
-      let chunk: Buffer | null;
-      try {
-        chunk = await res.read();
-      } catch (err) {
-        throw transportError(err, ctx, 'while streaming');
-      }
-      if (ctx.signal?.aborted) throw abortError(ctx);
-      if (chunk === null) {
-        parser.feed(`${decoder.decode()}\n\n`);
-        finished = true;
-      } else {
-        parser.feed(decoder.decode(chunk, { stream: true }));
-      }
-      while (queue.length > 0) yield queue.shift()!;
-      if (finished) return;
-    }
-  } finally {
-    if (!finished) {
-      if (opts.complete?.() && !ctx.signal?.aborted) res.release(opts.releaseGraceMs);
-      else res.destroy();
-    }
   }
 }
 

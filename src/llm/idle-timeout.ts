@@ -22,32 +22,43 @@ export async function* streamWithIdleTimeout(
 
   const attempt = new AbortController();
   let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const onCallerAbort = () => attempt.abort(callerSignal?.reason);
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
 
-  // Rejects once the attempt is aborted, so a provider that ignores its signal
-  // cannot keep us waiting.
-  const abandoned = new Promise<never>((_, reject) => {
-    attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true });
-  });
-  abandoned.catch(() => {});
+  // The wait in progress, failed at once when the attempt is aborted, so a provider
+  // that ignores its signal cannot keep us waiting.
+  let interrupt: ((reason: unknown) => void) | undefined;
+  attempt.signal.addEventListener('abort', () => interrupt?.(attempt.signal.reason), { once: true });
 
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+  // One timer for the whole attempt: each delta only notes the time, and the timer,
+  // when it fires early, sleeps again for what is left of the current wait.
+  let waitingSince: number | undefined = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = (): void => {
+    timer = undefined;
+    const waited = waitingSince === undefined ? 0 : performance.now() - waitingSince;
+    if (waitingSince !== undefined && waited >= timeoutMs) {
       timedOut = true;
       attempt.abort(new LlmError('timeout', `${profile}: no data from the model for ${timeoutMs} ms`));
-    }, timeoutMs);
+      return;
+    }
+    timer = setTimeout(check, timeoutMs - waited);
   };
+  timer = setTimeout(check, timeoutMs);
 
   const iterator = provider.stream(request, attempt.signal)[Symbol.asyncIterator]();
+  const nextDelta = (): Promise<IteratorResult<Delta>> =>
+    new Promise((resolve, reject) => {
+      interrupt = reject;
+      iterator.next().then(resolve, reject);
+    });
   let completed = false;
   try {
     while (true) {
-      arm();
-      const next = await Promise.race([iterator.next(), abandoned]);
-      clearTimeout(timer);
+      if (attempt.signal.aborted) throw attempt.signal.reason;
+      waitingSince = performance.now();
+      const next = await nextDelta();
+      waitingSince = undefined;
       if (next.done) {
         completed = true;
         return;
@@ -57,7 +68,9 @@ export async function* streamWithIdleTimeout(
   } catch (err) {
     throw toLlmError(err, { profile, timedOut, timeoutMs, callerAborted: callerSignal?.aborted === true });
   } finally {
+    interrupt = undefined;
     clearTimeout(timer);
+    timer = undefined;
     callerSignal?.removeEventListener('abort', onCallerAbort);
     if (!completed) {
       // Stop the underlying request: it failed, timed out, or the consumer stopped reading.

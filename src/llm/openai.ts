@@ -3,10 +3,13 @@
  * DeepSeek, Qwen, OpenRouter…) over `node:http`/`node:https` (see http.ts). No retries or timeouts
  * here: the resilience layer wraps this provider.
  */
+
+import { coalesce } from './coalesce.js';
 import { LlmError } from './errors.js';
-import { buildRequestBody, type CallContext, parseWireJson, postJson, readSse, readText } from './http.js';
+import { buildRequestBody, type CallContext, parseWireJson, postJson, readText } from './http.js';
 import { OpenAIStreamState } from './openai-stream.js';
 import { buildOpenAIBody, type OpenAIRequestBody } from './openai-wire.js';
+import { readSseBatches } from './sse-read.js';
 import type { Delta, ModelInfo, ModelRequest, Provider } from './types.js';
 
 export interface OpenAIProviderOptions {
@@ -53,13 +56,20 @@ export class OpenAICompatibleProvider implements Provider {
     }
 
     let done = false;
-    for await (const event of readSse(res, ctx, { complete: () => done })) {
-      if (event.data.trim() === '[DONE]') {
-        done = true;
-        break;
+    // Events that arrived in one read leave as one step, their text joined (see `coalesce`).
+    for await (const batch of readSseBatches(res, ctx, { complete: () => done })) {
+      const deltas: Delta[] = [];
+      for (const event of batch) {
+        const data = event.data.trim();
+        if (data === '[DONE]') {
+          done = true;
+          break;
+        }
+        if (data === '') continue;
+        for (const d of state.handle(parseWireJson(event.data, ctx.profile))) coalesce(deltas, d);
       }
-      if (event.data.trim() === '') continue;
-      yield* state.handle(parseWireJson(event.data, ctx.profile));
+      for (const d of deltas) yield d;
+      if (done) break;
     }
     if (!done && !state.finished) {
       throw new LlmError('network', `${ctx.profile}: the stream ended before the model finished`, {

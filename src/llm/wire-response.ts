@@ -38,10 +38,17 @@ export interface Transport {
   agent: http.Agent;
 }
 
+/**
+ * Idle connections kept per host. Node's default (256) is far below the streams a
+ * busy server runs at once, so after each burst most connections would be closed
+ * and opened again; idle ones still close when the model server times them out.
+ */
+const MAX_FREE_SOCKETS = 2048;
+
 const httpTransport: Transport = {
   protocol: 'http:',
   request: (url, options) => http.request(url, options),
-  agent: new http.Agent({ keepAlive: true }),
+  agent: new http.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
 };
 
 // `node:https` pulls in TLS; it is loaded on the first https call only.
@@ -52,7 +59,7 @@ async function loadHttps(): Promise<Transport> {
   return {
     protocol: 'https:',
     request: (url, options) => https.request(url, options),
-    agent: new https.Agent({ keepAlive: true }),
+    agent: new https.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
   };
 }
 
@@ -76,52 +83,23 @@ function bodyError(err: Error): Error {
   return err.message === 'aborted' ? closedEarly() : err;
 }
 
-/**
- * Resolves with the next chunk of `message` (null at its end), pausing it again
- * afterwards, so nothing is read that nobody asked for.
- */
-function nextChunk(message: IncomingMessage): Promise<Buffer | null> {
-  if (message.readableEnded) return Promise.resolve(null);
-  if (message.errored) return Promise.reject(bodyError(message.errored));
-  if (message.destroyed) return Promise.reject(closedEarly());
-  return new Promise((resolve, reject) => {
-    const settle = (): void => {
-      message.pause();
-      message.off('data', onData);
-      message.off('end', onEnd);
-      message.off('error', onError);
-      message.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      settle();
-      resolve(chunk);
-    };
-    const onEnd = (): void => {
-      settle();
-      resolve(null);
-    };
-    const onError = (err: Error): void => {
-      settle();
-      reject(bodyError(err));
-    };
-    const onClose = (): void => {
-      settle();
-      if (message.readableEnded) resolve(null);
-      else reject(message.errored ? bodyError(message.errored) : closedEarly());
-    };
-    message.on('data', onData);
-    message.on('end', onEnd);
-    message.on('error', onError);
-    message.on('close', onClose);
-    message.resume();
-  });
+interface Waiter {
+  resolve(chunk: Buffer | null): void;
+  reject(err: Error): void;
 }
 
-/** `WireResponse` over a Node response. */
+/**
+ * `WireResponse` over a Node response. The body is read in paused mode: nothing
+ * is read before the first `read()`, then at most the stream's buffer ahead; each
+ * `read()` takes everything buffered so far in one piece, so bytes that arrived
+ * together are handled together.
+ */
 export class NodeWireResponse implements WireResponse {
   readonly status: number;
   readonly statusText: string;
   readonly headers: HeaderLookup;
+  private waiter: Waiter | undefined;
+  private listening = false;
 
   constructor(private readonly message: IncomingMessage) {
     this.status = message.statusCode ?? 0;
@@ -138,7 +116,43 @@ export class NodeWireResponse implements WireResponse {
   }
 
   read(): Promise<Buffer | null> {
-    return nextChunk(this.message);
+    const message = this.message;
+    if (!this.listening) this.listen();
+    const chunk: Buffer | null = message.read();
+    if (chunk !== null) return Promise.resolve(chunk);
+    if (message.readableEnded) return Promise.resolve(null);
+    if (message.errored) return Promise.reject(bodyError(message.errored));
+    if (message.destroyed) return Promise.reject(closedEarly());
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
+    });
+  }
+
+  /** Listens for the whole body once, instead of once per chunk. */
+  private listen(): void {
+    this.listening = true;
+    const message = this.message;
+    const settle = (): Waiter | undefined => {
+      const waiter = this.waiter;
+      this.waiter = undefined;
+      return waiter;
+    };
+    message.on('readable', () => {
+      if (this.waiter === undefined) return;
+      const chunk: Buffer | null = message.read();
+      if (chunk !== null) settle()?.resolve(chunk);
+    });
+    message.on('end', () => settle()?.resolve(null));
+    message.on('error', (err: Error) => settle()?.reject(bodyError(err)));
+    message.on('close', () => {
+      if (message.readableEnded) settle()?.resolve(null);
+      else settle()?.reject(message.errored ? bodyError(message.errored) : closedEarly());
+    });
+  }
+
+  /** Stops reading in paused mode, so `resume()` lets the rest of the body flow. */
+  private stopListening(): void {
+    this.message.removeAllListeners('readable');
   }
 
   async text(): Promise<string> {
@@ -161,6 +175,7 @@ export class NodeWireResponse implements WireResponse {
     message.once('close', stop);
     // A drain in progress must not keep the process alive; the pool refs a socket it reuses.
     message.socket?.unref();
+    this.stopListening();
     message.resume();
   }
 }

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { AgentEvent, StopReason } from '../agent/events.js';
 import type { Session } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
@@ -14,6 +13,7 @@ import { apiError } from './errors.js';
 import { sessionNotFound } from './live.js';
 import { type ChatRequest, chatRequest, toChatInput } from './openai-request.js';
 import { type AppContext, doc, type ServerStats } from './routes.js';
+import { openSse } from './sse.js';
 import { readJson } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -38,7 +38,7 @@ function usageJson(u: Usage): Json {
 async function openSession(
   ctx: AppContext,
   body: ChatRequest,
-  history: ReturnType<typeof toChatInput>['history'],
+  { history, input }: Pick<ReturnType<typeof toChatInput>, 'history' | 'input'>,
 ): Promise<Session> {
   const { deps, live } = ctx;
   const named = body.profile ?? body.config_path;
@@ -57,9 +57,9 @@ async function openSession(
     return agent.resumeSession(row.id);
   }
   const firstUser = history.find((m) => m.role === 'user');
-  const title = firstUser?.parts
-    .find((p) => p.type === 'text')
-    ?.text.replace(/\s+/g, ' ')
+  // With no earlier user message the turn's input names the session, as the first prompt would.
+  const title = (firstUser ? firstUser.parts.find((p) => p.type === 'text')?.text : input)
+    ?.replace(/\s+/g, ' ')
     .trim()
     .slice(0, 80);
   const session = agent.newSession(title ? { title } : {});
@@ -100,7 +100,7 @@ export function openaiRoutes(ctx: AppContext): void {
   app.post('/v1/chat/completions', async (c) => {
     const body = await readJson(c, chatRequest);
     const chat = toChatInput(body.messages);
-    const session = await openSession(ctx, body, chat.history);
+    const session = await openSession(ctx, body, chat);
     c.header('x-tea-session-id', session.id);
     const meta = {
       id: `chatcmpl-${randomUUID()}`,
@@ -108,26 +108,26 @@ export function openaiRoutes(ctx: AppContext): void {
       model: body.model ?? 'tea',
     };
     const abort = new AbortController();
+    const events = session.prompt(chat.input, {
+      signal: abort.signal,
+      ...(chat.images.length ? { images: chat.images } : {}),
+    });
+    if (body.stream) {
+      const includeUsage = body.stream_options?.include_usage === true;
+      return streamChat(c, { events, abort, meta, field, includeUsage, stats: ctx.stats });
+    }
+    // A streamed response notices a disconnect through its body; a whole one through the request.
     c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
-    const events = tracked(
-      ctx.stats,
-      session.prompt(chat.input, {
-        signal: abort.signal,
-        ...(chat.images.length ? { images: chat.images } : {}),
-      }),
-    );
-    if (body.stream)
-      return streamChat(c, events, abort, meta, field, body.stream_options?.include_usage === true);
-    return completeChat(c, events, meta, field, session.id);
+    return tracked(ctx.stats, () => completeChat(c, events, meta, field, session.id));
   });
 }
 
-/** Counts the turn as running while its events are being read. */
-async function* tracked(stats: ServerStats, events: AsyncGenerator<AgentEvent>): AsyncGenerator<AgentEvent> {
+/** Counts the turn as running while `run` reads its events. */
+async function tracked<T>(stats: ServerStats, run: () => Promise<T>): Promise<T> {
   stats.chatsRunning += 1;
   stats.chatsTotal += 1;
   try {
-    yield* events;
+    return await run();
   } finally {
     stats.chatsRunning -= 1;
   }
@@ -170,56 +170,79 @@ async function completeChat(
   });
 }
 
-function streamChat(
-  c: Context,
-  events: AsyncGenerator<AgentEvent>,
-  abort: AbortController,
-  meta: Meta,
-  field: string,
-  includeUsage: boolean,
-): Response {
-  return streamSSE(c, async (stream) => {
-    stream.onAbort(() => abort.abort());
-    const send = async (data: Json | string): Promise<void> => {
-      if (stream.aborted) return;
-      await stream.writeSSE({ data: typeof data === 'string' ? data : JSON.stringify(data) });
-    };
-    const chunk = (delta: Json, finish: string | null = null): Json => ({
-      ...meta,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-    });
-    await send(chunk({ role: 'assistant', content: '' }));
+interface StreamJob {
+  events: AsyncGenerator<AgentEvent>;
+  abort: AbortController;
+  meta: Meta;
+  field: string;
+  includeUsage: boolean;
+  stats: ServerStats;
+}
+
+/**
+ * Streams the turn as chat-completion chunks. Every chunk shares its `id`,
+ * `created`, `model` and `object`, so that JSON is rendered once and each frame
+ * only adds its delta.
+ */
+function streamChat(c: Context, job: StreamJob): Response {
+  const { events, abort, meta, field, includeUsage } = job;
+  const sink = openSse(c, () => abort.abort());
+  const common = JSON.stringify({ ...meta, object: 'chat.completion.chunk' }).slice(0, -1);
+  const head = `data: ${common},"choices":[{"index":0,"delta":`;
+  const frame = (delta: string, finish: string | null = null): string =>
+    `${head}${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)},"logprobs":null}]}\n\n`;
+  const data = (json: Json | string): string =>
+    `data: ${typeof json === 'string' ? json : JSON.stringify(json)}\n\n`;
+  const send = async (text: string): Promise<void> => {
+    if (!sink.write(text)) await sink.ready();
+  };
+
+  const run = async (): Promise<void> => {
+    await send(frame('{"role":"assistant","content":""}'));
     let wroteText = false;
     let toolSinceText = false;
     let error: string | undefined;
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
-    for await (const e of events) {
-      if (e.type === 'text_delta') {
-        // Text after tool activity is a new paragraph of the same answer.
-        const text = wroteText && toolSinceText ? `\n\n${e.text}` : e.text;
-        toolSinceText = false;
-        wroteText = true;
-        await send(chunk({ content: text }));
-      } else if (e.type === 'thinking_delta') await send(chunk({ [field]: e.text }));
-      else if (e.type === 'tool_start') toolSinceText = true;
-      else if (e.type === 'error') error = e.message;
-      else if (e.type === 'done') done = e;
+    try {
+      for await (const e of events) {
+        if (e.type === 'text_delta') {
+          // Text after tool activity is a new paragraph of the same answer.
+          const text = wroteText && toolSinceText ? `\n\n${e.text}` : e.text;
+          toolSinceText = false;
+          wroteText = true;
+          await send(frame(`{"content":${JSON.stringify(text)}}`));
+        } else if (e.type === 'thinking_delta') await send(frame(JSON.stringify({ [field]: e.text })));
+        else if (e.type === 'tool_start') toolSinceText = true;
+        else if (e.type === 'error') error = e.message;
+        else if (e.type === 'done') done = e;
+      }
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
     }
     if (!done || done.reason === 'error') {
-      await send({
-        error: {
-          message: `the model failed: ${error ?? done?.message ?? 'no answer'}`,
-          type: 'server_error',
-          param: null,
-          code: 'model_error',
-        },
-      });
+      await send(
+        data({
+          error: {
+            message: `the model failed: ${error ?? done?.message ?? 'no answer'}`,
+            type: 'server_error',
+            param: null,
+            code: 'model_error',
+          },
+        }),
+      );
     } else {
-      await send(chunk({}, FINISH[done.reason]));
+      await send(frame('{}', FINISH[done.reason]));
       if (includeUsage)
-        await send({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done.usage) });
+        await send(
+          data({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done.usage) }),
+        );
     }
-    await send('[DONE]');
-  });
+    await send(data('[DONE]'));
+  };
+  // run() reports the turn's failures in the stream; the catch only keeps a bug from
+  // becoming an unhandled rejection (the client then sees the stream end without [DONE]).
+  void tracked(job.stats, run)
+    .catch(() => undefined)
+    .finally(() => sink.end());
+  return sink.response;
 }

@@ -1,8 +1,10 @@
 /**
- * `GET /v1/sessions/{id}/events`: the session's events as server-sent events,
- * replaying kept events after `Last-Event-ID` (or `?after=`) and then following
- * live ones, with a `: ping` comment at an interval to keep proxies open.
+ * Server-sent events: `openSse`, a lean event-stream response body for hot routes,
+ * and `GET /v1/sessions/{id}/events`: the session's events, replaying kept events
+ * after `Last-Event-ID` (or `?after=`) and then following live ones, with a
+ * `: ping` comment at an interval to keep proxies open.
  */
+import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from 'zod';
 import { Channel } from '../agent/channel.js';
@@ -73,4 +75,100 @@ export function eventRoutes(ctx: AppContext): void {
       }
     });
   });
+}
+
+/** An event-stream response body that frames are written to as they are ready. */
+export interface SseSink {
+  /** The response to return from the route handler. */
+  readonly response: Response;
+  /** True once the client went away or the body was ended. */
+  readonly closed: boolean;
+  /**
+   * Queues one frame, already formatted (`data: …\n\n`). Returns false when the
+   * client is not keeping up: await `ready()` before writing more.
+   */
+  write(frame: string): boolean;
+  /** Resolves when the client has room for more (at once when it has). */
+  ready(): Promise<void>;
+  /** Ends the body; later writes are dropped. */
+  end(): void;
+}
+
+/** Frames queued beyond this many bytes make `write` ask the writer to wait. */
+const SSE_HIGH_WATER_BYTES = 64 * 1024;
+
+/** The shape of `c.env` under `@hono/node-server`, which writes strings to the socket as they are. */
+function servedByNode(c: Context): boolean {
+  const env: unknown = c.env;
+  return typeof env === 'object' && env !== null && 'outgoing' in env;
+}
+
+/**
+ * Opens an event-stream response. Frames go into one plain `ReadableStream` that
+ * the Node adapter writes straight to the socket (strings, no re-encoding, no
+ * extra streams in between); frames queued in the same tick leave in one socket
+ * write. `onAbort` runs once when the client disconnects before `end()`.
+ */
+export function openSse(c: Context, onAbort: () => void): SseSink {
+  const asText = servedByNode(c);
+  const encoder = asText ? undefined : new TextEncoder();
+  let controller: ReadableStreamDefaultController<string | Uint8Array> | undefined;
+  let closed = false;
+  let waiting: (() => void) | undefined;
+  const wake = (): void => {
+    const resolve = waiting;
+    waiting = undefined;
+    resolve?.();
+  };
+  const body = new ReadableStream<string | Uint8Array>(
+    {
+      start(ctrl) {
+        controller = ctrl;
+      },
+      pull() {
+        wake();
+      },
+      cancel() {
+        if (closed) return;
+        closed = true;
+        wake();
+        onAbort();
+      },
+    },
+    { highWaterMark: SSE_HIGH_WATER_BYTES, size: (chunk) => chunk.length },
+  );
+  // Chunked from the start, so the adapter does not wait for the body to guess a length.
+  const response = c.newResponse(body, 200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'transfer-encoding': 'chunked',
+  });
+  return {
+    response,
+    get closed() {
+      return closed;
+    },
+    write(frame) {
+      if (closed || !controller) return true;
+      controller.enqueue(encoder ? encoder.encode(frame) : frame);
+      return (controller.desiredSize ?? 1) > 0;
+    },
+    ready() {
+      if (closed || (controller?.desiredSize ?? 1) > 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const previous = waiting;
+        waiting = () => {
+          previous?.();
+          resolve();
+        };
+      });
+    },
+    end() {
+      if (closed) return;
+      closed = true;
+      wake();
+      controller?.close();
+    },
+  };
 }

@@ -59,7 +59,8 @@ describe('tea acp', () => {
     const names = updatesOf(p, 'available_commands_update')[0]!.availableCommands.map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['mode', 'tools', 'memory']));
 
-    t.server.script(reply().thinking('Let me think.').text('Hello from Tea!').usage(40, 6));
+    // Chunks sent apart, so they are not joined into one delta on arrival.
+    t.server.script(reply().thinking('Let me think.').text('Hello from Tea!').chunkDelay(15).usage(40, 6));
     const r = await prompt(p, s.sessionId, 'say hello');
     expect(r.stopReason).toBe('end_turn');
     expect(updatesOf(p, 'agent_thought_chunk').length).toBeGreaterThan(1);

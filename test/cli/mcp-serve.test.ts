@@ -1,5 +1,5 @@
 /** `tea mcp serve`, checked with the MCP SDK's own client against the built CLI. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';

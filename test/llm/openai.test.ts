@@ -3,18 +3,49 @@ import type { Message, ModelRequest } from '../../src/llm/types.js';
 import { collect } from '../support/collect.js';
 import { reply } from '../support/script.js';
 import { callsOf, failure, hi, textOf, useOpenAIServer } from './provider-helpers.js';
+import { startRawServer } from './raw-server.js';
 
 const t = useOpenAIServer();
 const provider = t.provider;
 
 describe('OpenAICompatibleProvider: streaming', () => {
   it('streams text in several deltas and finishes with stop', async () => {
-    t.server.script(reply().text('The quick brown fox jumps.'));
+    // Chunks sent apart arrive apart, and each leaves as soon as it arrives.
+    t.server.script(reply().text('The quick brown fox jumps.').chunkDelay(20));
     const deltas = await collect(provider().stream(hi));
     const texts = deltas.filter((d) => d.type === 'text');
     expect(texts.length).toBeGreaterThan(2);
     expect(textOf(deltas, 'text')).toBe('The quick brown fox jumps.');
     expect(deltas.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('joins chunks that arrive together into one delta per kind, with the same text in order', async () => {
+    // The whole reply in one write: it lands in one read, so the reader has nothing to wait for.
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null): string =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const thinking = ['first ', 'think, ', 'then answer'];
+    const text = ['The quick ', 'brown fox ', 'jumps.'];
+    const body = [
+      chunk({ role: 'assistant', content: '' }),
+      ...thinking.map((t) => chunk({ reasoning_content: t })),
+      ...text.map((t) => chunk({ content: t })),
+      chunk({}, 'stop'),
+      'data: [DONE]\n\n',
+    ].join('');
+    const raw = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(body);
+    });
+    try {
+      const deltas = await collect(provider({}, raw.url).stream(hi));
+      expect(deltas).toEqual([
+        { type: 'thinking', text: 'first think, then answer' },
+        { type: 'text', text: 'The quick brown fox jumps.' },
+        { type: 'finish', reason: 'stop' },
+      ]);
+    } finally {
+      await raw.close();
+    }
   });
 
   it.each(['reasoning_content', 'reasoning'] as const)('reads thinking from delta.%s', async (field) => {

@@ -63,7 +63,8 @@ describe('session routes', () => {
 
   it('replays exactly the missed events after Last-Event-ID, and ?after= too', async () => {
     const id = await newSession();
-    t.model.script(reply().text('one two three four five six seven eight').usage(1, 1));
+    // Chunks sent apart, so they are not joined into one delta on arrival.
+    t.model.script(reply().text('one two three four five six seven eight').chunkDelay(20).usage(1, 1));
     await t.json('POST', `/v1/sessions/${id}/prompt`, { input: 'go' });
     const all = await readSse(`${t.url}/v1/sessions/${id}/events`, untilDone);
     expect(all.length).toBeGreaterThan(5);

@@ -1,0 +1,144 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it, vi } from 'vitest';
+import { DraftWriter } from '../../src/agent/draft.js';
+import type { Part } from '../../src/llm/types.js';
+import { Store } from '../../src/store/index.js';
+import { useStore } from '../store/helpers.js';
+
+const open = useStore();
+const INTERVAL_MS = 40;
+
+const text = (t: string) => (): Part[] => [{ type: 'text', text: t }];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The assistant rows of a session, as [status, text]. */
+function drafts(store: Store, sessionId: string): Array<[string, string]> {
+  return store.messages
+    .list(sessionId)
+    .filter((m) => m.role === 'assistant')
+    .map((m) => [m.status, m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')]);
+}
+
+/** Assistant rows as another connection (another process) sees them: committed ones only. */
+function committedDrafts(path: string): number {
+  const reader = new Database(path, { readonly: true });
+  try {
+    return reader.prepare("SELECT COUNT(*) FROM messages WHERE role = 'assistant'").pluck().get() as number;
+  } finally {
+    reader.close();
+  }
+}
+
+describe('DraftWriter', () => {
+  it('writes the drafts of many streams in one commit, within one interval', async () => {
+    const { store, path } = open();
+    const ids = Array.from({ length: 5 }, (_, i) => store.sessions.create({ id: `s${i}`, cwd: '/w' }).id);
+    const writers = ids.map((id) => new DraftWriter(store, id, 't1', INTERVAL_MS));
+    const transactions = vi.spyOn(store.db, 'transaction');
+    writers.forEach((w, i) => {
+      w.update(text(`draft ${i}`));
+    });
+    // Nothing is written before the interval: that is the bound a killed process may lose.
+    expect(drafts(store, 's0')).toEqual([]);
+    await sleep(INTERVAL_MS * 3);
+    ids.forEach((id, i) => {
+      expect(drafts(store, id)).toEqual([['partial', `draft ${i}`]]);
+    });
+    expect(committedDrafts(path)).toBe(ids.length);
+    expect(transactions).toHaveBeenCalledTimes(1);
+
+    // Later content rewrites the same rows, again in one transaction.
+    writers.forEach((w, i) => {
+      w.update(text(`draft ${i}, longer`));
+    });
+    await sleep(INTERVAL_MS * 3);
+    ids.forEach((id, i) => {
+      expect(drafts(store, id)).toEqual([['partial', `draft ${i}, longer`]]);
+    });
+    expect(committedDrafts(path)).toBe(ids.length);
+    expect(transactions).toHaveBeenCalledTimes(2);
+  });
+
+  it('splits a large flush into a few transactions, all done right after the interval', async () => {
+    const { store, path } = open();
+    const count = 600;
+    const writers = Array.from(
+      { length: count },
+      (_, i) =>
+        new DraftWriter(store, store.sessions.create({ id: `s${i}`, cwd: '/w' }).id, 't1', INTERVAL_MS),
+    );
+    const transactions = vi.spyOn(store.db, 'transaction');
+    writers.forEach((w, i) => {
+      w.update(text(`draft ${i}`));
+    });
+    await sleep(INTERVAL_MS * 3);
+    expect(transactions).toHaveBeenCalledTimes(3); // 250 + 250 + 100
+    expect(committedDrafts(path)).toBe(count);
+    expect(drafts(store, 's0')).toEqual([['partial', 'draft 0']]);
+    expect(drafts(store, `s${count - 1}`)).toEqual([['partial', `draft ${count - 1}`]]);
+  });
+
+  it('reads the parts when it writes, so the latest text is what lands', async () => {
+    const { store } = open();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    const w = new DraftWriter(store, 's', 't1', INTERVAL_MS);
+    let streamed = '';
+    const parts = (): Part[] => [{ type: 'text', text: streamed }];
+    for (const piece of ['The ', 'quick ', 'fox']) {
+      streamed += piece;
+      w.update(parts);
+    }
+    await sleep(INTERVAL_MS * 3);
+    expect(drafts(store, 's')).toEqual([['partial', 'The quick fox']]);
+  });
+
+  it('finish writes the final message at once and drops the pending write', async () => {
+    const { store } = open();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    const w = new DraftWriter(store, 's', 't1', INTERVAL_MS);
+    w.update(text('partial text'));
+    w.finish([{ type: 'text', text: 'final text' }], 'complete');
+    expect(drafts(store, 's')).toEqual([['complete', 'final text']]);
+    await sleep(INTERVAL_MS * 3);
+    expect(drafts(store, 's')).toEqual([['complete', 'final text']]);
+
+    // After a flushed draft, finish completes that same row.
+    const w2 = new DraftWriter(store, 's', 't2', INTERVAL_MS);
+    w2.update(text('second'));
+    await sleep(INTERVAL_MS * 3);
+    w2.finish([{ type: 'text', text: 'second, done' }], 'partial');
+    expect(drafts(store, 's')).toEqual([
+      ['complete', 'final text'],
+      ['partial', 'second, done'],
+    ]);
+  });
+
+  it('reports a failed write on the next update, without losing the other drafts', async () => {
+    const { store } = open();
+    store.sessions.create({ id: 'kept', cwd: '/w' });
+    store.sessions.create({ id: 'gone', cwd: '/w' });
+    const kept = new DraftWriter(store, 'kept', 't1', INTERVAL_MS);
+    const gone = new DraftWriter(store, 'gone', 't1', INTERVAL_MS);
+    store.sessions.delete('gone');
+    kept.update(text('still here'));
+    gone.update(text('nowhere to go'));
+    await sleep(INTERVAL_MS * 3);
+    expect(drafts(store, 'kept')).toEqual([['partial', 'still here']]);
+    expect(() => gone.update(text('more'))).toThrow(/session not found: 'gone'/);
+  });
+
+  it('a draft pending when the store closes is dropped quietly (no write, no crash)', async () => {
+    const { store, path } = open();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    const w = new DraftWriter(store, 's', 't1', INTERVAL_MS);
+    w.update(text('late'));
+    store.close();
+    await sleep(INTERVAL_MS * 3);
+    const reopened = Store.open(path);
+    try {
+      expect(drafts(reopened, 's')).toEqual([]);
+    } finally {
+      reopened.close();
+    }
+  });
+});
