@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { PROFILE_MAX_CHARS } from './format.js';
+import { cached } from './statements.js';
 
 export { PROFILE_MAX_CHARS } from './format.js';
 
@@ -21,10 +22,9 @@ export class ProfileRepo {
 
   /** The profile text of `scope`, '' when none was set. */
   get(scope: string = PROFILE_SCOPE): string {
-    const text = this.db
-      .prepare<[string], string>('SELECT text FROM memory_profile WHERE scope = ?')
-      .pluck()
-      .get(scope);
+    const text = cached(this.db, 'SELECT text FROM memory_profile WHERE scope = ?', { pluck: true }).get(
+      scope,
+    ) as string | undefined;
     return text ?? '';
   }
 

@@ -198,7 +198,8 @@ export class MemoryRepo {
   touch(ids: readonly number[]): void {
     if (ids.length === 0) return;
     const now = this.now();
-    const stmt = this.db.prepare(
+    const stmt = cached(
+      this.db,
       'UPDATE memories SET accessed_at = ?, access_count = access_count + 1 WHERE id = ?',
     );
     this.db.transaction(() => {

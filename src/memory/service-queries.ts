@@ -6,6 +6,7 @@ import { StoreError } from '../store/index.js';
 import type { ExtractedMemory } from './extract.js';
 import { ACTIVE_SQL, type MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory, validate } from './repo-rows.js';
+import { cached } from './statements.js';
 import { CATEGORIES, type Memory, type NewMemory } from './types.js';
 
 /** Stored memories compared with each new one by the ingest decision. */
@@ -63,13 +64,12 @@ export function sameKeyMemories(
 
 /** Active CRITICAL and HIGH memories of the scopes: always candidates for a turn. */
 export function activeImportant(repo: MemoryRepo, scopes: string[]): Memory[] {
-  return repo.db
-    .prepare<Record<string, unknown>, MemoryRow>(
-      `SELECT ${COLUMNS} FROM memories m WHERE ${ACTIVE_SQL} AND m.priority <= 1
-         AND m.scope IN (SELECT value FROM json_each(@scopes))`,
-    )
-    .all({ now: repo.now(), scopes: JSON.stringify(scopes) })
-    .map(toMemory);
+  const rows = cached(
+    repo.db,
+    `SELECT ${COLUMNS} FROM memories m WHERE ${ACTIVE_SQL} AND m.priority <= 1
+       AND m.scope IN (SELECT value FROM json_each(@scopes))`,
+  ).all({ now: repo.now(), scopes: JSON.stringify(scopes) }) as MemoryRow[];
+  return rows.map(toMemory);
 }
 
 /** Not deleted and not superseded (expired reminders included, so maintenance can clear them). */
