@@ -7,9 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OfflineEmbedder } from '../src/memory/embed.js';
+import { OfflineEmbedder, RemoteEmbedder } from '../src/memory/embed.js';
 import { MemoryRepo } from '../src/memory/repo.js';
 import { bm25Only, type MemoryHit, searchMemories } from '../src/memory/search.js';
+import type { Embedder } from '../src/memory/types.js';
 import { Store } from '../src/store/index.js';
 import { buildCorpus, type CorpusMemory, type CorpusQuery, fillerMemory } from './memory-corpus.js';
 
@@ -36,7 +37,7 @@ function percentile(xs: number[], q: number): number {
 async function ingest(
   repo: MemoryRepo,
   clock: { t: number },
-  embedder: OfflineEmbedder,
+  embedder: Embedder,
   items: CorpusMemory[],
   ids: Map<string, number>,
 ): Promise<[number, number]> {
@@ -103,7 +104,7 @@ async function measure(
   label: string,
   size: number,
   repo: MemoryRepo,
-  embedder: OfflineEmbedder,
+  embedder: Embedder,
   queries: CorpusQuery[],
   ids: Map<string, number>,
 ): Promise<void> {
@@ -162,12 +163,26 @@ async function measure(
   }
 }
 
+/**
+ * The built-in offline embedder, or a real embedding model when one is reachable:
+ * TEA_BENCH_EMBED_URL (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1)
+ * and TEA_BENCH_EMBED_MODEL (e.g. nomic-embed-text), optional TEA_BENCH_EMBED_KEY.
+ */
+function benchEmbedder(): Embedder {
+  const baseUrl = process.env.TEA_BENCH_EMBED_URL;
+  const model = process.env.TEA_BENCH_EMBED_MODEL;
+  if (!baseUrl || !model) return new OfflineEmbedder();
+  const apiKey = process.env.TEA_BENCH_EMBED_KEY;
+  return new RemoteEmbedder({ baseUrl, model, ...(apiKey ? { apiKey } : {}) });
+}
+
 export async function benchMemory(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-memory-'));
   const store = Store.open(path.join(dir, 'tea.db'));
   const clock = { t: NOW };
   const repo = new MemoryRepo(store.db, () => clock.t);
-  const embedder = new OfflineEmbedder();
+  const embedder = benchEmbedder();
+  console.log(`memory: embedder ${embedder.id}`);
   const corpus = buildCorpus();
   const ids = new Map<string, number>();
   try {

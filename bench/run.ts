@@ -101,11 +101,13 @@ async function benchCli(): Promise<void> {
   };
   try {
     const first: number[] = [];
+    // Each run makes two requests: the answer, then memory extraction on the cheap model.
     for (let i = 0; i < 10; i++) {
-      server.script(reply().text('ok').usage(10, 1));
+      server.script(reply().text('ok').usage(10, 1), reply().text('[]').usage(50, 1));
+      const before = server.requests.length;
       const t0 = Date.now();
       await runTea(['-p', 'hello', '--cwd', work], env);
-      first.push(server.requests.at(-1)!.at - t0);
+      first.push(server.requests[before]!.at - t0);
     }
     const f = stats(first);
     console.log(
@@ -119,10 +121,11 @@ async function benchCli(): Promise<void> {
     );
     const withFile: number[] = [];
     for (let i = 0; i < 10; i++) {
-      server.script(reply().text('ok').usage(10, 1));
+      server.script(reply().text('ok').usage(10, 1), reply().text('[]').usage(50, 1));
+      const before = server.requests.length;
       const t0 = Date.now();
       await runTea(['-p', 'hello', '--cwd', work], env);
-      withFile.push(server.requests.at(-1)!.at - t0);
+      withFile.push(server.requests[before]!.at - t0);
     }
     const c = stats(withFile);
     console.log(`  … with a config.yaml             median ${fmt(c.median)}  p90 ${fmt(c.p90)}`);
@@ -134,6 +137,7 @@ async function benchCli(): Promise<void> {
         reply().toolCall('write_file', { path: 'notes.txt', content: 'one\ntwo\nthree\n' }).usage(200, 30),
         reply().toolCall('read_file', { path: 'notes.txt' }).usage(260, 20),
         reply().text('The file has three lines.').usage(300, 10),
+        reply().text('[]').usage(120, 1),
       );
       const r = await runTea(['-p', 'write and check a file', '--cwd', work, '--allow', 'write_file'], env);
       if (r.code !== 0) throw new Error(`3-step task failed with exit code ${r.code}`);
@@ -143,7 +147,7 @@ async function benchCli(): Promise<void> {
     const w = stats(wall);
     const m = stats(rss);
     console.log(
-      `3-step scripted task (wall)       median ${fmt(w.median)}  p90 ${fmt(w.p90)}  (target ≤ 400 ms)`,
+      `3-step scripted task (wall)       median ${fmt(w.median)}  p90 ${fmt(w.p90)}  (target ≤ 400 ms; includes the memory extraction call)`,
     );
     console.log(
       `3-step scripted task (peak RSS)   median ${m.median.toFixed(1)} MB  max ${Math.max(...rss).toFixed(1)} MB  (target ≤ 120 MB)`,
