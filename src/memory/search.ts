@@ -256,8 +256,26 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   return ranked(repo, fuse(lists, weights), limit, now);
 }
 
-/** Baseline for benchmarks: word + trigram full-text only, equal weights, no priors. */
+/**
+ * Baseline for benchmarks: BM25 over the word index alone (the textbook lexical
+ * baseline), active and in-scope memories, no priors.
+ */
 export function bm25Only(
+  source: Source,
+  query: string,
+  options: Pick<SearchOptions, 'limit' | 'scopes' | 'now'> = {},
+): MemoryHit[] {
+  const repo = repoOf(source);
+  const now = options.now ?? repo.now();
+  const limit = options.limit ?? 10;
+  const match = wordsQuery(query);
+  if (limit <= 0 || match === undefined) return [];
+  const ids = ftsIds(repo.db, 'memories_fts_words', match, now, options.scopes).slice(0, limit);
+  return ranked(repo, fuse({ words: ids }, FUSION_WEIGHTS.normal), limit, undefined);
+}
+
+/** A stronger baseline for benchmarks: word + trigram full-text fused, equal weights, no priors. */
+export function lexicalOnly(
   source: Source,
   query: string,
   options: Pick<SearchOptions, 'limit' | 'scopes' | 'now'> = {},

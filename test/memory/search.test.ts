@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bm25Only, isExactQuery, searchMemories, trigramQuery, wordsQuery } from '../../src/memory/search.js';
+import {
+  bm25Only,
+  isExactQuery,
+  lexicalOnly,
+  searchMemories,
+  trigramQuery,
+  wordsQuery,
+} from '../../src/memory/search.js';
 import { queryTerms, segmentWords } from '../../src/memory/segment.js';
 import { axis, hashEmbed, useMemoryRepo } from './fixtures.js';
 
@@ -58,6 +65,10 @@ describe('searchMemories', () => {
     const results = searchMemories(repo, 'bernet');
     expect(results.map((r) => r.memory.id)).toEqual([hit.id]);
     expect(results[0]?.ranks).toEqual({ trigram: 1 });
+    // The baselines: plain word BM25 cannot see inside a word; the lexical fusion can.
+    expect(bm25Only(repo, 'bernet')).toEqual([]);
+    expect(lexicalOnly(repo, 'bernet').map((r) => r.memory.id)).toEqual([hit.id]);
+    expect(bm25Only(repo, 'kubernetes').map((r) => r.memory.id)).toEqual([hit.id]);
   });
 
   it('matches tags as well as content', () => {
@@ -84,6 +95,7 @@ describe('searchMemories', () => {
     }).map((r) => r.memory.id);
     expect(ids).toEqual([berlin.id]);
     expect(bm25Only(repo, 'lives').map((r) => r.memory.id)).toEqual([berlin.id]);
+    expect(lexicalOnly(repo, 'lives').map((r) => r.memory.id)).toEqual([berlin.id]);
     expect(searchMemories(repo, 'lives', { now: clock() - 1000 }).map((r) => r.memory.id)).toContain(
       brief.id,
     );
@@ -163,11 +175,13 @@ describe('searchMemories', () => {
     expect(withPriors[0]?.memory.id).toBe(fresh.id);
     const important = repo.add({ content: 'standup is mandatory', category: 'instruction', importance: 5 });
     expect(searchMemories(repo, 'standup')[0]?.memory.id).toBe(important.id);
-    expect(
-      bm25Only(repo, 'standup')
-        .map((r) => r.memory.id)
-        .sort(),
-    ).toEqual([old.id, fresh.id, important.id].sort());
+    for (const baseline of [bm25Only, lexicalOnly]) {
+      expect(
+        baseline(repo, 'standup')
+          .map((r) => r.memory.id)
+          .sort(),
+      ).toEqual([old.id, fresh.id, important.id].sort());
+    }
   });
 
   it('filters by scope and honours the limit', () => {
