@@ -101,4 +101,61 @@ describe('file tools with a client file system (ctx.fs)', () => {
     await runBuiltin(cwd, 'write_file', { path: 'sub/new.txt', content: 'hi\n' });
     expect(readFileSync(join(cwd, 'sub/new.txt'), 'utf8')).toBe('hi\n');
   });
+  it('apply_patch updates the editor buffer (not the disk) and adds new files through the editor', async () => {
+    const { cwd, fs } = await setup();
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: notes.txt',
+      '@@',
+      ' buffer one',
+      '-buffer two',
+      '+buffer 2',
+      '*** Add File: added.txt',
+      '+fresh',
+      '*** End Patch',
+    ].join('\n');
+    const r = await runBuiltin(cwd, 'apply_patch', { patch }, { ctx: { fs } });
+    expect(r.status).toBe('ok');
+    expect(fs.buffers.get(join(cwd, 'notes.txt'))).toBe('buffer one\nbuffer 2\nbuffer three\n');
+    expect(fs.buffers.get(join(cwd, 'added.txt'))).toBe('fresh\n');
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('disk one\ndisk two\n');
+    expect(existsSync(join(cwd, 'added.txt'))).toBe(false);
+  });
+
+  it('apply_patch restores the buffers already written when the editor refuses a later write', async () => {
+    const { cwd, fs } = await setup();
+    fs.buffers.set(join(cwd, 'other.txt'), 'x\n');
+    await writeTree(cwd, { 'other.txt': 'x\n' });
+    const original = fs.writeTextFile.bind(fs);
+    fs.writeTextFile = async (path: string, content: string) => {
+      if (path.endsWith('other.txt')) throw new Error('read-only buffer');
+      return original(path, content);
+    };
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: notes.txt',
+      '@@',
+      '-buffer one',
+      '+buffer 1',
+      '*** Update File: other.txt',
+      '@@',
+      '-x',
+      '+y',
+      '*** End Patch',
+    ].join('\n');
+    const r = await runBuiltin(cwd, 'apply_patch', { patch }, { ctx: { fs } });
+    expect(r.status).toBe('error');
+    expect(r.output).toContain('through the editor (read-only buffer)');
+    expect(fs.buffers.get(join(cwd, 'notes.txt'))).toBe('buffer one\nbuffer two\nbuffer three\n');
+  });
+
+  it('apply_patch with a deletion goes to disk: the editor has no delete', async () => {
+    const { cwd, fs } = await setup();
+    await writeTree(cwd, { 'gone.txt': 'bye\n' });
+    const patch = ['*** Begin Patch', '*** Delete File: gone.txt', '*** End Patch'].join('\n');
+    const r = await runBuiltin(cwd, 'apply_patch', { patch }, { ctx: { fs } });
+    expect(r.status).toBe('ok');
+    expect(existsSync(join(cwd, 'gone.txt'))).toBe(false);
+    expect(fs.writes).toEqual([]);
+  });
 });

@@ -207,7 +207,8 @@ export async function planPatch(ctx: ToolContext, ops: readonly PatchOp[]): Prom
       const abs = await resolveTextFile(ctx, op.path, { write: true });
       const shown = displayPath(ctx, abs);
       claim(abs, shown, op.line);
-      const before = await readFile(abs, 'utf8');
+      // The editor's buffer when a client file system is present (unsaved edits count).
+      const before = ctx.fs ? await ctx.fs.readTextFile(abs) : await readFile(abs, 'utf8');
       const after = applyHunks(before, op.hunks, shown);
       const { added, removed } = countOps(op.hunks);
       const dest = op.moveTo === undefined ? abs : resolvePath(ctx, op.moveTo, { write: true });

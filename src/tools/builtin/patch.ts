@@ -7,7 +7,7 @@ import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import { errorCode } from '../hints.js';
-import { defineTool, type Tool, ToolError } from '../types.js';
+import { type ClientFs, defineTool, type Tool, ToolError } from '../types.js';
 import { writeFileAtomic, writeTemp } from './atomic-write.js';
 import type { ResolvedFileOptions } from './file-options.js';
 import { type FileChange, planPatch } from './patch-apply.js';
@@ -116,6 +116,30 @@ export async function writeChanges(changes: readonly FileChange[], signal: Abort
   await commit(staged, dirs);
 }
 
+/**
+ * With a client file system (an editor over ACP), new and updated files are written
+ * through it, so open buffers follow; a failure writes the earlier files' old text
+ * back. Moves and deletions have no client method: a patch with any of them is
+ * written on disk as usual.
+ */
+async function writeThroughClient(fs: ClientFs, changes: readonly FileChange[]): Promise<void> {
+  const undo: Array<() => Promise<void>> = [];
+  for (const c of changes) {
+    if (c.kind !== 'A' && c.kind !== 'M') continue;
+    try {
+      await fs.writeTextFile(c.abs, c.after);
+      if (c.kind === 'M') undo.push(() => fs.writeTextFile(c.abs, c.before));
+    } catch (error) {
+      for (const step of undo.reverse()) await step().catch(() => undefined);
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new ToolError(
+        `apply_patch failed while writing ${c.shown} through the editor (${detail}); the files already updated were restored`,
+        'check the path, then send the patch again',
+      );
+    }
+  }
+}
+
 function summaryLine(c: FileChange): string {
   const counts = (added: number, removed: number): string => {
     const parts = [added > 0 ? `+${added}` : '', removed > 0 ? `-${removed}` : ''].filter((p) => p !== '');
@@ -152,7 +176,11 @@ export function applyPatchTool(_opts: ResolvedFileOptions): Tool {
     async execute(args, ctx) {
       const changes = await planPatch(ctx, parsePatch(args.patch));
       ctx.signal.throwIfAborted();
-      await writeChanges(changes, ctx.signal);
+      if (ctx.fs && changes.every((c) => c.kind === 'A' || c.kind === 'M')) {
+        await writeThroughClient(ctx.fs, changes);
+      } else {
+        await writeChanges(changes, ctx.signal);
+      }
       const added = changes.reduce((n, c) => n + (c.kind === 'D' ? 0 : c.added), 0);
       const removed = changes.reduce((n, c) => n + (c.kind === 'A' ? 0 : c.removed), 0);
       const head = `Applied patch: ${plural(changes.length, 'file')} changed (+${added} -${removed})`;
