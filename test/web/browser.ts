@@ -1,5 +1,5 @@
 /** One headless Debian Chromium per test file, driven by playwright-core. */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -8,6 +8,11 @@ export const CHROMIUM = process.env.TEA_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
 
 export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `the browser tests need Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium fonts-wqy-microhei, as .ci/run does) or set TEA_CHROMIUM to another Chromium`,
+    );
+  }
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
