@@ -1,7 +1,13 @@
 /**
- * The shapes of the HTTP API (see the API contract). The web UI talks HTTP only,
- * so these mirror the JSON on the wire rather than importing server code.
+ * The shapes of the HTTP API (see the API contract). The web UI talks HTTP only:
+ * it imports no runtime code, but the event stream's types come from the one
+ * definition the agent uses (type-only imports, erased from the bundle).
  */
+import type { AgentEvent, ApprovalDecision, ToolStatus } from '../../src/agent/events.js';
+import type { Usage } from '../../src/llm/types.js';
+import type { PlanItem } from '../../src/tools/types.js';
+
+export type { AgentEvent, ApprovalDecision, PlanItem, ToolStatus, Usage };
 
 export interface SessionUsage {
   input_tokens: number;
@@ -21,8 +27,6 @@ export interface Session {
   busy: boolean;
   usage: SessionUsage;
 }
-
-export type ToolStatus = 'ok' | 'error' | 'cancelled' | 'skipped' | 'denied';
 
 export type Part =
   | { type: 'text'; text: string }
@@ -64,64 +68,6 @@ export interface ImageInput {
   /** Base64, without the `data:` prefix. */
   data: string;
 }
-
-export type ApprovalDecision = 'once' | 'always' | 'reject';
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
-export interface PlanItem {
-  id: string;
-  content: string;
-  status: 'pending' | 'in_progress' | 'completed';
-}
-
-/** The agent's event stream (src/agent/events.ts), as JSON on the wire. */
-export type AgentEvent =
-  | { type: 'turn_start'; sessionId: string; turnId: string; input: string }
-  | { type: 'text_delta'; text: string }
-  | { type: 'thinking_delta'; text: string }
-  | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown> }
-  | {
-      type: 'tool_finish';
-      callId: string;
-      name: string;
-      status: ToolStatus;
-      output: string;
-      durationMs: number;
-    }
-  | {
-      type: 'approval_request';
-      requestId: string;
-      callId: string;
-      tool: string;
-      args: Record<string, unknown>;
-      subject?: string;
-      approval: string;
-      reason: string;
-    }
-  | { type: 'approval_result'; requestId: string; decision: ApprovalDecision; message?: string }
-  | { type: 'question'; requestId: string; callId: string; question: string; options?: string[] }
-  | { type: 'plan'; kind: 'todo' | 'plan'; title?: string; items: PlanItem[] }
-  | { type: 'notice'; title: string; body: string }
-  | { type: 'tools_loaded'; names: string[]; by: string }
-  | { type: 'compaction'; tokensBefore: number; tokensAfter: number; limit: number; steps: string[] }
-  | { type: 'usage'; model: string; usage: Usage; costUsd: number }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string; profile: string }
-  | { type: 'fallback'; from: string; to: string; reason: string }
-  | { type: 'error'; message: string; kind: string }
-  | { type: 'turn_end'; turnId: string; reason: string; iterations: number }
-  | {
-      type: 'done';
-      sessionId: string;
-      reason: string;
-      text: string;
-      message?: string;
-      usage: Usage;
-      costUsd: number;
-    };
 
 export interface ConfigView {
   active_profile: string;
