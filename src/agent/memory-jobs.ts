@@ -130,7 +130,7 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
 
 /** Reflection at most once a day per process (no model call). */
 async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
-  const now = deps.now?.() ?? Date.now();
+  const now = deps.now?.() ?? deps.memory.repo.now();
   const last = lastReflection.get(deps.memory);
   if (last !== undefined && now - last < REFLECT_EVERY_MS) return;
   lastReflection.set(deps.memory, now);

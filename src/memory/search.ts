@@ -118,20 +118,22 @@ function scopeSql(scopes: string[] | undefined): string {
 function activeOnly(
   db: Database.Database,
   ids: number[],
-  now: number,
-  scopes: string[] | undefined,
+  filter: { now: number; scopes?: string[] | undefined; embedder?: string | undefined },
   limit: number,
-) {
+): number[] {
   if (ids.length === 0) return [];
+  const embedderSql = filter.embedder === undefined ? '' : ' AND m.embedder = @embedder';
   const keep = new Set(
     cached(
       db,
-      `SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND ${ACTIVE_SQL}${scopeSql(scopes)}`,
+      `SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(@ids))
+         AND ${ACTIVE_SQL}${scopeSql(filter.scopes)}${embedderSql}`,
       { pluck: true },
     ).all({
       ids: JSON.stringify(ids),
-      now,
-      ...(scopes === undefined ? {} : { scopes: JSON.stringify(scopes) }),
+      now: filter.now,
+      ...(filter.scopes === undefined ? {} : { scopes: JSON.stringify(filter.scopes) }),
+      ...(filter.embedder === undefined ? {} : { embedder: filter.embedder }),
     }) as number[],
   );
   return ids.filter((id) => keep.has(id)).slice(0, limit);
@@ -147,7 +149,7 @@ function ftsIds(
   const ranked = cached(db, `SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`, {
     pluck: true,
   }).all(match, CANDIDATES_PER_LIST * OVERFETCH) as number[];
-  return activeOnly(db, ranked, now, scopes, CANDIDATES_PER_LIST);
+  return activeOnly(db, ranked, { now, scopes }, CANDIDATES_PER_LIST);
 }
 
 /**
@@ -167,22 +169,12 @@ function vectorIds(
     unitBytes(vector),
     CANDIDATES_PER_LIST + VECTOR_SLACK,
   ) as number[];
-  if (knn.length === 0) return [];
-  const embedderSql = options.embedder === undefined ? '' : ' AND m.embedder = @embedder';
-  const keep = new Set(
-    cached(
-      db,
-      `SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(@ids))
-         AND ${ACTIVE_SQL}${scopeSql(options.scopes)}${embedderSql}`,
-      { pluck: true },
-    ).all({
-      ids: JSON.stringify(knn),
-      now,
-      ...(options.scopes === undefined ? {} : { scopes: JSON.stringify(options.scopes) }),
-      ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
-    }) as number[],
+  return activeOnly(
+    db,
+    knn,
+    { now, scopes: options.scopes, embedder: options.embedder },
+    CANDIDATES_PER_LIST,
   );
-  return knn.filter((id) => keep.has(id)).slice(0, CANDIDATES_PER_LIST);
 }
 
 /** Fuses ranked id lists with weighted reciprocal rank fusion. */

@@ -18,7 +18,7 @@ export interface TuningResult {
 
 /** Live memories of the scopes, most important and most recent first (what tuning may touch). */
 function tunable(service: MemoryService, scopes: readonly string[]): Memory[] {
-  const now = Date.now();
+  const now = service.repo.now();
   return liveMemories(service.repo)
     .filter((m) => scopes.includes(m.scope) && (m.expiresAt === null || m.expiresAt > now))
     .sort((a, b) => a.priority - b.priority || b.createdAt - a.createdAt)
@@ -71,7 +71,10 @@ export interface ReflectionResult {
  * scope and category; the originals lose one importance point. A summary that
  * already exists (same text) is not added twice.
  */
-export async function reflectMemories(service: MemoryService, now = Date.now()): Promise<ReflectionResult> {
+export async function reflectMemories(
+  service: MemoryService,
+  now = service.repo.now(),
+): Promise<ReflectionResult> {
   const live = liveMemories(service.repo);
   const reflections = reflect(live, now);
   const summaries: Memory[] = [];
