@@ -2,9 +2,8 @@
 import { Readable, Writable } from 'node:stream';
 import { mcpAttacher } from '../acp/mcp.js';
 import { serveAcp } from '../acp/server.js';
-import { MemoryService } from '../memory/service.js';
 import { EXIT } from './exit.js';
-import { createRuntime, embedderFor } from './runtime.js';
+import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
 
 /** Flags of `tea acp` (registered in acp-cli.ts). */
@@ -46,7 +45,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     await serveAcp({
       agent: rt.agent,
       tools: rt.tools,
-      memory: new MemoryService({ db: rt.store.db, embedder: embedderFor(rt.config) }),
+      memory: rt.memory,
       contextWindow: rt.provider.info.contextWindow,
       version: VERSION,
       log,

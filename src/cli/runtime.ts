@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, type Session } from '../agent/index.js';
+import { agentSettings, chainOptions } from '../agent/settings.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
 import { loadConfig } from '../config/load.js';
 import { describeMissingModel } from '../config/missing.js';
@@ -8,7 +9,6 @@ import { resolveProfile } from '../config/profile.js';
 import type { TeaConfig } from '../config/types.js';
 import { TokenCalibrator } from '../context/tokens.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
-import { createRegistry } from '../llm/registry.js';
 import type { Provider } from '../llm/types.js';
 import { OfflineEmbedder, RemoteEmbedder } from '../memory/embed.js';
 import { MemoryService } from '../memory/service.js';
@@ -47,6 +47,8 @@ export interface Runtime {
   store: Store;
   provider: Provider;
   tools: ToolRegistry;
+  /** The one long-term memory service of this process (faces reuse it). */
+  memory: MemoryService;
   agent: Agent;
   cwd: string;
   close(): void;
@@ -97,21 +99,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   for (const warning of config.warnings) process.stderr.write(`tea: warning: ${warning}\n`);
   const main = mainProfile(config, opts);
   const fallbacks = config.fallback.filter((n) => n !== main.name).map((n) => resolveProfile(config, n));
-  const provider = createModelChain([main, ...fallbacks], {
-    timeoutMs: config.llm.timeoutMs,
-    maxRetries: config.llm.maxRetries,
-    baseDelayMs: config.llm.retryBaseMs,
-    breaker: config.llm.breaker,
-    registry: createRegistry(config.models),
-  });
+  const provider = createModelChain([main, ...fallbacks], chainOptions(config));
   const calibrationFile = path.join(config.home, 'calibration.json');
   const cheap = config.cheapModel ?? main;
-  const cheapProvider = createModelChain([cheap], {
-    timeoutMs: config.llm.timeoutMs,
-    maxRetries: 1,
-    baseDelayMs: config.llm.retryBaseMs,
-    registry: createRegistry(config.models),
-  });
+  const cheapProvider = createModelChain([cheap], chainOptions(config, { cheap: true }));
   const store = Store.open(defaultDbPath(config.home));
   const tools = createToolRegistry({
     ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
@@ -123,32 +114,30 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     warn: (m) => process.stderr.write(`tea: warning: ${m}\n`),
     clientInfo: { name: 'tea-agent', version: VERSION },
   });
+  const memory = new MemoryService({ db: store.db, embedder: embedderFor(config) });
+  const settings = agentSettings(config);
   const agent = new Agent({
+    ...settings,
     provider,
     tools,
     store,
     cwd,
-    maxIterations: opts.maxTurns ?? config.agent.maxIterations,
-    maxParallelTools: config.agent.maxParallelTools,
-    maxOutputChars: config.tools.maxOutputChars,
+    maxIterations: opts.maxTurns ?? settings.maxIterations,
     permissionMode: modeFor(config, opts),
     permissionRules: rulesFor(config, opts),
     allowedRoots: [...config.permissions.roots, ...(opts.addDir ?? []).map((d) => path.resolve(d))],
     approvals: opts.approvals ?? 'ask',
-    toolLoading: config.tools.loading,
-    toolOutputRoot: path.join(config.home, 'tool-output'),
-    home: config.home,
     cheapProvider,
     titles: (opts.titles ?? true) && config.agent.autoTitle,
     calibrator: loadCalibration(calibrationFile),
-    memory: new MemoryService({ db: store.db, embedder: embedderFor(config) }),
-    memoryJobs: config.memory,
+    memory,
   });
   return {
     config,
     store,
     provider,
     tools,
+    memory,
     agent,
     cwd,
     close: () => {

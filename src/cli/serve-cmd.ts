@@ -2,13 +2,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MemoryService } from '../memory/service.js';
 import { AgentPool } from '../server/agents.js';
 import { isLoopback } from '../server/auth.js';
 import { startServer } from '../server/server.js';
 import type { PermissionMode } from '../tools/permissions.js';
 import { CliError, EXIT } from './exit.js';
-import { createRuntime, embedderFor } from './runtime.js';
+import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
 
 /** Flags of `tea serve`. */
@@ -62,7 +61,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     ...(flags.yolo ? { yolo: true } : {}),
   });
   const permissionMode = (flags.yolo ? 'yolo' : (requested ?? rt.config.permissions.mode)) as PermissionMode;
-  const memory = new MemoryService({ db: rt.store.db, embedder: embedderFor(rt.config) });
+  const memory = rt.memory;
   const agents = new AgentPool({
     config: rt.config,
     store: rt.store,

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../agent/index.js';
+import { agentSettings, chainOptions } from '../agent/settings.js';
 import { fillMainFromEnv, finaliseProfile } from '../config/finalize.js';
 import { toLayer } from '../config/layers.js';
 import { profileNames, resolveProfile } from '../config/profile.js';
@@ -13,7 +14,6 @@ import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
 import { BreakerRegistry } from '../llm/breaker.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
-import { createRegistry } from '../llm/registry.js';
 import type { Provider } from '../llm/types.js';
 import type { MemoryService } from '../memory/service.js';
 import type { Store } from '../store/index.js';
@@ -84,25 +84,22 @@ export class AgentPool implements AgentSource {
     let agent = this.agents.get(key);
     if (!agent) {
       const c = this.opts.config;
+      const settings = agentSettings(c);
       agent = new Agent({
+        ...settings,
         provider: this.provider(profile),
         tools: this.opts.tools,
         store: this.opts.store,
         cwd: this.opts.cwd,
-        maxIterations: this.opts.maxIterations ?? c.agent.maxIterations,
-        maxParallelTools: c.agent.maxParallelTools,
-        maxOutputChars: c.tools.maxOutputChars,
+        maxIterations: this.opts.maxIterations ?? settings.maxIterations,
         permissionMode: this.opts.permissionMode,
         permissionRules: this.opts.permissionRules ?? c.permissions.rules,
         allowedRoots: this.opts.allowedRoots ?? c.permissions.roots,
         approvals,
-        toolLoading: c.tools.loading,
-        toolOutputRoot: path.join(c.home, 'tool-output'),
-        home: c.home,
         cheapProvider: this.cheapProvider(profile),
         titles: (this.opts.titles ?? true) && c.agent.autoTitle,
         ...(this.opts.calibrator ? { calibrator: this.opts.calibrator } : {}),
-        ...(this.opts.memory ? { memory: this.opts.memory, memoryJobs: c.memory } : {}),
+        ...(this.opts.memory ? { memory: this.opts.memory } : {}),
       });
       this.agents.set(key, agent);
     }
@@ -119,13 +116,10 @@ export class AgentPool implements AgentSource {
       const c = this.opts.config;
       const main = this.profileConfig(profile);
       const fallbacks = profile === 'main_model' ? c.fallback.filter((n) => n !== main.name) : [];
-      provider = createModelChain([main, ...fallbacks.map((n) => resolveProfile(c, n))], {
-        timeoutMs: c.llm.timeoutMs,
-        maxRetries: c.llm.maxRetries,
-        baseDelayMs: c.llm.retryBaseMs,
-        breakers: this.breakers,
-        registry: createRegistry(c.models),
-      });
+      provider = createModelChain(
+        [main, ...fallbacks.map((n) => resolveProfile(c, n))],
+        chainOptions(c, { breakers: this.breakers }),
+      );
       this.providers.set(profile, provider);
     }
     return provider;
@@ -134,13 +128,10 @@ export class AgentPool implements AgentSource {
   private cheapProvider(profile: string): Provider {
     const c = this.opts.config;
     if (!c.cheapModel) return this.provider(profile);
-    this.cheap ??= createModelChain([c.cheapModel], {
-      timeoutMs: c.llm.timeoutMs,
-      maxRetries: 1,
-      baseDelayMs: c.llm.retryBaseMs,
-      breakers: this.breakers,
-      registry: createRegistry(c.models),
-    });
+    this.cheap ??= createModelChain(
+      [c.cheapModel],
+      chainOptions(c, { cheap: true, breakers: this.breakers }),
+    );
     return this.cheap;
   }
 
