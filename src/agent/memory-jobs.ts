@@ -24,6 +24,8 @@ export const REEMBED_PER_TURN = 1_000;
 const MIN_USER_CHARS = 4;
 const MAX_CONVERSATION_CHARS = 12_000;
 const KNOWN_SHOWN = 15;
+/** Messages read back per turn when tuning looks for the recent topics. */
+const RECENT_MESSAGES_PER_TURN = 8;
 
 export interface MemoryJobDeps {
   memory: MemoryService;
@@ -118,8 +120,13 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
     return;
   }
   state.set(deps.sessionId, STATE_MEMORY_TURNS, 0);
+  // Only the recent part of the transcript (a turn is a user message, tool traffic and answers).
+  const since = Math.max(
+    0,
+    deps.store.messages.count(deps.sessionId) - TUNE_EVERY_TURNS * RECENT_MESSAGES_PER_TURN,
+  );
   const recent = deps.store.messages
-    .list(deps.sessionId)
+    .list(deps.sessionId, { afterSeq: since })
     .filter((m) => m.role === 'user')
     .slice(-TUNE_EVERY_TURNS)
     .flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => p.text))
