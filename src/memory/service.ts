@@ -46,6 +46,13 @@ export interface RememberResult {
   superseded?: Memory;
 }
 
+export interface RememberOptions {
+  /** Ask the ingest judge (a cheap model) about close candidates when one is set (default true). */
+  judge?: boolean;
+  /** When the statement was made (epoch ms; default now): its creation and validity start. */
+  at?: number;
+}
+
 export const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
 /** Retrieval candidates considered by `recall`. */
 export const RECALL_CANDIDATES = 50;
@@ -73,7 +80,7 @@ export class MemoryService {
   }
 
   /** Adds one memory through the three-outcome ingest, embedding it. */
-  async remember(m: NewMemory & { value?: string }): Promise<RememberResult> {
+  async remember(m: NewMemory & { value?: string }, _opts: RememberOptions = {}): Promise<RememberResult> {
     checkNew(m);
     const [vector] = await this.embedOrSkip([m.content]);
     return this.apply(m, vector);
