@@ -135,13 +135,33 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
   deps.recordUsage('background:memory-tune', deps.cheap.info, result.usage);
 }
 
-/** Reflection at most once a day per process (no model call). */
-async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
+/** Keeps a memory job's failure in the session state, as `afterTurn` does; best effort. */
+function noteFailure(deps: MemoryJobDeps, job: string, err: unknown): void {
+  const message = err instanceof Error ? err.message : String(err);
+  try {
+    deps.store.state.set(deps.sessionId, STATE_MEMORY_ERROR, { job, message, at: Date.now() });
+  } catch {
+    // The session is gone (or the store closed): nothing to report to.
+  }
+}
+
+/**
+ * Reflection at most once a day per process: related recent memories summarised
+ * on the cheap model. Never throws: a failure (the model, the store) is kept in
+ * the session state, and the day's run is spent either way.
+ */
+export async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
   const now = deps.now?.() ?? deps.memory.repo.now();
   const last = lastReflection.get(deps.memory);
   if (last !== undefined && now - last < REFLECT_EVERY_MS) return;
   lastReflection.set(deps.memory, now);
-  await reflectMemories(deps.memory, now);
+  try {
+    const result = await reflectMemories(deps.memory, { provider: deps.cheap, now });
+    if (result.calls > 0) deps.recordUsage('background:memory-reflect', deps.cheap.info, result.usage);
+    if (result.error !== undefined) noteFailure(deps, 'reflect', result.error);
+  } catch (err) {
+    noteFailure(deps, 'reflect', err);
+  }
 }
 
 /** Re-embeds memories whose vectors are missing or from another embedder (one runner per service). */

@@ -28,6 +28,9 @@ function buildProgram(setCode: (code: number) => void): Command {
   // Set before any subcommand exists: subcommands copy this setting when created.
   const program = new Command('tea')
     .exitOverride()
+    // Options after a subcommand belong to it: `tea memory add -c preference …` is the
+    // subcommand's --category, not the root's --continue.
+    .enablePositionalOptions()
     .description('Tea Agent: an AI agent that does real work on your machine.')
     .version(VERSION, '-V, --version')
     .argument('[prompt...]', 'what to do (with -p, or piped on stdin)')
@@ -99,7 +102,7 @@ function buildProgram(setCode: (code: number) => void): Command {
 
   const memory = program
     .command('memory')
-    .description('long-term memories: list, search, add, rm, pin, export, import');
+    .description('long-term memories: list, search, add, history, restore, rm, pin, export, import');
   const mem = async () => (await import('./memory-cmd.js')).memoryCommands;
   memory
     .command('list', { isDefault: true })
@@ -110,20 +113,34 @@ function buildProgram(setCode: (code: number) => void): Command {
     .action(async (opts) => setCode(await (await mem()).list(opts)));
   memory
     .command('search <query...>')
-    .description('hybrid search (full text + vectors)')
+    .description('hybrid search (full text + vectors) with scores; versions of one fact folded, newest first')
     .option('-n, --limit <n>', 'how many', positiveInt, 10)
+    .option('--all', 'also weak matches (no relevance cut-off)')
     .option('--json', 'machine-readable output')
     .action(async (query: string[], opts) => setCode(await (await mem()).search(query.join(' '), opts)));
   memory
     .command('add <text...>')
-    .description('remember something (duplicates are skipped, changed facts supersede old ones)')
+    .description(
+      'remember something (repeats are skipped; a new value of the same fact replaces the old one)',
+    )
     .option('-c, --category <name>', 'instruction | preference | fact | reminder | general', 'fact')
     .option('-i, --importance <n>', '1 (trivial) … 5 (critical)', positiveInt)
     .option('--pin', 'exempt from decay')
+    .option('--offline', 'decide duplicates and updates without asking the model')
     .action(async (text: string[], opts) => setCode(await (await mem()).add(text.join(' '), opts)));
   memory
+    .command('history <id>')
+    .description('every version of the fact a memory belongs to, with the dates each held')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, opts) => setCode(await (await mem()).history(id, opts)));
+  memory
+    .command('restore <id>')
+    .description('make a superseded or forgotten memory active again')
+    .option('--replace', 'make it the current version (supersede the one that replaced it)')
+    .action(async (id: string, opts) => setCode(await (await mem()).restore(id, opts)));
+  memory
     .command('rm <ids...>')
-    .description('forget memories (kept in history)')
+    .description('forget memories (kept in history; tea memory restore brings one back)')
     .action(async (ids: string[]) => setCode(await (await mem()).rm(ids)));
   memory
     .command('pin <id>')
@@ -136,8 +153,12 @@ function buildProgram(setCode: (code: number) => void): Command {
     .action(async (file?: string) => setCode(await (await mem()).exportTo(file)));
   memory
     .command('import <file>')
-    .description('add memories from a JSON export (known ones are skipped)')
-    .action(async (file: string) => setCode(await (await mem()).importFrom(file)));
+    .description(
+      'add memories from JSON (an export, or a list of {content, created_at, category, tags}) or JSON Lines',
+    )
+    .option('--ingest', 'run each statement through the duplicate/update decisions, oldest first')
+    .option('--offline', 'with --ingest: decide without asking the model')
+    .action(async (file: string, opts) => setCode(await (await mem()).importFrom(file, opts)));
   memory
     .command('profile [text...]')
     .description('show or set the user profile block (≤ 1,500 characters, always injected)')

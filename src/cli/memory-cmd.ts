@@ -1,21 +1,48 @@
+/** `tea memory …`: list, search, add, history, restore, rm, pin, export, import, profile. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { MemoryService } from '../memory/service.js';
+import { readMemoryFile } from '../memory/import-file.js';
+import type { MemorySearchHit, RememberResult } from '../memory/service.js';
 import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
 import { CliError, EXIT } from './exit.js';
-import { embedderFor, openStore } from './runtime.js';
+import { type OpenMemory, openMemory } from './open-store.js';
 
-function line(m: Memory): string {
-  const state = m.deletedAt ? ' (deleted)' : m.supersededBy ? ` (superseded by #${m.supersededBy})` : '';
-  const pin = m.pinned ? ' 📌' : '';
-  return `#${String(m.id).padEnd(5)} ${m.category.padEnd(11)} P${m.priority} i${m.importance}${pin}  ${m.content}${state}  [${m.scope}]`;
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+function state(m: Memory): string {
+  if (m.deletedAt !== null) return ' (deleted)';
+  if (m.supersededBy !== null) return ` (superseded by #${m.supersededBy})`;
+  return '';
 }
 
-async function withMemory<T>(run: (memory: MemoryService) => Promise<T> | T): Promise<T> {
-  const { config, store } = await openStore();
+function line(m: Memory): string {
+  const pin = m.pinned ? ' 📌' : '';
+  return `#${String(m.id).padEnd(5)} ${m.category.padEnd(11)} P${m.priority} i${m.importance}${pin}  ${m.content}${state(m)}  [${m.scope}]`;
+}
+
+/** "2024-01-05 → 2025-03-02" or "since 2025-03-02". */
+function validity(m: Memory, newer?: Memory): string {
+  const end = m.validTo ?? (m.deletedAt !== null ? m.deletedAt : undefined) ?? newer?.validFrom;
+  return end === undefined ? `since ${day(m.validFrom)}` : `${day(m.validFrom)} → ${day(end)}`;
+}
+
+function hitLines(h: MemorySearchHit): string {
+  const head = `${h.score.toFixed(2)}  ${line(h.memory)}`;
+  const others = h.versions.map(
+    (v) =>
+      `        ${v.validFrom > h.memory.validFrom ? 'later' : 'earlier'}: #${v.id} ${v.content}  (${validity(v)})`,
+  );
+  return [head, ...others].join('\n');
+}
+
+async function withMemory<T>(
+  run: (open: OpenMemory) => Promise<T> | T,
+  opts: { offline?: boolean } = {},
+): Promise<T> {
+  const open = await openMemory(opts);
   try {
-    return await run(new MemoryService({ db: store.db, embedder: embedderFor(config) }));
+    return await run(open);
   } finally {
-    store.close();
+    open.store.close();
   }
 }
 
@@ -31,10 +58,20 @@ function memoryId(value: string): number {
   return id;
 }
 
+function describe(r: RememberResult, judge: string | undefined): string {
+  const by = r.judged && judge ? ` (judged by ${judge})` : '';
+  if (r.outcome === 'update' && r.superseded)
+    return `update: ${line(r.memory)}, replacing #${r.superseded.id}${by}`;
+  if (r.outcome === 'history' && r.supersededBy) {
+    return `history: ${line(r.memory)} — an earlier version of #${r.supersededBy.id}${by}`;
+  }
+  return `${r.outcome}: ${line(r.memory)}${by}`;
+}
+
 export const memoryCommands = {
   async list(opts: { json?: boolean; all?: boolean; limit: number }): Promise<number> {
-    return withMemory((m) => {
-      const rows = opts.all ? m.exportAll() : m.list({ limit: opts.limit });
+    return withMemory(({ memory }) => {
+      const rows = opts.all ? memory.exportAll() : memory.list({ limit: opts.limit });
       if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       else
         process.stdout.write(
@@ -43,75 +80,122 @@ export const memoryCommands = {
       return EXIT.OK;
     });
   },
-  async search(query: string, opts: { json?: boolean; limit: number }): Promise<number> {
-    return withMemory(async (m) => {
-      const hits = await m.search(query, { limit: opts.limit });
+  async search(query: string, opts: { json?: boolean; limit: number; all?: boolean }): Promise<number> {
+    return withMemory(async ({ memory }) => {
+      const hits = await memory.search(query, { limit: opts.limit, all: opts.all === true });
       if (opts.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
-      else
-        process.stdout.write(
-          hits.length ? `${hits.map((h) => line(h.memory)).join('\n')}\n` : 'No memory matches.\n',
-        );
+      else process.stdout.write(hits.length ? `${hits.map(hitLines).join('\n')}\n` : 'No memory matches.\n');
       return EXIT.OK;
     });
   },
-  async add(text: string, opts: { category?: string; importance?: number; pin?: boolean }): Promise<number> {
-    return withMemory(async (m) => {
-      const r = await m.remember({
-        content: text,
-        category: category(opts.category),
-        ...(opts.importance ? { importance: opts.importance } : {}),
-        ...(opts.pin ? { pinned: true } : {}),
+  async add(
+    text: string,
+    opts: { category?: string; importance?: number; pin?: boolean; offline?: boolean },
+  ): Promise<number> {
+    const kind = category(opts.category);
+    return withMemory(
+      async ({ memory, judgeModel }) => {
+        const r = await memory.remember({
+          content: text,
+          category: kind,
+          ...(opts.importance ? { importance: opts.importance } : {}),
+          ...(opts.pin ? { pinned: true } : {}),
+        });
+        process.stdout.write(`${describe(r, judgeModel)}\n`);
+        return EXIT.OK;
+      },
+      { offline: opts.offline === true },
+    );
+  },
+  async history(id: string, opts: { json?: boolean }): Promise<number> {
+    return withMemory(({ memory }) => {
+      const versions = memory.history(memoryId(id));
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(versions, null, 2)}\n`);
+        return EXIT.OK;
+      }
+      const rows = versions.map((v, i) => {
+        const current = v.validTo === null && v.deletedAt === null ? 'current ' : '';
+        return `#${String(v.id).padEnd(5)} ${current}${validity(v, versions[i - 1])}  ${v.content}${state(v)}`;
       });
-      const was = r.superseded ? `, replacing #${r.superseded.id}` : '';
-      process.stdout.write(`${r.outcome}: ${line(r.memory)}${was}\n`);
+      const hint =
+        versions.length > 1
+          ? '\nRestore an old version: tea memory restore <id> (--replace to make it current)'
+          : '';
+      process.stdout.write(`${rows.join('\n')}${hint}\n`);
+      return EXIT.OK;
+    });
+  },
+  async restore(id: string, opts: { replace?: boolean }): Promise<number> {
+    return withMemory(({ memory }) => {
+      const r = memory.restore(memoryId(id), { replace: opts.replace === true });
+      const note = r.replaced ? `, replacing #${r.replaced.id}` : '';
+      process.stdout.write(`restored: ${line(r.memory)}${note}\n`);
       return EXIT.OK;
     });
   },
   async rm(ids: string[]): Promise<number> {
-    return withMemory((m) => {
-      for (const id of ids) process.stdout.write(`forgotten: ${line(m.forget(memoryId(id)))}\n`);
+    return withMemory(({ memory }) => {
+      for (const id of ids) process.stdout.write(`forgotten: ${line(memory.forget(memoryId(id)))}\n`);
       return EXIT.OK;
     });
   },
   async pin(id: string, opts: { off?: boolean }): Promise<number> {
-    return withMemory((m) => {
-      process.stdout.write(`${line(m.update(memoryId(id), { pinned: !opts.off }))}\n`);
+    return withMemory(({ memory }) => {
+      process.stdout.write(`${line(memory.update(memoryId(id), { pinned: !opts.off }))}\n`);
       return EXIT.OK;
     });
   },
   async exportTo(file: string | undefined): Promise<number> {
-    return withMemory((m) => {
-      const json = `${JSON.stringify(m.exportAll(), null, 2)}\n`;
+    return withMemory(({ memory }) => {
+      const json = `${JSON.stringify(memory.exportAll(), null, 2)}\n`;
       if (file) writeFileSync(file, json);
       else process.stdout.write(json);
       return EXIT.OK;
     });
   },
-  async importFrom(file: string): Promise<number> {
-    let rows: unknown;
+  async importFrom(file: string, opts: { ingest?: boolean; offline?: boolean }): Promise<number> {
+    let text: string;
     try {
-      rows = JSON.parse(readFileSync(file, 'utf8'));
+      text = readFileSync(file, 'utf8');
     } catch (e) {
       throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
     }
-    if (!Array.isArray(rows))
-      throw new CliError(`${file}: expected a JSON array of memories (as tea memory export writes)`);
-    return withMemory((m) => {
-      const added = m.importAll(rows as Parameters<MemoryService['importAll']>[0]);
-      process.stdout.write(`imported ${added} memories (${rows.length - added} already known)\n`);
-      return EXIT.OK;
-    });
+    let items: ReturnType<typeof readMemoryFile>;
+    try {
+      items = readMemoryFile(text);
+    } catch (e) {
+      throw new CliError(`${file}: ${(e as Error).message}`);
+    }
+    return withMemory(
+      async ({ memory }) => {
+        if (!opts.ingest) {
+          const added = memory.importAll(items);
+          process.stdout.write(`imported ${added} memories (${items.length - added} already known)\n`);
+          return EXIT.OK;
+        }
+        const counts = await memory.importStatements(items);
+        process.stdout.write(
+          `ingested ${items.length} statements in time order: ${counts.new} new, ${counts.update} updates, ` +
+            `${counts.duplicate} duplicates, ${counts.history} earlier versions\n`,
+        );
+        return EXIT.OK;
+      },
+      { offline: opts.offline === true },
+    );
   },
   async profile(text: string[] | undefined): Promise<number> {
-    return withMemory((m) => {
+    return withMemory(({ memory }) => {
       if (text && text.length > 0) {
         try {
-          m.setProfile(text.join(' '));
+          memory.setProfile(text.join(' '));
         } catch (e) {
           throw new CliError((e as Error).message);
         }
       }
-      process.stdout.write(m.profile() ? `${m.profile()}\n` : '(no profile yet: tea memory profile "…")\n');
+      process.stdout.write(
+        memory.profile() ? `${memory.profile()}\n` : '(no profile yet: tea memory profile "…")\n',
+      );
       return EXIT.OK;
     });
   },

@@ -10,9 +10,8 @@ import type { TeaConfig } from '../config/types.js';
 import { TokenCalibrator } from '../context/tokens.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
 import type { Provider } from '../llm/types.js';
-import { OfflineEmbedder, RemoteEmbedder } from '../memory/embed.js';
+import { modelJudge } from '../memory/judge.js';
 import { MemoryService } from '../memory/service.js';
-import type { Embedder } from '../memory/types.js';
 import { Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
@@ -25,7 +24,10 @@ import {
 } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { CliError, EXIT } from './exit.js';
+import { embedderFor, workspaceDir } from './open-store.js';
 import { VERSION } from './version.js';
+
+export { embedderFor, openStore, workspaceDir } from './open-store.js';
 
 export interface RuntimeOptions {
   cwd?: string;
@@ -52,17 +54,6 @@ export interface Runtime {
   agent: Agent;
   cwd: string;
   close(): void;
-}
-
-/** Resolves the workspace directory from --cwd (relative to the process cwd). */
-export function workspaceDir(cwd: string | undefined): string {
-  return path.resolve(cwd ?? process.cwd());
-}
-
-/** Opens the store from the configured home without touching any model. */
-export async function openStore(cwd?: string): Promise<{ config: TeaConfig; store: Store }> {
-  const config = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
-  return { config, store: Store.open(defaultDbPath(config.home)) };
 }
 
 /** The main model profile for this run, with --profile and --model applied. */
@@ -114,7 +105,11 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     warn: (m) => process.stderr.write(`tea: warning: ${m}\n`),
     clientInfo: { name: 'tea-agent', version: VERSION },
   });
-  const memory = new MemoryService({ db: store.db, embedder: embedderFor(config) });
+  const memory = new MemoryService({
+    db: store.db,
+    embedder: embedderFor(config),
+    ...(config.memory.judge ? { judge: modelJudge(cheapProvider) } : {}),
+  });
   const settings = agentSettings(config);
   const agent = new Agent({
     ...settings,
@@ -176,18 +171,4 @@ function saveCalibration(file: string, calibrator: TokenCalibrator): void {
   } catch {
     // best effort: the next run calibrates again
   }
-}
-
-/** The configured remote embedder, or the built-in offline one. */
-export function embedderFor(config: TeaConfig): Embedder {
-  const e = config.embedding;
-  if (!e) return new OfflineEmbedder();
-  return new RemoteEmbedder({
-    baseUrl: e.baseUrl,
-    model: e.model,
-    ...(e.apiKey ? { apiKey: e.apiKey } : {}),
-    ...(e.dimensions ? { dimensions: e.dimensions } : {}),
-    ...(e.headers ? { headers: e.headers } : {}),
-    ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}),
-  });
 }

@@ -1,6 +1,6 @@
 import type { Part } from '../llm/types.js';
 import { EXIT } from './exit.js';
-import { openStore, workspaceDir } from './runtime.js';
+import { openStore, workspaceDir } from './open-store.js';
 
 function when(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);

@@ -52,7 +52,7 @@ const BY_PATH: Record<string, Hint> = {
     fix: 'e.g. `models: { my-model: { context_window: 8192 } }`.',
   },
   agent: { expected: 'a mapping', fix: 'e.g. `agent: { max_iterations: 25, max_parallel_tools: 4 }`.' },
-  memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true }`.' },
+  memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true, judge: true }`.' },
   llm: { expected: 'a mapping', fix: 'e.g. `llm: { timeout_s: 120, max_retries: 3 }`.' },
   permissions: {
     expected: 'a mapping',

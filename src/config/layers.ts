@@ -37,7 +37,7 @@ export interface Layer {
   profiles: Record<string, PartialEndpoint>;
   fallback?: { names: string[]; file: string };
   agent: { maxIterations?: number; maxParallelTools?: number; autoTitle?: boolean };
-  memory: { extract?: boolean; tune?: boolean };
+  memory: { extract?: boolean; tune?: boolean; judge?: boolean };
   llm: {
     timeoutMs?: number;
     maxRetries?: number;
@@ -160,7 +160,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
     maxParallelTools: raw.agent?.max_parallel_tools,
     autoTitle: raw.agent?.auto_title,
   });
-  layer.memory = defined({ extract: raw.memory?.extract, tune: raw.memory?.tune });
+  layer.memory = defined({ extract: raw.memory?.extract, tune: raw.memory?.tune, judge: raw.memory?.judge });
   layer.llm = defined({
     timeoutMs: seconds(raw.llm?.timeout_s),
     maxRetries: raw.llm?.max_retries,

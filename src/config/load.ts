@@ -108,7 +108,11 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       maxParallelTools: layer.agent.maxParallelTools ?? DEFAULTS.maxParallelTools,
       autoTitle: layer.agent.autoTitle ?? true,
     },
-    memory: { extract: layer.memory.extract ?? true, tune: layer.memory.tune ?? true },
+    memory: {
+      extract: layer.memory.extract ?? true,
+      tune: layer.memory.tune ?? true,
+      judge: layer.memory.judge ?? true,
+    },
     llm: {
       timeoutMs: layer.llm.timeoutMs ?? DEFAULTS.timeoutMs,
       maxRetries: layer.llm.maxRetries ?? DEFAULTS.maxRetries,

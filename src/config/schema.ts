@@ -77,6 +77,7 @@ const agentSchema = z.strictObject({
 const memorySchema = z.strictObject({
   extract: z.boolean().optional(),
   tune: z.boolean().optional(),
+  judge: z.boolean().optional(),
 });
 
 const breakerSchema = z.strictObject({

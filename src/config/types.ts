@@ -76,8 +76,10 @@ export interface TeaConfig {
   /**
    * `extract`: after each turn, the cheap model extracts long-term memories from the
    * user's new messages. `tune`: it also re-ranks memory priorities and reflects now and then.
+   * `judge`: when a new memory is close to stored ones, the cheap model decides
+   * whether it is new, an update or a duplicate (otherwise the offline rule alone).
    */
-  memory: { extract: boolean; tune: boolean };
+  memory: { extract: boolean; tune: boolean; judge: boolean };
   llm: {
     timeoutMs: number;
     maxRetries: number;

@@ -1,16 +1,22 @@
 /**
  * The ingest decision for one new memory against similar stored ones: a
  * duplicate (nothing to add), an update (the old memory is superseded and kept
- * for history) or new. Pure: the caller finds the similar memories and applies
- * the outcome.
+ * for history) or new. Pure: the caller finds the similar memories, may ask the
+ * judge about the close ones, and applies the outcome.
  *
- * Unlike a keyword-overlap merge, two memories that state different values of
- * the same thing ("lives in Paris" / "lives in Berlin") are never merged: the
- * newer one supersedes the older.
+ * An update needs the same subject and the same attribute with another value:
+ * the same subject/attribute key, or (from the text) the same subject phrase and
+ * sentence frame with one value swapped, on an attribute that holds one value at
+ * a time. Statements about different subjects are never one fact, however alike
+ * their frames; anything unclear is new. A wrong "new" costs a little ranking, a
+ * wrong "update" would hide a fact.
  */
 import { createHash } from 'node:crypto';
-import { cosine, isCjk, normalizeText, wordTokens } from './embed.js';
+import { cosine } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
+import type { Judgement } from './judge.js';
+import { relate } from './relate.js';
+import { isValueToken, readStatement, type Statement } from './statement.js';
 import type { Memory } from './types.js';
 
 export type IngestCandidate = ExtractedMemory & { hash: string; vector?: Float32Array };
@@ -23,15 +29,8 @@ export type IngestDecision =
   | { outcome: 'update'; supersedes: number }
   | { outcome: 'new' };
 
-/** Thresholds, exported so tuning is visible in one place. */
-export const INGEST_THRESHOLDS = {
-  duplicateJaccard: 0.85,
-  duplicateCosine: 0.95,
-  paraphraseJaccard: 0.5,
-  paraphraseCosine: 0.8,
-  /** Share of the longer token sequence covered by a common prefix + suffix. */
-  paraphraseFrame: 0.5,
-} as const;
+/** Vectors at least this similar make a pair close enough to show the judge. */
+export const JUDGE_COSINE = 0.8;
 
 /** Trim, collapse whitespace, lower-case: the rule behind `contentHash`. */
 export function normalizeForHash(text: string): string {
@@ -43,81 +42,6 @@ export function hashContent(text: string): string {
   return createHash('sha256').update(normalizeForHash(text)).digest('hex').slice(0, 16);
 }
 
-/** What the comparison needs of one text, computed once. */
-interface TextView {
-  /**
-   * Content tokens in order (stopwords dropped): for the shared-frame test. Stopwords
-   * would let "The user uses vim" and "The user likes tea" share half a frame.
-   */
-  sequence: string[];
-  /** Content tokens (stopwords dropped): for overlap and value differences. */
-  content: Set<string>;
-  /** Tokens that name a value: numbers, proper nouns (capitalised words), CJK characters. */
-  valueLike: Set<string>;
-}
-
-function view(text: string): TextView {
-  const normalized = normalizeText(text);
-  const valueLike = new Set<string>();
-  // Capitalised words anywhere but the very start of a sentence, mixed-case words and numbers.
-  const raw = text.normalize('NFKC');
-  for (const m of raw.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const word = m[0];
-    const at = m.index ?? 0;
-    const before = raw.slice(0, at).trimEnd();
-    const sentenceStart = before === '' || /[.!?。！？:：]$/.test(before);
-    const capitalised = /^\p{Lu}/u.test(word) && !sentenceStart;
-    const mixed = /\p{Ll}\p{Lu}/u.test(word) || /^\p{Lu}{2,}$/u.test(word);
-    if (/\p{N}/u.test(word) || capitalised || mixed) {
-      for (const t of wordTokens(normalizeText(word))) valueLike.add(t);
-    }
-  }
-  const sequence = wordTokens(normalized, { dropStopwords: true });
-  const content = new Set(sequence);
-  for (const t of content) if (isCjk(t)) valueLike.add(t);
-  return { sequence, content, valueLike };
-}
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let shared = 0;
-  for (const t of a) if (b.has(t)) shared++;
-  return shared / (a.size + b.size - shared);
-}
-
-/** Share of the longer sequence covered by the longest common prefix plus suffix. */
-function frame(a: string[], b: string[]): number {
-  const longer = Math.max(a.length, b.length);
-  if (longer === 0) return 1;
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < a.length - prefix &&
-    suffix < b.length - prefix &&
-    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
-  return (prefix + suffix) / longer;
-}
-
-function only(a: Set<string>, b: Set<string>): string[] {
-  return [...a].filter((t) => !b.has(t));
-}
-
-/** Both sides have content the other lacks: one value was swapped for another. */
-function substitutes(a: TextView, b: TextView): boolean {
-  return only(a.content, b.content).length > 0 && only(b.content, a.content).length > 0;
-}
-
-/** Both sides have value tokens (numbers, names, CJK nouns) the other lacks. */
-function valuesDiffer(a: TextView, b: TextView): boolean {
-  const aOnly = only(a.content, b.content).filter((t) => a.valueLike.has(t));
-  const bOnly = only(b.content, a.content).filter((t) => b.valueLike.has(t));
-  return aOnly.length > 0 && bOnly.length > 0;
-}
-
 const same = (x: string | null | undefined, y: string | null | undefined): boolean =>
   !!x && !!y && normalizeForHash(x) === normalizeForHash(y);
 
@@ -125,70 +49,134 @@ function isActive(m: Memory): boolean {
   return m.deletedAt === null && m.validTo === null && m.supersededBy === null;
 }
 
-function vectorSimilarity(a: Float32Array | undefined, b: Float32Array | undefined): number | undefined {
-  if (!a || !b || a.length !== b.length) return undefined;
-  return cosine(a, b);
-}
-
 /** Does `content` state `value` (case- and space-insensitively)? */
 function mentions(content: string, value: string): boolean {
   return normalizeForHash(content).includes(normalizeForHash(value));
 }
 
+/** What the offline rule decided, and which stored memories a judge should look at. */
+export interface IngestReading {
+  decision: IngestDecision;
+  /** Ids of close stored memories (the decision's own target first); empty when the hash matched. */
+  close: number[];
+}
+
+interface Proposal {
+  id: number;
+  score: number;
+  structured: boolean;
+}
+
+function better(current: Proposal | undefined, next: Proposal): boolean {
+  return (
+    current === undefined ||
+    (next.structured && !current.structured) ||
+    (next.structured === current.structured && next.score > current.score)
+  );
+}
+
+function overlap(a: Statement, b: Statement): number {
+  const x = new Set(a.content.map((t) => t.key));
+  const y = new Set(b.content.map((t) => t.key));
+  let shared = 0;
+  for (const k of x) if (y.has(k)) shared++;
+  const union = x.size + y.size - shared;
+  return union === 0 ? 1 : shared / union;
+}
+
 /**
- * Decides what to do with `candidate` given `similar` stored memories (inactive
- * ones are ignored):
- * - duplicate: same hash; same subject + attribute + value; or near-identical
- *   text in the same category with no value swapped (numbers, names, CJK nouns);
- * - update: same subject + attribute with a different value; or a close
- *   paraphrase in the same category where content words were swapped
- *   ("prefers tabs" → "prefers spaces", "port 3000" → "port 8080");
- * - new otherwise.
+ * Reads `candidate` against `similar` stored memories (inactive ones are ignored):
+ * - duplicate: same hash; same subject + attribute + value; or a restatement that
+ *   adds nothing (same category);
+ * - update: same subject + attribute with another value; or the same subject and
+ *   frame with one value swapped on a one-value attribute (same category):
+ *   "lives in Paris" → "lives in Berlin", "port 9090" → "now runs on port 9191";
+ * - new otherwise, including every pair the text cannot settle. Those, and the
+ *   decision's own target, are listed in `close` for a judge.
  */
-export function decideIngest(candidate: IngestCandidate, similar: SimilarMemory[]): IngestDecision {
+export function readIngest(candidate: IngestCandidate, similar: SimilarMemory[]): IngestReading {
   const active = similar.filter((s) => isActive(s.memory));
   const exact = active.find((s) => s.memory.contentHash === candidate.hash);
-  if (exact) return { outcome: 'duplicate', id: exact.memory.id };
+  if (exact) return { decision: { outcome: 'duplicate', id: exact.memory.id }, close: [] };
 
-  const mine = view(candidate.content);
-  let update: { id: number; score: number; structured: boolean } | undefined;
-  const propose = (id: number, score: number, structured: boolean): void => {
-    const better =
-      !update ||
-      (structured && !update.structured) ||
-      (structured === update.structured && score > update.score);
-    if (better) update = { id, score, structured };
-  };
+  const mine = readStatement(candidate.content);
+  let update: Proposal | undefined;
+  let duplicate: Proposal | undefined;
+  const close: Array<{ id: number; score: number }> = [];
 
   for (const { memory, vector } of active) {
-    const theirs = view(memory.content);
-    const jac = jaccard(mine.content, theirs.content);
-    const cos = vectorSimilarity(candidate.vector, vector);
-    const nearIdentical =
-      jac >= INGEST_THRESHOLDS.duplicateJaccard ||
-      (cos !== undefined && cos >= INGEST_THRESHOLDS.duplicateCosine);
-
-    const sameKey = same(candidate.subject, memory.subject) && same(candidate.attribute, memory.attribute);
-    if (sameKey) {
+    const theirs = readStatement(memory.content);
+    const score = overlap(theirs, mine);
+    const cos =
+      candidate.vector && vector?.length === candidate.vector.length ? cosine(candidate.vector, vector) : 0;
+    if (same(candidate.subject, memory.subject) && same(candidate.attribute, memory.attribute)) {
       const sameValue = candidate.value
         ? mentions(memory.content, candidate.value)
-        : nearIdentical && !valuesDiffer(mine, theirs);
-      if (sameValue) return { outcome: 'duplicate', id: memory.id };
-      propose(memory.id, Math.max(jac, cos ?? 0), true);
+        : relate(theirs, mine).kind === 'same';
+      const proposal = { id: memory.id, score: Math.max(score, cos), structured: true };
+      if (sameValue && better(duplicate, proposal)) duplicate = proposal;
+      if (!sameValue && better(update, proposal)) update = proposal;
+      close.push(proposal);
       continue;
     }
-    // Both sides name their subject and attribute, and they differ: different things.
-    const bothKeyed = !!(candidate.subject && candidate.attribute && memory.subject && memory.attribute);
+    // Both name their subject and attribute, and they differ: different things.
+    if (candidate.subject && candidate.attribute && memory.subject && memory.attribute) continue;
+    const relation = relate(theirs, mine);
+    if (relation.kind === 'apart') continue;
+    if (relation.kind !== 'unrelated' || cos >= JUDGE_COSINE)
+      close.push({ id: memory.id, score: Math.max(score, cos) });
     if (memory.category !== candidate.category) continue;
-    if (nearIdentical && !valuesDiffer(mine, theirs)) return { outcome: 'duplicate', id: memory.id };
-    if (bothKeyed) continue;
-
-    const fr = frame(mine.sequence, theirs.sequence);
-    const close =
-      jac >= INGEST_THRESHOLDS.paraphraseJaccard ||
-      (cos !== undefined && cos >= INGEST_THRESHOLDS.paraphraseCosine) ||
-      fr >= INGEST_THRESHOLDS.paraphraseFrame;
-    if (close && substitutes(mine, theirs)) propose(memory.id, Math.max(jac, cos ?? 0, fr), false);
+    const proposal = { id: memory.id, score, structured: false };
+    if (relation.kind === 'same' && better(duplicate, proposal)) duplicate = proposal;
+    if (relation.kind === 'slot' && relation.single && better(update, proposal)) update = proposal;
   }
-  return update ? { outcome: 'update', supersedes: update.id } : { outcome: 'new' };
+
+  const decision: IngestDecision = duplicate
+    ? { outcome: 'duplicate', id: duplicate.id }
+    : update
+      ? { outcome: 'update', supersedes: update.id }
+      : { outcome: 'new' };
+  const target =
+    decision.outcome === 'duplicate'
+      ? decision.id
+      : decision.outcome === 'update'
+        ? decision.supersedes
+        : undefined;
+  const ids = close
+    .sort((a, b) => (b.id === target ? 1 : 0) - (a.id === target ? 1 : 0) || b.score - a.score)
+    .map((c) => c.id);
+  return { decision, close: [...new Set(ids)] };
+}
+
+/** The offline decision alone (see `readIngest`). */
+export function decideIngest(candidate: IngestCandidate, similar: SimilarMemory[]): IngestDecision {
+  return readIngest(candidate, similar).decision;
+}
+
+/** Names, identifiers and numbers `statement` has that `stored` lacks. */
+function newValues(stored: Statement, statement: Statement): string[] {
+  const have = new Set(stored.content.map((t) => t.key));
+  return statement.content.filter((t) => isValueToken(t) && !have.has(t.key)).map((t) => t.key);
+}
+
+/**
+ * The judge's answer as a decision, unless the text contradicts it: no update of
+ * a memory about another subject, no duplicate that would drop a name or number
+ * the new statement adds. Undefined: keep the offline decision.
+ */
+export function acceptJudgement(
+  judgement: Judgement,
+  candidate: IngestCandidate,
+  shown: readonly Memory[],
+): IngestDecision | undefined {
+  if (judgement.decision === 'add') return { outcome: 'new' };
+  const target = shown.find((m) => m.id === judgement.id);
+  if (target === undefined) return undefined;
+  const theirs = readStatement(target.content);
+  const mine = readStatement(candidate.content);
+  if (relate(theirs, mine).kind === 'apart') return { outcome: 'new' };
+  if (judgement.decision === 'duplicate') {
+    return newValues(theirs, mine).length > 0 ? { outcome: 'new' } : { outcome: 'duplicate', id: target.id };
+  }
+  return { outcome: 'update', supersedes: target.id };
 }

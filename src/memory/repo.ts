@@ -25,8 +25,11 @@ export {
 } from './repo-rows.js';
 export { vectorBytes, vectorTable } from './vector-index.js';
 
-/** A memory to add, optionally with its vector and the embedder that made it. */
-export type AddMemoryInput = NewMemory & { embedding?: Float32Array; embedder?: string };
+/**
+ * A memory to add, optionally with its vector and the embedder that made it, and
+ * `at`: when it was said (its creation and validity start; default now).
+ */
+export type AddMemoryInput = NewMemory & { embedding?: Float32Array; embedder?: string; at?: number };
 
 export interface ListMemoriesOptions {
   /** Only these scopes (any of them); all scopes when omitted. */
@@ -60,7 +63,7 @@ export class MemoryRepo {
   add(input: AddMemoryInput): Memory {
     validate(input);
     if (input.embedding !== undefined) checkVector(input.embedding, input.embedder);
-    const now = this.now();
+    const now = input.at ?? this.now();
     const tags = cleanTags(input.tags ?? []);
     const content = input.content.trim();
     const write = this.db.transaction((): number => {
@@ -160,8 +163,8 @@ export class MemoryRepo {
     return this.mustGet(id);
   }
 
-  /** Marks `oldId` as no longer true (valid_to = now) and replaced by `newId`; kept for history. */
-  supersede(oldId: number, newId: number): Memory {
+  /** Marks `oldId` as no longer true (valid_to = `at`, default now) and replaced by `newId`; kept for history. */
+  supersede(oldId: number, newId: number, at: number = this.now()): Memory {
     if (oldId === newId) throw new StoreError(`memory ${oldId} cannot supersede itself`);
     const old = this.mustGet(oldId);
     this.mustGet(newId);
@@ -175,11 +178,29 @@ export class MemoryRepo {
       .transaction(() => {
         this.db
           .prepare('UPDATE memories SET valid_to = ?, superseded_by = ? WHERE id = ?')
-          .run(this.now(), newId, oldId);
+          .run(at, newId, oldId);
         this.dropFromVectorTable(oldId);
       })
       .immediate();
     return this.mustGet(oldId);
+  }
+
+  /** Makes a superseded or deleted memory active again (its vector back in the index). */
+  reactivate(id: number): Memory {
+    const current = this.mustGet(id);
+    if (current.deletedAt === null && current.validTo === null) return current;
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            'UPDATE memories SET valid_to = NULL, superseded_by = NULL, deleted_at = NULL WHERE id = ?',
+          )
+          .run(id);
+        const stored = this.getEmbedding(id);
+        if (stored !== undefined) indexVector(this.db, id, stored.vector);
+      })
+      .immediate();
+    return this.mustGet(id);
   }
 
   softDelete(id: number): Memory {

@@ -17,6 +17,8 @@ export interface MemoryHit {
   memory: Memory;
   score: number;
   ranks: SearchRanks;
+  /** Cosine similarity with the query vector, when the vector list found it. */
+  similarity?: number;
 }
 
 export interface SearchOptions {
@@ -162,16 +164,19 @@ function vectorIds(
   vector: Float32Array,
   options: SearchOptions,
   now: number,
+  similarity: Map<number, number>,
 ): number[] {
   if (!hasVectorIndex(db, vector.length)) return [];
   const table = ensureVectorIndex(db, vector.length);
-  const knn = cached(db, `SELECT rowid FROM ${table} WHERE embedding MATCH ? AND k = ?`, { pluck: true }).all(
+  const knn = cached(db, `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?`).all(
     unitBytes(vector),
     CANDIDATES_PER_LIST + VECTOR_SLACK,
-  ) as number[];
+  ) as Array<{ rowid: number; distance: number }>;
+  // Unit vectors: cosine = 1 − L2² / 2.
+  for (const { rowid, distance } of knn) similarity.set(rowid, 1 - (distance * distance) / 2);
   return activeOnly(
     db,
-    knn,
+    knn.map((r) => r.rowid),
     { now, scopes: options.scopes, embedder: options.embedder },
     CANDIDATES_PER_LIST,
   );
@@ -191,6 +196,27 @@ function fuse(lists: Partial<Record<ListName, number[]>>, weights: Record<ListNa
   return fused;
 }
 
+/**
+ * Cosine similarity with the query at which a vector-only match still counts
+ * (calibrated on the offline embedder: unrelated statements sit below it).
+ */
+export const VECTOR_RELEVANCE = 0.35;
+
+/**
+ * Is a hit a real match, not just a neighbour the vector list always returns? It
+ * shares a word with the query (word index), or its vector is close enough.
+ */
+export function isRelevant(hit: MemoryHit): boolean {
+  return hit.ranks.words !== undefined || (hit.similarity ?? 0) >= VECTOR_RELEVANCE;
+}
+
+/** A fused score on a 0–1 scale: 1 is first in every list with the best priors. */
+export function normalizedScore(score: number): number {
+  const weights = FUSION_WEIGHTS.normal;
+  const best = ((weights.trigram + weights.words + weights.vector) / (RRF_K + 1)) * (1 + 2 * PRIOR_WEIGHT);
+  return Math.min(1, score / best);
+}
+
 /** A multiplier in [1, 1 + 2 × PRIOR_WEIGHT]: newer and more important memories rank slightly higher. */
 function prior(memory: Memory, now: number): number {
   const ageDays = Math.max(0, now - memory.createdAt) / DAY_MS;
@@ -204,12 +230,14 @@ function ranked(
   fused: Map<number, { rrf: number; ranks: SearchRanks }>,
   limit: number,
   now: number | undefined,
+  similarity?: Map<number, number>,
 ): MemoryHit[] {
   const memories = repo.getMany([...fused.keys()]);
-  const hits = memories.map((memory) => {
+  const hits = memories.map((memory): MemoryHit => {
     const entry = fused.get(memory.id) ?? { rrf: 0, ranks: {} };
     const score = now === undefined ? entry.rrf : entry.rrf * prior(memory, now);
-    return { memory, score, ranks: entry.ranks };
+    const cos = similarity?.get(memory.id);
+    return { memory, score, ranks: entry.ranks, ...(cos === undefined ? {} : { similarity: cos }) };
   });
   hits.sort((a, b) => b.score - a.score || b.memory.id - a.memory.id);
   return hits.slice(0, limit);
@@ -241,11 +269,12 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   const limit = options.limit ?? 10;
   if (limit <= 0) return [];
   const lists = textLists(repo, query, now, options.scopes);
+  const similarity = new Map<number, number>();
   if (options.queryVector !== undefined && options.queryVector.length > 0) {
-    lists.vector = vectorIds(repo.db, options.queryVector, options, now);
+    lists.vector = vectorIds(repo.db, options.queryVector, options, now, similarity);
   }
   const weights = isExactQuery(query) ? FUSION_WEIGHTS.exact : FUSION_WEIGHTS.normal;
-  return ranked(repo, fuse(lists, weights), limit, now);
+  return ranked(repo, fuse(lists, weights), limit, now, similarity);
 }
 
 /**

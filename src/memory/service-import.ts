@@ -6,6 +6,8 @@
 import { StoreError } from '../store/index.js';
 import { contentHash, type MemoryRepo } from './repo.js';
 import { validate } from './repo-rows.js';
+import type { IngestInput, IngestOutcome, RememberResult } from './service-ingest.js';
+import { checkNew } from './service-queries.js';
 import { CATEGORIES, type Category, type Memory, type NewMemory } from './types.js';
 
 export type ImportableMemory = Partial<Memory> & { content: string; category: Category };
@@ -107,4 +109,41 @@ export function importMemories(repo: MemoryRepo, items: readonly ImportableMemor
     return repo.getMany(added.map((a) => a.id));
   });
   return run.immediate();
+}
+
+/** The fields of an imported item that a new statement carries (history fields are the ingest's to set). */
+export function statementOf(item: ImportableMemory): IngestInput {
+  const out: IngestInput = { content: item.content, category: item.category };
+  if (item.priority !== undefined) out.priority = item.priority;
+  if (item.importance !== undefined) out.importance = item.importance;
+  if (item.tags !== undefined) out.tags = item.tags;
+  if (item.expiresAt !== undefined) out.expiresAt = item.expiresAt;
+  if (item.pinned !== undefined) out.pinned = item.pinned;
+  if (item.subject) out.subject = item.subject;
+  if (item.attribute) out.attribute = item.attribute;
+  if (item.scope !== undefined) out.scope = item.scope;
+  return out;
+}
+
+/**
+ * Ingests statements one at a time in time order (oldest first; items without a
+ * time last, as said now) through `remember`; all are checked before any is added.
+ */
+export async function ingestInTimeOrder(
+  items: ImportableMemory[],
+  remember: (statement: IngestInput, at: number | undefined) => Promise<RememberResult>,
+): Promise<Record<IngestOutcome, number>> {
+  items.forEach((item, index) => {
+    try {
+      checkNew(item);
+    } catch (err) {
+      throw new StoreError(`memory ${index + 1} of ${items.length}: ${(err as Error).message}`, 'invalid');
+    }
+  });
+  const counts: Record<IngestOutcome, number> = { new: 0, update: 0, duplicate: 0, history: 0 };
+  const ordered = [...items].sort(
+    (a, b) => (a.createdAt ?? Number.POSITIVE_INFINITY) - (b.createdAt ?? Number.POSITIVE_INFINITY),
+  );
+  for (const item of ordered) counts[(await remember(statementOf(item), item.createdAt)).outcome] += 1;
+  return counts;
 }

@@ -4,28 +4,35 @@
  * update / new), selection, decay and the injection format.
  */
 import type Database from 'better-sqlite3';
-import { criticalOverflow, decayChanges, expiredReminders } from './decay.js';
+import { StoreError } from '../store/index.js';
 import { OfflineEmbedder } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import { formatMemories } from './format.js';
-import { decideIngest, hashContent, type IngestCandidate, type SimilarMemory } from './ingest.js';
+import { chainOf, restoreMemory } from './history.js';
+import type { IngestJudge } from './judge.js';
 import { ProfileRepo } from './profile.js';
+import { REFLECTION_TAG } from './reflect.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
-import { searchMemories } from './search.js';
+import { isRelevant, normalizedScore, searchMemories } from './search.js';
 import { DEFAULT_MAX_MEMORIES, DEFAULT_TOKEN_CAP, selectMemories } from './select.js';
-import { type ImportableMemory, importMemories } from './service-import.js';
+import { type ImportableMemory, importMemories, ingestInTimeOrder } from './service-import.js';
 import {
-  activeImportant,
-  checkNew,
-  fromExtracted,
-  INGEST_NEIGHBOURS,
-  liveMemories,
-  sameKeyMemories,
-} from './service-queries.js';
-import type { Category, Embedder, Memory, NewMemory, Priority } from './types.js';
+  type IngestContext,
+  type IngestInput,
+  type IngestOutcome,
+  ingestOne,
+  type RememberResult,
+} from './service-ingest.js';
+import { maintainMemories } from './service-maintain.js';
+import { activeImportant, checkNew, fromExtracted } from './service-queries.js';
+import { dropCoveredSummaries, sourcesOf } from './sources.js';
+import { type TimeIntent, timeIntent } from './time-query.js';
+import type { Category, Embedder, Memory, Priority } from './types.js';
+import { foldVersions } from './versions.js';
 
 export type { ImportableMemory } from './service-import.js';
+export type { IngestOutcome, RememberResult } from './service-ingest.js';
 export { INGEST_NEIGHBOURS } from './service-queries.js';
 
 export interface MemoryServiceOptions {
@@ -35,15 +42,8 @@ export interface MemoryServiceOptions {
   now?: () => number;
   /** How often `recall` runs maintenance on its own (default one hour). */
   maintainEveryMs?: number;
-}
-
-export type IngestOutcome = 'duplicate' | 'update' | 'new';
-
-export interface RememberResult {
-  outcome: IngestOutcome;
-  memory: Memory;
-  /** The memory this one replaced (outcome `update`), now with `validTo` and `supersededBy` set. */
-  superseded?: Memory;
+  /** Settles close pairs at ingest (a cheap model); without one the offline rule decides alone. */
+  judge?: IngestJudge;
 }
 
 export interface RememberOptions {
@@ -51,11 +51,31 @@ export interface RememberOptions {
   judge?: boolean;
   /** When the statement was made (epoch ms; default now): its creation and validity start. */
   at?: number;
+  signal?: AbortSignal;
+}
+
+/** One search result: the version that answers, its 0–1 score, and the fact's other versions. */
+export interface MemorySearchHit {
+  memory: Memory;
+  score: number;
+  /** Other versions of the same fact, newest first. */
+  versions: Memory[];
+}
+
+export interface MemorySearchOptions {
+  limit?: number;
+  scopes?: string[];
+  /** Keep weak matches too (no relevance cut-off). */
+  all?: boolean;
+  /** Which version answers (default: read from the query: "now", "in 2023", "used to"…). */
+  intent?: TimeIntent;
 }
 
 export const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
 /** Retrieval candidates considered by `recall`. */
 export const RECALL_CANDIDATES = 50;
+/** Search hits examined for versions of one fact, at least. */
+const FOLD_WINDOW = 30;
 /** Memories embedded per embedder call by `reembed`. */
 const EMBED_BATCH = 64;
 
@@ -69,6 +89,9 @@ export class MemoryService {
   private lastMaintained: number | undefined;
   /** Set when a content edit dropped a vector that could not be rebuilt synchronously. */
   private vectorsStale = false;
+  private readonly judge: IngestJudge | undefined;
+  /** Ingests run one at a time: each decides against what the previous one wrote. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(opts: MemoryServiceOptions) {
     this.db = opts.db;
@@ -77,13 +100,19 @@ export class MemoryService {
     this.repo = new MemoryRepo(this.db, this.now);
     this.profiles = new ProfileRepo(this.db, this.now);
     this.maintainEveryMs = opts.maintainEveryMs ?? MAINTAIN_EVERY_MS;
+    this.judge = opts.judge;
   }
 
-  /** Adds one memory through the three-outcome ingest, embedding it. */
-  async remember(m: NewMemory & { value?: string }, _opts: RememberOptions = {}): Promise<RememberResult> {
+  /** Adds one memory through ingest (duplicate / update / new), embedding it. */
+  async remember(m: IngestInput, opts: RememberOptions = {}): Promise<RememberResult> {
     checkNew(m);
-    const [vector] = await this.embedOrSkip([m.content]);
-    return this.apply(m, vector);
+    return this.serial(async () => {
+      const [vector] = await this.embedOrSkip([m.content]);
+      return ingestOne(this.ingestContext(opts.signal), m, vector, {
+        useJudge: opts.judge !== false,
+        at: opts.at,
+      });
+    });
   }
 
   /**
@@ -110,28 +139,41 @@ export class MemoryService {
       }
     });
     if (items.length === 0) return [];
-    const vectors = await this.embedOrSkip(items.map((i) => i.content));
-    return items.map((item, index) => {
-      const { outcome, memory } = this.apply(item, vectors[index]);
-      return { outcome, memory };
+    return this.serial(async () => {
+      const vectors = await this.embedOrSkip(items.map((i) => i.content));
+      const out: Array<{ outcome: IngestOutcome; memory: Memory }> = [];
+      for (const [index, item] of items.entries()) {
+        const { outcome, memory } = await ingestOne(this.ingestContext(), item, vectors[index], {
+          useJudge: true,
+        });
+        out.push({ outcome, memory });
+      }
+      return out;
     });
   }
 
-  /** Hybrid search (embeds the query with the service's embedder). */
-  async search(
-    query: string,
-    opts: { limit?: number; scopes?: string[] } = {},
-  ): Promise<Array<{ memory: Memory; score: number }>> {
+  /**
+   * Hybrid search (the query embedded with the service's embedder), weak matches
+   * cut off, versions of one fact folded under the one that answers.
+   */
+  async search(query: string, opts: MemorySearchOptions = {}): Promise<MemorySearchHit[]> {
     if (query.trim() === '') return [];
     await this.refreshStaleVectors();
     const [queryVector] = await this.embedOrSkip([query]);
+    const limit = opts.limit ?? 10;
     const hits = searchMemories(this.repo, query, {
-      limit: opts.limit ?? 10,
+      limit: Math.max(limit * 2, FOLD_WINDOW),
       ...(opts.scopes === undefined ? {} : { scopes: opts.scopes }),
       ...(queryVector === undefined ? {} : { queryVector }),
       embedder: this.embedder.id,
     });
-    return hits.map(({ memory, score }) => ({ memory, score }));
+    const kept = opts.all === true ? hits : hits.filter(isRelevant);
+    const intent = opts.intent ?? timeIntent(query, this.now());
+    return foldVersions(this.repo, kept, intent, limit).map((h) => ({
+      memory: h.memory,
+      score: normalizedScore(h.score),
+      versions: h.versions,
+    }));
   }
 
   /**
@@ -147,52 +189,38 @@ export class MemoryService {
     if (this.lastMaintained === undefined || now - this.lastMaintained >= this.maintainEveryMs) {
       this.maintain();
     }
-    const hits = await this.search(query, { limit: RECALL_CANDIDATES, scopes: opts.scopes });
+    // Every candidate competes (the selector weighs relevance), so no cut-off here.
+    const hits = await this.search(query, {
+      limit: RECALL_CANDIDATES,
+      scopes: opts.scopes,
+      intent: { kind: 'any' },
+      all: true,
+    });
     const top = hits[0]?.score ?? 0;
     const relevance = new Map(hits.map((h) => [h.memory.id, top > 0 ? h.score / top : 0]));
     const candidates = new Map(hits.map((h) => [h.memory.id, h.memory]));
     for (const m of activeImportant(this.repo, opts.scopes))
       if (!candidates.has(m.id)) candidates.set(m.id, m);
 
-    const selected = selectMemories([...candidates.values()], {
+    const chosen = selectMemories([...candidates.values()], {
       relevance,
       now: this.now(),
       max: opts.max ?? DEFAULT_MAX_MEMORIES,
       tokenCap: opts.tokenCap ?? DEFAULT_TOKEN_CAP,
     });
+    // A reflection summary next to the very facts it summarises says nothing new.
+    const summaries = chosen.filter((m) => m.tags.includes(REFLECTION_TAG)).map((m) => m.id);
+    const selected = dropCoveredSummaries(chosen, sourcesOf(this.db, summaries));
     const ids = selected.map((m) => m.id);
     this.repo.touch(ids);
     const memories = this.repo.getMany(ids);
-    return { text: formatMemories(memories, this.profile()), memories };
+    const versions = new Map(hits.map((h) => [h.memory.id, h.versions]));
+    return { text: formatMemories(memories, this.profile(), versions), memories };
   }
 
   /** Maintenance now: age decay, expired reminders and CRITICAL beyond the cap (per scope) soft-deleted. */
   maintain(): { decayed: number; expired: number; evicted: number } {
-    const run = this.db.transaction(() => {
-      const now = this.now();
-      const live = liveMemories(this.repo);
-      const changes = decayChanges(live, now);
-      for (const change of changes) this.repo.setPriority(change.id, change.priority);
-      const expired = new Set(expiredReminders(live, now));
-      for (const id of expired) this.repo.softDelete(id);
-
-      const priorityOf = new Map(changes.map((c) => [c.id, c.priority]));
-      const byScope = new Map<string, Memory[]>();
-      for (const m of live) {
-        if (expired.has(m.id)) continue;
-        const current = { ...m, priority: priorityOf.get(m.id) ?? m.priority };
-        byScope.set(m.scope, [...(byScope.get(m.scope) ?? []), current]);
-      }
-      let evicted = 0;
-      for (const group of byScope.values()) {
-        for (const id of criticalOverflow(group)) {
-          this.repo.softDelete(id);
-          evicted += 1;
-        }
-      }
-      return { decayed: changes.length, expired: expired.size, evicted };
-    });
-    const result = run.immediate();
+    const result = maintainMemories(this.repo, this.now());
     this.lastMaintained = this.now();
     return result;
   }
@@ -236,6 +264,24 @@ export class MemoryService {
     return this.repo.softDelete(id);
   }
 
+  /** Every version of the fact memory `id` belongs to, newest first (a StoreError when there is no such memory). */
+  history(id: number): Memory[] {
+    const chain = chainOf(this.repo, id);
+    if (chain === undefined) throw new StoreError(`no memory with id ${id}`, 'not-found');
+    return chain;
+  }
+
+  /**
+   * Makes a superseded or forgotten memory active again: undoes a wrong update
+   * (both versions stay active) or, with `replace`, makes it the current version
+   * again by superseding the memory that had replaced it.
+   */
+  restore(id: number, opts: { replace?: boolean } = {}): { memory: Memory; replaced?: Memory } {
+    const result = restoreMemory(this.repo, id, opts);
+    if (this.repo.getEmbedding(id) === undefined) this.embedNow([result.memory]);
+    return result;
+  }
+
   list(
     opts: { scopes?: string[]; category?: Category; includeInactive?: boolean; limit?: number } = {},
   ): Memory[] {
@@ -266,6 +312,22 @@ export class MemoryService {
     return added.length;
   }
 
+  /**
+   * Ingests statements one at a time in time order (oldest first; items without a
+   * time last, as said now), each through the ingest decisions as if added then.
+   */
+  async importStatements(
+    items: ImportableMemory[],
+    opts: { judge?: boolean } = {},
+  ): Promise<Record<IngestOutcome, number>> {
+    return ingestInTimeOrder(items, (statement, at) =>
+      this.remember(statement, {
+        ...(opts.judge === undefined ? {} : { judge: opts.judge }),
+        ...(at === undefined ? {} : { at }),
+      }),
+    );
+  }
+
   /** The user profile block ('' when empty). */
   profile(): string {
     return this.profiles.get();
@@ -278,63 +340,15 @@ export class MemoryService {
 
   // ------------------------------------------------------------ internals
 
-  /** Decides and writes one memory; synchronous so a batch cannot interleave with itself. */
-  private apply(m: NewMemory & { value?: string }, vector: Float32Array | undefined): RememberResult {
-    const scope = m.scope ?? 'user';
-    const content = m.content.trim();
-    const candidate: IngestCandidate = {
-      content,
-      category: m.category,
-      hash: hashContent(content),
-      ...(m.subject ? { subject: m.subject } : {}),
-      ...(m.attribute ? { attribute: m.attribute } : {}),
-      ...(m.value ? { value: m.value } : {}),
-      ...(vector === undefined ? {} : { vector }),
-    };
-    const decision = decideIngest(candidate, this.similar(candidate, scope));
-    if (decision.outcome === 'duplicate') {
-      this.repo.touch([decision.id]);
-      const memory = this.repo.get(decision.id);
-      if (memory === undefined) throw new Error(`memory ${decision.id} vanished during ingest`);
-      return { outcome: 'duplicate', memory };
-    }
-    const { value: _value, ...fields } = m;
-    const input = {
-      ...fields,
-      content,
-      scope,
-      ...(vector === undefined ? {} : { embedding: vector, embedder: this.embedder.id }),
-    };
-    if (decision.outcome === 'new') return { outcome: 'new', memory: this.repo.add(input) };
-    return this.db.transaction((): RememberResult => {
-      const memory = this.repo.add(input);
-      const superseded = this.repo.supersede(decision.supersedes, memory.id);
-      return { outcome: 'update', memory, superseded };
-    })();
+  private ingestContext(signal?: AbortSignal): IngestContext {
+    return { db: this.db, repo: this.repo, embedderId: this.embedder.id, judge: this.judge, signal };
   }
 
-  /** The stored memories the ingest decision compares with: search neighbours, same hash, same key. */
-  private similar(candidate: IngestCandidate, scope: string): SimilarMemory[] {
-    const found = new Map<number, Memory>();
-    const hits = searchMemories(this.repo, candidate.content, {
-      limit: INGEST_NEIGHBOURS,
-      scopes: [scope],
-      ...(candidate.vector === undefined ? {} : { queryVector: candidate.vector }),
-      embedder: this.embedder.id,
-    });
-    for (const hit of hits) found.set(hit.memory.id, hit.memory);
-    const byHash = this.repo.findByHash(candidate.hash, scope);
-    if (byHash !== undefined) found.set(byHash.id, byHash);
-    if (candidate.subject && candidate.attribute) {
-      for (const m of sameKeyMemories(this.repo, candidate.subject, candidate.attribute, scope))
-        found.set(m.id, m);
-    }
-    return [...found.values()].map((memory) => {
-      const stored = this.repo.getEmbedding(memory.id);
-      return stored !== undefined && stored.embedder === this.embedder.id
-        ? { memory, vector: stored.vector }
-        : { memory };
-    });
+  /** Runs `task` after every ingest queued before it (a failure does not stop the queue). */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Embeds at once when the embedder can do it synchronously; otherwise the next search does. */

@@ -1,12 +1,12 @@
 /**
- * Background upkeep on the cheap model and without it: priority tuning (the
- * prompt and a tolerant reader of the model's answer) and reflection (a
- * keyword-frequency summary per category of recent memories).
+ * Priority tuning on the cheap model: the prompt and a tolerant reader of the
+ * model's answer. (Reflection lives in reflect.ts.)
  */
 import { jsonrepair } from 'jsonrepair';
 import { PRIORITY_NAMES } from './format.js';
-import { DAY_MS } from './select.js';
-import type { Category, Memory, NewMemory, Priority } from './types.js';
+import type { Memory, Priority } from './types.js';
+
+export { REFLECTION_TAG } from './reflect.js';
 
 export const TUNING_TOPICS_MAX_CHARS = 2_000;
 export const TUNING_MAX_MEMORIES = 100;
@@ -44,13 +44,14 @@ export function tuningPrompt(topics: string, memories: Memory[]): { system: stri
     '- Move a priority by exactly one level up or down; never skip a level.',
     `- Change at most ${TUNING_MAX_CHANGES} memories; change none if nothing needs it.`,
     '- Use only ids from the list.',
+    '- Never lower a pinned memory: the user pinned it.',
     'Answer with a JSON array only, no other text, e.g. [{"id": 12, "priority": 1}]. No changes: [].',
   ].join('\n');
   const shown = memories.filter(isLive).slice(0, TUNING_MAX_MEMORIES);
   const list = shown
     .map(
       (m) =>
-        `[id=${m.id} ${PRIORITY_NAMES[m.priority]}(${m.priority})] ${preview(m.content, TUNING_PREVIEW_CHARS)}`,
+        `[id=${m.id} ${PRIORITY_NAMES[m.priority]}(${m.priority})${m.pinned ? ' pinned' : ''}] ${preview(m.content, TUNING_PREVIEW_CHARS)}`,
     )
     .join('\n');
   const topicText = oneLine(topics).slice(0, TUNING_TOPICS_MAX_CHARS);
@@ -133,8 +134,9 @@ function readPriority(value: unknown): number | undefined {
 
 /**
  * Reads the model's answer to `tuningPrompt`. Never throws: unreadable text,
- * unknown or inactive ids and no-op changes are dropped; jumps are clamped to
- * one level; the first change per id wins; at most three are kept.
+ * unknown or inactive ids, no-op changes and any lowering of a pinned memory
+ * are dropped; jumps are clamped to one level; the first change per id wins; at
+ * most three are kept.
  */
 export function parseTuning(text: string, memories: Memory[]): PriorityTuning[] {
   const byId = new Map(memories.filter(isLive).map((m) => [m.id, m]));
@@ -151,130 +153,9 @@ export function parseTuning(text: string, memories: Memory[]): PriorityTuning[] 
     if (memory === undefined) continue;
     const current = memory.priority;
     const next = Math.min(3, Math.max(0, Math.min(current + 1, Math.max(current - 1, wanted)))) as Priority;
-    if (next === current) continue;
+    if (next === current || (memory.pinned && next > current)) continue;
     seen.add(id);
     out.push({ id, priority: next, resetAge: next < current });
   }
   return out;
-}
-
-// ---- reflection ----
-
-export const REFLECT_WINDOW_MS = 30 * DAY_MS;
-export const REFLECT_MIN_GROUP = 2;
-export const REFLECTION_MAX_CHARS = 400;
-/** Tag on summary memories, so reflection never summarises its own summaries. */
-export const REFLECTION_TAG = 'reflection';
-
-const STOPWORDS = new Set(
-  (
-    'the and for are but not you your with this that from have has had was were will would should could ' +
-    'can its into about than then them they their there what when where which who whom why how all any ' +
-    'each use uses used using always never also just like prefers prefer user users please remember'
-  ).split(' '),
-);
-
-/** Lower-cased keywords: Latin-like words of ≥ 3 letters minus stopwords; Han runs as bigrams. */
-export function keywords(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_-]+/gu)) {
-    for (const part of match[0].split(/(\p{Script=Han}+)/u)) {
-      if (part === '') continue;
-      if (/^\p{Script=Han}+$/u.test(part)) {
-        const chars = Array.from(part);
-        if (chars.length === 1) out.push(part);
-        for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
-      } else {
-        const word = part.replace(/^[-_]+|[-_]+$/g, '');
-        if (word.length >= 3 && !STOPWORDS.has(word) && !/^\d+$/.test(word)) out.push(word);
-      }
-    }
-  }
-  return out;
-}
-
-function topKeywords(group: Memory[], limit: number): string[] {
-  const counts = new Map<string, number>();
-  const firstSeen = new Map<string, number>();
-  for (const memory of group) {
-    for (const word of new Set(keywords(memory.content))) {
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-      if (!firstSeen.has(word)) firstSeen.set(word, firstSeen.size);
-    }
-  }
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || (firstSeen.get(a[0]) ?? 0) - (firstSeen.get(b[0]) ?? 0))
-    .slice(0, limit)
-    .map(([word]) => word);
-}
-
-const CATEGORY_LABEL: Record<Category, string> = {
-  instruction: 'instructions',
-  preference: 'preferences',
-  fact: 'facts',
-  reminder: 'reminders',
-  general: 'notes',
-};
-
-function summaryContent(category: Category, group: Memory[], words: string[]): string {
-  const items = [...group]
-    .sort((a, b) => b.importance - a.importance || b.createdAt - a.createdAt || a.id - b.id)
-    .map((m) => preview(m.content, 80));
-  const head = `Summary of ${group.length} recent ${CATEGORY_LABEL[category]} (key topics: ${words.join(', ')}):`;
-  const text = `${head} ${items.join('; ')}`;
-  return text.length > REFLECTION_MAX_CHARS ? `${text.slice(0, REFLECTION_MAX_CHARS - 1)}…` : text;
-}
-
-export interface Reflection {
-  category: Category;
-  summary: NewMemory;
-  /** Originals whose importance should drop by one (only those above 1). */
-  demote: number[];
-}
-
-/**
- * Groups live, unexpired, non-CRITICAL memories created in the last 30 days by
- * scope and category; each group of ≥ 2 yields a HIGH, importance-5 summary in
- * the same scope. Groups are per scope so a project's facts never leak into
- * the user-wide scope. Deterministic order: category order, then scope.
- */
-export function reflect(memories: Memory[], now: number): Reflection[] {
-  const groups = new Map<string, Memory[]>();
-  for (const memory of memories) {
-    if (!isLive(memory) || memory.priority === 0) continue;
-    if (memory.expiresAt !== null && memory.expiresAt <= now) continue;
-    if (now - memory.createdAt > REFLECT_WINDOW_MS || memory.tags.includes(REFLECTION_TAG)) continue;
-    const key = JSON.stringify([memory.category, memory.scope]);
-    const group = groups.get(key);
-    if (group) group.push(memory);
-    else groups.set(key, [memory]);
-  }
-  const order: Category[] = ['instruction', 'preference', 'fact', 'reminder', 'general'];
-  const entries = [...groups.values()]
-    .filter((g) => g.length >= REFLECT_MIN_GROUP)
-    .sort((a, b) => {
-      const ca = a[0]!;
-      const cb = b[0]!;
-      return order.indexOf(ca.category) - order.indexOf(cb.category) || ca.scope.localeCompare(cb.scope);
-    });
-  return entries.map((group) => {
-    const { category, scope } = group[0]!;
-    const words = topKeywords(group, 8);
-    const dues = group.map((m) => m.expiresAt);
-    const expiresAt = dues.every((d): d is number => d !== null) ? Math.max(...dues) : null;
-    const summary: NewMemory = {
-      content: summaryContent(category, group, words),
-      category,
-      priority: 1,
-      importance: 5,
-      tags: [REFLECTION_TAG, ...words.slice(0, 5)],
-      expiresAt,
-      scope,
-    };
-    const demote = group
-      .filter((m) => m.importance > 1)
-      .map((m) => m.id)
-      .sort((a, b) => a - b);
-    return { category, summary, demote };
-  });
 }

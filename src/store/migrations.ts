@@ -172,4 +172,27 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'reflection summaries linked to their source memories; keyword summaries retired; update chains indexed',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE memory_sources (
+          summary_id INTEGER NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+          source_id  INTEGER NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+          PRIMARY KEY (summary_id, source_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_sources_by_source ON memory_sources (source_id);
+        -- Version history reads update chains backwards (which memories did this one replace?).
+        CREATE INDEX memories_by_successor ON memories (superseded_by) WHERE superseded_by IS NOT NULL;
+      `);
+      // The keyword-frequency summaries of earlier versions concatenated unrelated
+      // memories and outranked them; they are soft-deleted (kept for history).
+      db.prepare(
+        `UPDATE memories SET deleted_at = ?
+           WHERE deleted_at IS NULL AND tags LIKE '%"reflection"%'
+             AND content LIKE 'Summary of % recent % (key topics: %'`,
+      ).run(Date.now());
+    },
+  },
 ];

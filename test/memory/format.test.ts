@@ -13,9 +13,18 @@ describe('memoryPrefix', () => {
     expect(memoryPrefix(mem(1, { priority: 0, category: 'reminder' }))).toBe('!!! Must follow:');
     expect(memoryPrefix(mem(1, { priority: 1, category: 'reminder' }))).toBe('⏰ Reminder:');
     expect(memoryPrefix(mem(1, { priority: 1, category: 'preference' }))).toBe('💡 Preference:');
-    expect(memoryPrefix(mem(1, { priority: 2, category: 'fact' }))).toBe('📌 Fact:');
+    expect(memoryPrefix(mem(1, { priority: 2, category: 'fact' }))).toBe('Fact:');
     expect(memoryPrefix(mem(1, { priority: 3, category: 'general' }))).toBe('📎');
     expect(memoryPrefix(mem(1, { priority: 1, category: 'instruction' }))).toBe('📎');
+  });
+
+  it('marks pinned memories, and only those, with 📌', () => {
+    expect(memoryPrefix(mem(1, { category: 'fact', pinned: true }))).toBe('📌 Fact:');
+    expect(memoryPrefix(mem(1, { priority: 0, category: 'instruction', pinned: true }))).toBe(
+      '📌 !!! Must follow:',
+    );
+    expect(memoryPrefix(mem(1, { priority: 3, category: 'general', pinned: true }))).toBe('📌');
+    expect(memoryPrefix(mem(1, { category: 'fact', pinned: false }))).not.toContain('📌');
   });
 });
 
@@ -31,8 +40,20 @@ describe('formatMemoryLine', () => {
       '- ⏰ Reminder: stretch',
     );
     expect(formatMemoryLine(mem(3, { category: 'fact', content: 'lives in Paris', expiresAt: due }))).toBe(
-      '- 📌 Fact: lives in Paris',
+      '- Fact: lives in Paris',
     );
+  });
+
+  it('appends the earlier versions of a fact with the dates they held', () => {
+    const day = (d: number) => Date.UTC(2025, 0, d);
+    const now = mem(3, { content: 'Heron runs on port 9300', validFrom: day(20) });
+    const v2 = mem(2, { content: 'Heron runs on port 9191', validFrom: day(10), validTo: day(20) });
+    const v1 = mem(1, { content: 'Heron runs on port 9090', validFrom: day(1) });
+    expect(formatMemoryLine(now, [v2, v1])).toBe(
+      '- Fact: Heron runs on port 9300 (since 2025-01-20; earlier: "Heron runs on port 9191" until 2025-01-20; "Heron runs on port 9090" until 2025-01-10)',
+    );
+    // Newer versions (a past answer) are not "earlier".
+    expect(formatMemoryLine(v1, [now])).toBe('- Fact: Heron runs on port 9090');
   });
 });
 
@@ -52,20 +73,20 @@ describe('formatMemories', () => {
     ];
     expect(formatMemories(list)).toBe(
       [
-        '## Memories',
         '- !!! Must follow: never push to main',
         '- !!! Must follow: write tests first',
-        '- 📌 Fact: uses pnpm',
+        '- Fact: uses pnpm',
         '- 💡 Preference: likes short answers',
         '- 📎 has a cat',
       ].join('\n'),
     );
   });
 
-  it('adds a profile section before the memories', () => {
+  it('adds a profile section before the memories, under the caller\'s one "## Memories" heading', () => {
     const out = formatMemories([mem(1, { content: 'x' })], 'Senior Go developer.');
-    expect(out).toBe('## User profile\nSenior Go developer.\n\n## Memories\n- 📌 Fact: x');
-    expect(formatMemories([], 'Likes tea.')).toBe('## User profile\nLikes tea.');
+    expect(out).toBe('### User profile\nSenior Go developer.\n\n### Remembered\n- Fact: x');
+    expect(out).not.toContain('## Memories');
+    expect(formatMemories([], 'Likes tea.')).toBe('### User profile\nLikes tea.');
   });
 
   it('truncates a long profile with a note', () => {
@@ -89,6 +110,6 @@ describe('formatMemories', () => {
     const out = formatMemories([
       mem(1, { category: 'reminder', priority: 1, content: 'dentist', expiresAt: NOW + 2 * DAY_MS }),
     ]);
-    expect(out).toBe('## Memories\n- ⏰ Reminder: dentist (due 2025-06-03)');
+    expect(out).toBe('- ⏰ Reminder: dentist (due 2025-06-03)');
   });
 });

@@ -76,10 +76,13 @@ describe('MemoryService.recall', () => {
     await service.remember({ content: 'Secret project code', category: 'fact', scope: 'project:/other' });
 
     const { text, memories } = await service.recall('how is the build done', { scopes: ['user'] });
-    expect(text).toContain('## User profile\nName: Ada. Senior TypeScript engineer in Berlin.');
+    expect(text).toContain('### User profile\nName: Ada. Senior TypeScript engineer in Berlin.');
+    // The context builder writes the one "## Memories" heading around this block.
+    expect(text).not.toContain('## Memories');
     expect(text).toContain('!!! Must follow: Never push to main directly');
     expect(text).toContain('💡 Preference: The user prefers tabs over spaces');
-    expect(text).toContain('📌 Fact: The build uses esbuild');
+    expect(text).toContain('- Fact: The build uses esbuild');
+    expect(text).not.toContain('📌');
     expect(text).toMatch(/⏰ Reminder: Renew the TLS certificate \(due \d{4}-\d{2}-\d{2}\)/);
     expect(text).not.toContain('Secret project code');
     expect(memories).toHaveLength(4);

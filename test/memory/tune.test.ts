@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS } from '../../src/memory/select.js';
-import {
-  keywords,
-  parseTuning,
-  REFLECTION_MAX_CHARS,
-  REFLECTION_TAG,
-  reflect,
-  TUNING_MAX_MEMORIES,
-  tuningPrompt,
-} from '../../src/memory/tune.js';
-import type { Memory } from '../../src/memory/types.js';
+import { parseTuning, TUNING_MAX_MEMORIES, tuningPrompt } from '../../src/memory/tune.js';
 import { mem, NOW } from './memory-factory.js';
 
 describe('tuningPrompt', () => {
@@ -29,6 +19,13 @@ describe('tuningPrompt', () => {
     expect(lines[0]!.startsWith('[id=1 HIGH(1)] item 1 ')).toBe(true);
     expect(lines[0]!.length).toBe('[id=1 HIGH(1)] '.length + 80);
     expect(user).not.toContain('gone');
+  });
+
+  it('marks pinned memories and tells the model never to lower them', () => {
+    const { system, user } = tuningPrompt('tabs', [mem(1, { pinned: true }), mem(2)]);
+    expect(system).toContain('Never lower a pinned memory');
+    expect(user).toContain('[id=1 MEDIUM(2) pinned] memory number 1');
+    expect(user).toContain('[id=2 MEDIUM(2)] memory number 2');
   });
 });
 
@@ -112,107 +109,18 @@ describe('parseTuning', () => {
     expect(parseTuning('[]', pool)).toEqual([]);
     expect(parseTuning('{"id": 3, "priority": 1}', pool)).toEqual([]);
   });
-});
 
-describe('keywords', () => {
-  it('keeps meaningful words and splits Han text into bigrams', () => {
-    expect(keywords('The user prefers TypeScript and dark-mode, 2024!')).toEqual(['typescript', 'dark-mode']);
-    expect(keywords('喜欢咖啡')).toEqual(['喜欢', '欢咖', '咖啡']);
-  });
-});
-
-describe('reflect', () => {
-  const recent = (id: number, over: Partial<Memory>) => mem(id, { createdAt: NOW - 2 * DAY_MS, ...over });
-
-  it('summarises each category with two or more recent non-critical memories and demotes the originals', () => {
-    const list = [
-      recent(1, {
-        category: 'preference',
-        priority: 1,
-        importance: 4,
-        content: 'Prefers dark mode in the editor',
-      }),
-      recent(2, {
-        category: 'preference',
-        priority: 1,
-        importance: 1,
-        content: 'Likes the editor font large',
-      }),
-      recent(3, {
-        category: 'preference',
-        priority: 1,
-        importance: 3,
-        content: 'Wants dark terminal themes',
-      }),
-      recent(4, { category: 'fact', priority: 2, importance: 3, content: 'Project uses PostgreSQL' }),
-      recent(5, { category: 'instruction', priority: 0, importance: 5, content: 'Never force push' }),
-      recent(6, { category: 'instruction', priority: 0, importance: 5, content: 'Always run tests' }),
-    ];
-    const out = reflect(list, NOW);
-    expect(out).toHaveLength(1);
-    const [only] = out;
-    expect(only!.category).toBe('preference');
-    expect(only!.demote).toEqual([1, 3]);
-    expect(only!.summary).toMatchObject({
-      category: 'preference',
-      priority: 1,
-      importance: 5,
-      scope: 'user',
-    });
-    expect(
-      only!.summary.content.startsWith('Summary of 3 recent preferences (key topics: dark, editor,'),
-    ).toBe(true);
-    expect(only!.summary.content).toContain('Prefers dark mode in the editor');
-    expect(only!.summary.tags?.[0]).toBe(REFLECTION_TAG);
-    expect(only!.summary.tags).toContain('dark');
-  });
-
-  it('only looks at the last 30 days, live memories and non-summaries', () => {
-    const list = [
-      mem(1, { category: 'fact', createdAt: NOW - 31 * DAY_MS }),
-      recent(2, { category: 'fact' }),
-      recent(3, { category: 'fact', deletedAt: NOW - 1 }),
-      recent(4, { category: 'fact', supersededBy: 2, validTo: NOW - 1 }),
-      recent(5, { category: 'fact', tags: [REFLECTION_TAG] }),
-      recent(6, { category: 'fact', expiresAt: NOW - 1 }),
-    ];
-    expect(reflect(list, NOW)).toEqual([]);
-  });
-
-  it('groups per scope so project memories stay in their project', () => {
-    const list = [
-      recent(1, { category: 'fact', scope: 'project:/b', content: 'uses rust' }),
-      recent(2, { category: 'fact', scope: 'project:/a', content: 'uses go' }),
-      recent(3, { category: 'fact', scope: 'project:/b', content: 'uses cargo' }),
-      recent(4, { category: 'general', scope: 'user', content: 'owns a bike' }),
-      recent(5, { category: 'general', scope: 'user', content: 'owns a boat' }),
-      recent(6, { category: 'fact', scope: 'project:/a', content: 'uses make' }),
-    ];
-    const out = reflect(list, NOW);
-    expect(out.map((r) => [r.category, r.summary.scope, r.demote])).toEqual([
-      ['fact', 'project:/a', [2, 6]],
-      ['fact', 'project:/b', [1, 3]],
-      ['general', 'user', [4, 5]],
+  it('never lowers a pinned memory, but may raise it', () => {
+    const pinned = [mem(1, { priority: 1, pinned: true }), mem(2, { priority: 2, pinned: true }), mem(3)];
+    const text = JSON.stringify([
+      { id: 1, priority: 2 },
+      { id: 1, priority: 0 },
+      { id: 2, priority: 3 },
+      { id: 3, priority: 3 },
     ]);
-  });
-
-  it('caps the summary at 400 characters and keeps a due date only if all reminders have one', () => {
-    const long = Array.from({ length: 12 }, (_, i) =>
-      recent(i + 1, {
-        category: 'reminder',
-        priority: 1,
-        content: `call supplier ${i} about order ${'q'.repeat(60)}`,
-        expiresAt: NOW + (i + 1) * DAY_MS,
-      }),
-    );
-    const [first] = reflect(long, NOW);
-    expect(first!.summary.content.length).toBeLessThanOrEqual(REFLECTION_MAX_CHARS);
-    expect(first!.summary.content.endsWith('…')).toBe(true);
-    expect(first!.summary.expiresAt).toBe(NOW + 12 * DAY_MS);
-    const mixed = [
-      recent(1, { category: 'reminder', expiresAt: NOW + DAY_MS }),
-      recent(2, { category: 'reminder' }),
-    ];
-    expect(reflect(mixed, NOW)[0]!.summary.expiresAt).toBeNull();
+    expect(parseTuning(text, pinned)).toEqual([
+      { id: 1, priority: 0, resetAge: true },
+      { id: 3, priority: 3, resetAge: false },
+    ]);
   });
 });

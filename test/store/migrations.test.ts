@@ -183,3 +183,45 @@ describe('defaultDbPath', () => {
     expect(defaultDbPath('/home/me/.tea')).toBe('/home/me/.tea/tea.db');
   });
 });
+
+describe('migration 5', () => {
+  it('adds summary-to-source links and retires the keyword summaries of earlier versions', () => {
+    const path = join(tempDir(), 'tea.db');
+    const v4 = openDatabase(path, { migrations: migrations.slice(0, 4) });
+    const insert = v4.prepare(
+      `INSERT INTO memories (content, priority, importance, category, tags, content_hash, created_at, valid_from)
+       VALUES (?, ?, 3, 'fact', ?, 'h', 1, 1)`,
+    );
+    const fact = Number(insert.run('The user lives in Lyon', 2, '[]').lastInsertRowid);
+    const legacy = Number(
+      insert.run(
+        'Summary of 2 recent facts (key topics: lyon, cat): The user lives in Lyon; The user has a cat',
+        1,
+        '["reflection","lyon"]',
+      ).lastInsertRowid,
+    );
+    const tagged = Number(insert.run('Summary of my week: calm', 3, '["reflection"]').lastInsertRowid);
+    insert.run('Summary of 2 recent facts (key topics: x): quoted by the user', 3, '["notes"]');
+    v4.close();
+
+    const store = Store.open(path);
+    try {
+      expect(schemaVersion(store.db)).toBe(migrations.length);
+      const deleted = store.db
+        .prepare<[], number>('SELECT id FROM memories WHERE deleted_at IS NOT NULL ORDER BY id')
+        .pluck()
+        .all();
+      // Only the keyword summary: not a tagged note, nor the same words without the tag.
+      expect(deleted).toEqual([legacy]);
+
+      const link = store.db.prepare('INSERT INTO memory_sources (summary_id, source_id) VALUES (?, ?)');
+      link.run(tagged, fact);
+      expect(() => link.run(tagged, fact)).toThrow(/UNIQUE|PRIMARY KEY/);
+      expect(() => link.run(tagged, 999)).toThrow(/FOREIGN KEY/);
+      store.db.prepare('DELETE FROM memories WHERE id = ?').run(fact);
+      expect(store.db.prepare('SELECT count(*) FROM memory_sources').pluck().get()).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The light way into the data home for subcommands that need no agent (`tea
+ * memory`, `tea sessions`): the config, the store, the memory service with its
+ * embedder, and a memory judge that loads the model client only when a judgement
+ * is actually needed. Kept apart from runtime.ts so these commands start fast.
+ */
+import path from 'node:path';
+// Direct imports (not the config index) keep the YAML printer out of the start-up path.
+import { loadConfig } from '../config/load.js';
+import type { ProfileConfig, TeaConfig } from '../config/types.js';
+import { OfflineEmbedder, RemoteEmbedder } from '../memory/embed.js';
+import type { IngestJudge } from '../memory/judge.js';
+import { MemoryService } from '../memory/service.js';
+import type { Embedder } from '../memory/types.js';
+import { Store } from '../store/index.js';
+import { defaultDbPath } from '../store/paths.js';
+
+/** Resolves the workspace directory from --cwd (relative to the process cwd). */
+export function workspaceDir(cwd: string | undefined): string {
+  return path.resolve(cwd ?? process.cwd());
+}
+
+/** Opens the store from the configured home without touching any model. */
+export async function openStore(cwd?: string): Promise<{ config: TeaConfig; store: Store }> {
+  const config = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+  return { config, store: Store.open(defaultDbPath(config.home)) };
+}
+
+/** The configured remote embedder, or the built-in offline one. */
+export function embedderFor(config: TeaConfig): Embedder {
+  const e = config.embedding;
+  if (!e) return new OfflineEmbedder();
+  return new RemoteEmbedder({
+    baseUrl: e.baseUrl,
+    model: e.model,
+    ...(e.apiKey ? { apiKey: e.apiKey } : {}),
+    ...(e.dimensions ? { dimensions: e.dimensions } : {}),
+    ...(e.headers ? { headers: e.headers } : {}),
+    ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}),
+  });
+}
+
+/** The profile that judges memory ingest: the cheap model, else the main one; none when off. */
+export function judgeProfile(config: TeaConfig): ProfileConfig | undefined {
+  if (!config.memory.judge) return undefined;
+  return config.cheapModel ?? config.mainModel;
+}
+
+/** A judge on `profile` whose model client is built on its first judgement. */
+export function lazyJudge(config: TeaConfig, profile: ProfileConfig): IngestJudge {
+  let inner: Promise<IngestJudge> | undefined;
+  const build = async (): Promise<IngestJudge> => {
+    const [{ createModelChain }, { chainOptions }, { modelJudge }] = await Promise.all([
+      import('../llm/factory.js'),
+      import('../agent/settings.js'),
+      import('../memory/judge.js'),
+    ]);
+    return modelJudge(createModelChain([profile], chainOptions(config, { cheap: true })));
+  };
+  return {
+    async judge(input, signal) {
+      inner ??= build();
+      return (await inner).judge(input, signal);
+    },
+  };
+}
+
+export interface OpenMemory {
+  config: TeaConfig;
+  store: Store;
+  memory: MemoryService;
+  /** The model that judges close pairs at ingest, when there is one. */
+  judgeModel: string | undefined;
+}
+
+/** The store and a memory service; `offline` leaves the judge out. */
+export async function openMemory(opts: { offline?: boolean } = {}): Promise<OpenMemory> {
+  const { config, store } = await openStore();
+  const profile = opts.offline ? undefined : judgeProfile(config);
+  const memory = new MemoryService({
+    db: store.db,
+    embedder: embedderFor(config),
+    ...(profile ? { judge: lazyJudge(config, profile) } : {}),
+  });
+  return { config, store, memory, judgeModel: profile?.model };
+}

@@ -1,0 +1,92 @@
+/**
+ * Version history of memories: the chain of versions linked by `superseded_by`
+ * (an update keeps the old version with its validity dates), read both ways.
+ */
+import { StoreError } from '../store/index.js';
+import type { MemoryRepo } from './repo.js';
+import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
+import { cached } from './statements.js';
+import type { Memory } from './types.js';
+
+/** Longest chain followed forward; a cycle (never written by the store) cannot loop forever. */
+const MAX_CHAIN = 1000;
+
+/**
+ * For each id, every memory it replaced, directly or through earlier updates,
+ * newest first. Ids that replaced nothing are absent from the map.
+ */
+export function predecessorsOf(repo: MemoryRepo, ids: readonly number[]): Map<number, Memory[]> {
+  const out = new Map<number, Memory[]>();
+  if (ids.length === 0) return out;
+  const rows = cached(
+    repo.db,
+    `WITH RECURSIVE back(id, root, depth) AS (
+       SELECT id, superseded_by, 1 FROM memories WHERE superseded_by IN (SELECT value FROM json_each(@ids))
+       UNION
+       SELECT m.id, back.root, back.depth + 1 FROM memories m JOIN back ON m.superseded_by = back.id
+         WHERE back.depth < ${MAX_CHAIN}
+     )
+     SELECT back.root AS root, ${COLUMNS.split(', ')
+       .map((c) => `m.${c}`)
+       .join(', ')}
+       FROM back JOIN memories m ON m.id = back.id`,
+  ).all({ ids: JSON.stringify(ids) }) as Array<MemoryRow & { root: number }>;
+  for (const row of rows) {
+    const list = out.get(row.root) ?? [];
+    list.push(toMemory(row));
+    out.set(row.root, list);
+  }
+  for (const list of out.values()) list.sort(newestFirst);
+  return out;
+}
+
+export function newestFirst(a: Memory, b: Memory): number {
+  return b.validFrom - a.validFrom || b.id - a.id;
+}
+
+/**
+ * Every version of the fact `id` belongs to, newest first: follows the updates
+ * forward to the latest version, then gathers everything that one replaced.
+ * Undefined when there is no such memory.
+ */
+export function chainOf(repo: MemoryRepo, id: number): Memory[] | undefined {
+  let head = repo.get(id);
+  if (head === undefined) return undefined;
+  for (let steps = 0; head.supersededBy !== null && steps < MAX_CHAIN; steps++) {
+    const next = repo.get(head.supersededBy);
+    if (next === undefined) break;
+    head = next;
+  }
+  return [head, ...(predecessorsOf(repo, [head.id]).get(head.id) ?? [])];
+}
+
+/**
+ * Makes a superseded or forgotten memory active again: undoes a wrong update
+ * (both versions stay active) or, with `replace`, makes it the current version
+ * again by superseding the memory that had replaced it.
+ */
+export function restoreMemory(
+  repo: MemoryRepo,
+  id: number,
+  opts: { replace?: boolean } = {},
+): { memory: Memory; replaced?: Memory } {
+  const before = repo.get(id);
+  if (before === undefined) throw new StoreError(`no memory with id ${id}`, 'not-found');
+  if (before.deletedAt === null && before.validTo === null) {
+    throw new StoreError(`memory ${id} is already active; nothing to restore`, 'conflict');
+  }
+  return repo.db.transaction(() => {
+    const successor = before.supersededBy === null ? undefined : repo.get(before.supersededBy);
+    const memory = repo.reactivate(id);
+    if (
+      opts.replace !== true ||
+      successor === undefined ||
+      successor.validTo !== null ||
+      successor.deletedAt !== null
+    ) {
+      return { memory };
+    }
+    const replaced = repo.supersede(successor.id, id);
+    return { memory: repo.get(id) as Memory, replaced };
+  })();
+}

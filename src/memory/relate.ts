@@ -1,0 +1,209 @@
+/**
+ * How two memory statements relate, read from their text alone: the same fact
+ * (nothing new), two versions of one fact (same subject, one value swapped),
+ * about different subjects, or close but unclear. Ingest turns this into
+ * duplicate / update / new (unclear → new, or the judge model); search uses it to
+ * fold versions of one fact under the newest.
+ */
+import { diffArrays } from 'diff';
+import { isValueToken, type Statement, type Token } from './statement.js';
+import { OWNER_PREPOSITIONS, SINGLE_VALUED_EN, SINGLE_VALUED_ZH } from './statement-words.js';
+
+export type Relation =
+  /** `newer` states nothing that `older` does not (a restatement or a narrower one). */
+  | { kind: 'same' }
+  /**
+   * Same subject, same frame, one value swapped (or negated): two versions of one
+   * fact. `single` when the attribute holds one value at a time (or the newer
+   * statement says it changed), so the newer replaces the older.
+   */
+  | { kind: 'slot'; single: boolean }
+  /** Alike, but the text cannot tell whether they are one fact: keep both (or ask the judge). */
+  | { kind: 'close' }
+  /** About different subjects (another person, project, ticket…): never one fact. */
+  | { kind: 'apart' }
+  /** Little in common. */
+  | { kind: 'unrelated' };
+
+/** Overlap of content words above which two statements count as close. */
+export const CLOSE_JACCARD = 0.4;
+/** A swapped value longer than this many tokens is not one value. */
+const MAX_UNIT_TOKENS = 4;
+const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'none']);
+const ZH_NEGATION_STARTS = new Set(Array.from('不没别无未非'));
+const COPULA_VERBS = new Set(['is', 'are', 'was', 'were', 'be', 'am', '是', '为']);
+
+function isNegation(token: Token): boolean {
+  if (token.kind === 'cjk') return ZH_NEGATION_STARTS.has(Array.from(token.raw)[0] ?? '');
+  return NEGATIONS.has(token.key);
+}
+
+interface Hunk {
+  /** Tokens only one side has, by content index. */
+  a: Array<{ token: Token; at: number }>;
+  b: Array<{ token: Token; at: number }>;
+}
+
+/**
+ * Where the two content sequences differ, as hunks of tokens the other side lacks
+ * (a word that only moved, "Heron's API" / "the API of Heron", is not a difference).
+ */
+function hunks(older: Statement, newer: Statement): Hunk[] {
+  const a = older.content;
+  const b = newer.content;
+  const inA = new Set(a.map((t) => t.key));
+  const inB = new Set(b.map((t) => t.key));
+  const out: Hunk[] = [];
+  let current: Hunk = { a: [], b: [] };
+  let ia = 0;
+  let ib = 0;
+  const close = () => {
+    if (current.a.length > 0 || current.b.length > 0) out.push(current);
+    current = { a: [], b: [] };
+  };
+  for (const part of diffArrays(
+    a.map((t) => t.key),
+    b.map((t) => t.key),
+  )) {
+    const n = part.count ?? part.value.length;
+    if (part.removed) {
+      for (let k = 0; k < n; k++, ia++) {
+        const token = a[ia] as Token;
+        if (!inB.has(token.key)) current.a.push({ token, at: ia });
+      }
+    } else if (part.added) {
+      for (let k = 0; k < n; k++, ib++) {
+        const token = b[ib] as Token;
+        if (!inA.has(token.key)) current.b.push({ token, at: ib });
+      }
+    } else {
+      close();
+      ia += n;
+      ib += n;
+    }
+  }
+  close();
+  return out;
+}
+
+const unitClass = (t: Token): string =>
+  t.kind === 'entity' || t.kind === 'ident' ? 'name' : t.kind === 'number' ? 'number' : t.kind;
+
+/**
+ * Values in a hunk side: runs of adjacent tokens of one kind ("New York", "豆浆",
+ * "green tea", "30 minutes"); "Redis … caching" is two.
+ */
+function units(side: Array<{ token: Token; at: number }>): number {
+  let count = 0;
+  let last: { token: Token; at: number } | undefined;
+  for (const item of side) {
+    const glued =
+      last !== undefined &&
+      item.at === last.at + 1 &&
+      (unitClass(item.token) === unitClass(last.token) ||
+        (unitClass(last.token) === 'number' && item.token.kind === 'word'));
+    if (!glued) count += 1;
+    last = item;
+  }
+  return count;
+}
+
+function sameList(x: readonly string[], y: readonly string[]): boolean {
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/** The names, identifiers and numbers in a subject phrase (CJK words count: Chinese names have no capitals). */
+function subjectValues(s: Statement): string[] {
+  const before = s.boundary === -1 ? [] : s.content.slice(0, s.boundary);
+  return before.filter((t) => isValueToken(t) || (t.kind === 'cjk' && t.key !== 'user')).map((t) => t.key);
+}
+
+/** Does the attribute (the frame both statements share) hold one value at a time? */
+function singleValued(older: Statement, newer: Statement, swapped: Token[]): boolean {
+  if (newer.updates) return true;
+  if (swapped.every((t) => t.kind === 'number')) return true;
+  if (swapped.some(isNegation)) return true;
+  const copula = (s: Statement) => s.verb !== undefined && COPULA_VERBS.has(s.verb.raw.toLowerCase());
+  if (copula(older) && copula(newer)) return true;
+  const frame = new Set(newer.content.map((t) => t.key));
+  if (older.content.some((t) => frame.has(t.key) && SINGLE_VALUED_EN.has(t.key))) return true;
+  return SINGLE_VALUED_ZH.some((w) => older.text.includes(w) && newer.text.includes(w));
+}
+
+function jaccard(older: Statement, newer: Statement): number {
+  const a = new Set(older.content.map((t) => t.key));
+  const b = new Set(newer.content.map((t) => t.key));
+  let shared = 0;
+  for (const k of a) if (b.has(k)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 1 : shared / union;
+}
+
+/** The token written just before `token` (stopwords included), if any. */
+function before(s: Statement, token: Token): Token | undefined {
+  return s.tokens[s.tokens.indexOf(token) - 1];
+}
+
+/** Is the token at content index `at` the statement's verb (a verb that is content, not a copula)? */
+function verbSwapped(s: Statement, at: number): boolean {
+  return s.verb !== undefined && !s.verb.stop && s.content[at] === s.verb;
+}
+
+/** One swapped value: where it sits decides whether the two statements are versions of one fact. */
+function swapRelation(older: Statement, newer: Statement, hunk: Hunk): Relation {
+  const [firstA, firstB] = [hunk.a[0], hunk.b[0]];
+  if (firstA === undefined || firstB === undefined) return { kind: 'close' };
+  const verbless = older.boundary === -1 && newer.boundary === -1;
+  if (!verbless) {
+    if (older.boundary === -1 || newer.boundary === -1) return { kind: 'close' };
+    // The swap is in the subject phrase: another person, project or ticket.
+    if (firstA.at < older.boundary || firstB.at < newer.boundary) return { kind: 'apart' };
+    // The verb itself changed ("uses vim" / "likes tea"): another attribute, maybe.
+    if (verbSwapped(older, firstA.at) || verbSwapped(newer, firstB.at)) return { kind: 'close' };
+    if (!sameList(older.subject, newer.subject)) return { kind: 'close' };
+  }
+  const lastA = (hunk.a.at(-1) as { at: number }).at;
+  const lastB = (hunk.b.at(-1) as { at: number }).at;
+  const final = lastA === older.content.length - 1 && lastB === newer.content.length - 1;
+  // Without a verb only "label value" reads safely: the value must close the statement.
+  if (verbless && !final) return { kind: 'close' };
+  const swapped = [...hunk.a, ...hunk.b].map((x) => x.token);
+  // "the database of Heron" / "Osprey": the name owns the attribute, it is not its value.
+  const owner = [before(older, firstA.token), before(newer, firstB.token)].some(
+    (t) => t !== undefined && OWNER_PREPOSITIONS.has(t.key),
+  );
+  if (owner) return { kind: 'close' };
+  // A name swapped mid-sentence may be the topic ("we use X in Heron"): unclear.
+  if (!final && swapped.some((t) => t.kind === 'entity' || t.kind === 'ident')) return { kind: 'close' };
+  return { kind: 'slot', single: singleValued(older, newer, swapped) };
+}
+
+/** How `newer` relates to `older` (the order matters only for "same": newer adds nothing). */
+export function relate(older: Statement, newer: Statement): Relation {
+  const diff = hunks(older, newer);
+  const onlyNew = diff.flatMap((h) => h.b);
+  const onlyOld = diff.flatMap((h) => h.a);
+  const negationFlip = [...onlyNew, ...onlyOld].some((x) => isNegation(x.token));
+  if (onlyNew.length === 0 && !negationFlip && jaccard(older, newer) >= 0.6) return { kind: 'same' };
+
+  if (diff.length === 1) {
+    const hunk = diff[0] as Hunk;
+    const clean =
+      units(hunk.a) <= 1 &&
+      units(hunk.b) <= 1 &&
+      hunk.a.length <= MAX_UNIT_TOKENS &&
+      hunk.b.length <= MAX_UNIT_TOKENS &&
+      (hunk.a.length > 0 || hunk.b.length > 0);
+    if (clean && hunk.a.length > 0 && hunk.b.length > 0) return swapRelation(older, newer, hunk);
+    if (clean && negationFlip && sameList(older.subject, newer.subject) && older.boundary !== -1) {
+      return { kind: 'slot', single: true };
+    }
+  }
+  const bothRead = older.boundary !== -1 && newer.boundary !== -1;
+  const [sa, sb] = [subjectValues(older), subjectValues(newer)];
+  if (bothRead && sa.length > 0 && sb.length > 0 && !sa.some((k) => sb.includes(k))) return { kind: 'apart' };
+  // The same subject phrase in other words ("Heron's staging API now listens on 9191").
+  if (bothRead && older.subject.length > 0 && sameList(older.subject, newer.subject))
+    return { kind: 'close' };
+  return jaccard(older, newer) >= CLOSE_JACCARD ? { kind: 'close' } : { kind: 'unrelated' };
+}
