@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { cosine } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import type { Judgement } from './judge.js';
-import { relate } from './relate.js';
+import { relate, sharedNames } from './relate.js';
 import { isValueToken, readStatement, type Statement } from './statement.js';
 import type { Memory } from './types.js';
 
@@ -123,8 +123,13 @@ export function readIngest(candidate: IngestCandidate, similar: SimilarMemory[])
     if (candidate.subject && candidate.attribute && memory.subject && memory.attribute) continue;
     const relation = relate(theirs, mine);
     if (relation.kind === 'apart') continue;
-    if (relation.kind !== 'unrelated' || cos >= JUDGE_COSINE)
-      close.push({ id: memory.id, score: Math.max(score, cos) });
+    // Worded apart but about the same named thing: only a judge can tell ("Tundra is
+    // maintained by Anika" / "Tundra has a new maintainer: Bruno"). The judge sees
+    // first what shares the most names with the statement, then the closest wording.
+    const names = sharedNames(theirs, mine);
+    if (relation.kind !== 'unrelated' || names > 0 || cos >= JUDGE_COSINE) {
+      close.push({ id: memory.id, score: names + Math.max(score, cos) + (relation.kind === 'slot' ? 1 : 0) });
+    }
     if (memory.category !== candidate.category) continue;
     const proposal = { id: memory.id, score, structured: false };
     if (relation.kind === 'same' && better(duplicate, proposal)) duplicate = proposal;

@@ -31,7 +31,7 @@ export interface IngestJudge {
 }
 
 /** Candidates shown to the judge at most. */
-export const JUDGE_MAX_CANDIDATES = 5;
+export const JUDGE_MAX_CANDIDATES = 6;
 /** A judgement that takes longer than this is abandoned (the offline rule decides). */
 export const JUDGE_TIMEOUT_MS = 20_000;
 

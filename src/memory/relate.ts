@@ -6,8 +6,9 @@
  * fold versions of one fact under the newest.
  */
 import { diffArrays } from 'diff';
+import { namesIn } from './names.js';
 import { isValueToken, type Statement, type Token } from './statement.js';
-import { OWNER_PREPOSITIONS, SINGLE_VALUED_EN, SINGLE_VALUED_ZH } from './statement-words.js';
+import { OWNER_PREPOSITIONS, SINGLE_VALUED_EN, SINGLE_VALUED_ZH, ZH_SURNAMES } from './statement-words.js';
 
 export type Relation =
   /** `newer` states nothing that `older` does not (a restatement or a narrower one). */
@@ -31,7 +32,7 @@ export const CLOSE_JACCARD = 0.4;
 const MAX_UNIT_TOKENS = 4;
 const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'none']);
 const ZH_NEGATION_STARTS = new Set(Array.from('不没别无未非'));
-const COPULA_VERBS = new Set(['is', 'are', 'was', 'were', 'be', 'am', '是', '为']);
+const COPULA_VERBS = new Set(['is', 'are', 'was', 'were', 'be', 'am', '是']);
 
 function isNegation(token: Token): boolean {
   if (token.kind === 'cjk') return ZH_NEGATION_STARTS.has(Array.from(token.raw)[0] ?? '');
@@ -139,10 +140,70 @@ function jaccard(older: Statement, newer: Statement): number {
   return union === 0 ? 1 : shared / union;
 }
 
-/** The token written just before `token` (stopwords included), if any. */
-function before(s: Statement, token: Token): Token | undefined {
-  return s.tokens[s.tokens.indexOf(token) - 1];
+/** The token written `offset` places from `token` (stopwords included), if any. */
+function near(s: Statement, token: Token, offset: number): Token | undefined {
+  return s.tokens[s.tokens.indexOf(token) + offset];
 }
+
+/**
+ * Does the swapped value own the attribute rather than fill it? "the database of
+ * Heron", "used by Heron", "Heron's port", "沈秀英的常住城市".
+ */
+function owns(s: Statement, first: Token, last: Token): boolean {
+  const previous = near(s, first, -1);
+  const next = near(s, last, 1);
+  return (
+    last.possessive ||
+    (previous !== undefined && OWNER_PREPOSITIONS.has(previous.key)) ||
+    (next !== undefined && next.raw === '的')
+  );
+}
+
+const WH_WORDS = new Set(['when', 'where', 'what', 'who', 'which', 'how', 'why']);
+
+/**
+ * Is the subject after the copula? "Tuesdays at 16:30 is when the team holds X",
+ * "乌龙茶是王磊每天早上必喝的", "每周三是Heron开评审的时间": what comes first is the
+ * value, and a swap after the copula may be the subject.
+ */
+function inverted(s: Statement, last: Token): boolean {
+  const verb = s.verb;
+  if (verb === undefined || !COPULA_VERBS.has(verb.raw.toLowerCase())) return false;
+  const after = s.tokens.indexOf(verb) + 1;
+  if (WH_WORDS.has(s.tokens[after]?.key ?? '')) return true;
+  return verb.raw === '是' && s.tokens.slice(s.tokens.indexOf(last) + 1).some((t) => t.raw === '的');
+}
+
+/**
+ * Does a swapped value look like a name? Capitalised names and identifiers; in
+ * Chinese, a run of single characters the word segmenter could not group (a
+ * personal name such as 马娟: real words like 豆浆 or 上海 come out whole).
+ */
+function nameLike(s: Statement, side: Array<{ token: Token }>): boolean {
+  if (side.some((x) => x.token.kind === 'entity' || x.token.kind === 'ident')) return true;
+  const first = side[0]?.token;
+  if (first === undefined || first.kind !== 'cjk') return false;
+  const surname = (t: Token | undefined): boolean =>
+    t !== undefined &&
+    t.kind === 'cjk' &&
+    (ZH_SURNAMES.has(t.raw) || ZH_SURNAMES.has(Array.from(t.raw)[0] ?? ''));
+  const loose = (t: Token | undefined): boolean =>
+    t !== undefined && t.kind === 'cjk' && !t.stop && Array.from(t.raw).length === 1;
+  // 杨|美玲 swapped whole, 海燕 of 曾|海燕 when the surname is shared, or 马|娟 (two loose characters).
+  return (
+    surname(first) ||
+    surname(near(s, first, -1)) ||
+    side.some((x) => loose(x.token) && (loose(near(s, x.token, -1)) || loose(near(s, x.token, 1))))
+  );
+}
+
+/** How many names (projects, people, tickets, hosts) the two statements have in common. */
+export function sharedNames(a: Statement, b: Statement): number {
+  const theirs = new Set(namesIn(b));
+  return new Set(namesIn(a).filter((n) => theirs.has(n))).size;
+}
+
+const shareName = (a: Statement, b: Statement): boolean => sharedNames(a, b) > 0;
 
 /** Is the token at content index `at` the statement's verb (a verb that is content, not a copula)? */
 function verbSwapped(s: Statement, at: number): boolean {
@@ -156,8 +217,11 @@ function swapRelation(older: Statement, newer: Statement, hunk: Hunk): Relation 
   const verbless = older.boundary === -1 && newer.boundary === -1;
   if (!verbless) {
     if (older.boundary === -1 || newer.boundary === -1) return { kind: 'close' };
-    // The swap is in the subject phrase: another person, project or ticket.
-    if (firstA.at < older.boundary || firstB.at < newer.boundary) return { kind: 'apart' };
+    // The swap is in the subject phrase: another person, project or ticket — unless a
+    // name both share says what the fact is about ("Dana / Marco is the owner of Heron").
+    if (firstA.at < older.boundary || firstB.at < newer.boundary) {
+      return shareName(older, newer) ? { kind: 'close' } : { kind: 'apart' };
+    }
     // The verb itself changed ("uses vim" / "likes tea"): another attribute, maybe.
     if (verbSwapped(older, firstA.at) || verbSwapped(newer, firstB.at)) return { kind: 'close' };
     if (!sameList(older.subject, newer.subject)) return { kind: 'close' };
@@ -169,12 +233,13 @@ function swapRelation(older: Statement, newer: Statement, hunk: Hunk): Relation 
   if (verbless && !final) return { kind: 'close' };
   const swapped = [...hunk.a, ...hunk.b].map((x) => x.token);
   // "the database of Heron" / "Osprey": the name owns the attribute, it is not its value.
-  const owner = [before(older, firstA.token), before(newer, firstB.token)].some(
-    (t) => t !== undefined && OWNER_PREPOSITIONS.has(t.key),
-  );
-  if (owner) return { kind: 'close' };
-  // A name swapped mid-sentence may be the topic ("we use X in Heron"): unclear.
-  if (!final && swapped.some((t) => t.kind === 'entity' || t.kind === 'ident')) return { kind: 'close' };
+  const lastTokenA = (hunk.a.at(-1) as { token: Token }).token;
+  const lastTokenB = (hunk.b.at(-1) as { token: Token }).token;
+  if (owns(older, firstA.token, lastTokenA) || owns(newer, firstB.token, lastTokenB))
+    return { kind: 'close' };
+  if (inverted(older, lastTokenA) || inverted(newer, lastTokenB)) return { kind: 'close' };
+  // A name swapped mid-sentence may be the topic ("we use X in Heron", "乌龙茶是马娟每天…"): unclear.
+  if (!final && (nameLike(older, hunk.a) || nameLike(newer, hunk.b))) return { kind: 'close' };
   return { kind: 'slot', single: singleValued(older, newer, swapped) };
 }
 
@@ -184,7 +249,11 @@ export function relate(older: Statement, newer: Statement): Relation {
   const onlyNew = diff.flatMap((h) => h.b);
   const onlyOld = diff.flatMap((h) => h.a);
   const negationFlip = [...onlyNew, ...onlyOld].some((x) => isNegation(x.token));
-  if (onlyNew.length === 0 && !negationFlip && jaccard(older, newer) >= 0.6) return { kind: 'same' };
+  // Nothing new, and nothing dropped but plain words: "four thirty" → "four" (四点半 → 四点) is a change.
+  const droppedValue = onlyOld.some((x) => isValueToken(x.token) || x.token.kind === 'cjk');
+  if (onlyNew.length === 0 && !negationFlip && !droppedValue && jaccard(older, newer) >= 0.6) {
+    return { kind: 'same' };
+  }
 
   if (diff.length === 1) {
     const hunk = diff[0] as Hunk;
@@ -201,7 +270,9 @@ export function relate(older: Statement, newer: Statement): Relation {
   }
   const bothRead = older.boundary !== -1 && newer.boundary !== -1;
   const [sa, sb] = [subjectValues(older), subjectValues(newer)];
-  if (bothRead && sa.length > 0 && sb.length > 0 && !sa.some((k) => sb.includes(k))) return { kind: 'apart' };
+  if (bothRead && sa.length > 0 && sb.length > 0 && !sa.some((k) => sb.includes(k))) {
+    return shareName(older, newer) ? { kind: 'close' } : { kind: 'apart' };
+  }
   // The same subject phrase in other words ("Heron's staging API now listens on 9191").
   if (bothRead && older.subject.length > 0 && sameList(older.subject, newer.subject))
     return { kind: 'close' };

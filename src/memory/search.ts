@@ -11,6 +11,8 @@ export interface SearchRanks {
   trigram?: number;
   words?: number;
   vector?: number;
+  /** Memories that name everything the query names ("Heron", "PROJ-142", "黄梦瑶"). */
+  names?: number;
 }
 
 export interface MemoryHit {
@@ -32,6 +34,12 @@ export interface SearchOptions {
   embedder?: string;
   /** "Now" for expiry and recency, epoch ms (default: the repo's clock). */
   now?: number;
+  /**
+   * Names the query is about: memories that contain all of them form one more
+   * ranked list, so a question about "Heron" finds Heron's facts before other
+   * projects' facts that share its sentence frame.
+   */
+  names?: readonly string[];
 }
 
 /** Reciprocal rank fusion constant. */
@@ -40,8 +48,8 @@ export const RRF_K = 60;
 export const CANDIDATES_PER_LIST = 50;
 /** List weights: exact-looking queries trust the full-text lists more than vectors. */
 export const FUSION_WEIGHTS = {
-  normal: { trigram: 1, words: 1, vector: 1 },
-  exact: { trigram: 1.5, words: 1.5, vector: 0.5 },
+  normal: { trigram: 1, words: 1, vector: 1, names: 1 },
+  exact: { trigram: 1.5, words: 1.5, vector: 0.5, names: 1 },
 } as const;
 /** Each prior can lift a score by at most this fraction, so priors only break near-ties. */
 const PRIOR_WEIGHT = 0.04;
@@ -107,6 +115,15 @@ export function trigramQuery(query: string): string | undefined {
 export function wordsQuery(query: string): string | undefined {
   const terms = queryTerms(query);
   return terms.length === 0 ? undefined : terms.map(quote).join(' OR ');
+}
+
+/** Any of the names, each as all of its word-index terms: `("heron") OR ("黄梦" AND "梦瑶")`. */
+export function namesQuery(names: readonly string[]): string | undefined {
+  const parts = names
+    .map((name) => queryTerms(name).map(quote))
+    .filter((terms) => terms.length > 0)
+    .map((terms) => `(${terms.join(' AND ')})`);
+  return parts.length === 0 ? undefined : parts.join(' OR ');
 }
 
 function scopeSql(scopes: string[] | undefined): string {
@@ -273,6 +290,8 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   if (options.queryVector !== undefined && options.queryVector.length > 0) {
     lists.vector = vectorIds(repo.db, options.queryVector, options, now, similarity);
   }
+  const named = namesQuery(options.names ?? []);
+  if (named !== undefined) lists.names = ftsIds(repo.db, 'memories_fts_words', named, now, options.scopes);
   const weights = isExactQuery(query) ? FUSION_WEIGHTS.exact : FUSION_WEIGHTS.normal;
   return ranked(repo, fuse(lists, weights), limit, now, similarity);
 }

@@ -14,9 +14,11 @@ import {
   type SimilarMemory,
 } from './ingest.js';
 import { type IngestJudge, JUDGE_MAX_CANDIDATES } from './judge.js';
+import { namesIn } from './names.js';
 import type { MemoryRepo } from './repo.js';
 import { searchMemories } from './search.js';
 import { INGEST_NEIGHBOURS, sameKeyMemories } from './service-queries.js';
+import { readStatement } from './statement.js';
 import type { Memory, NewMemory } from './types.js';
 
 export type IngestOutcome = 'duplicate' | 'update' | 'new' | 'history';
@@ -50,6 +52,7 @@ export type IngestInput = NewMemory & { value?: string };
 function similarTo(ctx: IngestContext, candidate: IngestCandidate, scope: string): SimilarMemory[] {
   const found = new Map<number, Memory>();
   const hits = searchMemories(ctx.repo, candidate.content, {
+    names: namesIn(readStatement(candidate.content)),
     limit: INGEST_NEIGHBOURS,
     scopes: [scope],
     ...(candidate.vector === undefined ? {} : { queryVector: candidate.vector }),

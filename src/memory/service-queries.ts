@@ -10,7 +10,7 @@ import { cached } from './statements.js';
 import { CATEGORIES, type Memory, type NewMemory } from './types.js';
 
 /** Stored memories compared with each new one by the ingest decision. */
-export const INGEST_NEIGHBOURS = 10;
+export const INGEST_NEIGHBOURS = 15;
 
 /** Content and category are required; the rest follows the repository's rules. */
 export function checkNew(m: NewMemory): void {

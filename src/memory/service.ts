@@ -10,10 +10,12 @@ import type { ExtractedMemory } from './extract.js';
 import { formatMemories } from './format.js';
 import { chainOf, restoreMemory } from './history.js';
 import type { IngestJudge } from './judge.js';
+import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
 import { REFLECTION_TAG } from './reflect.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
+import { rivalsNewestFirst } from './rivals.js';
 import { isRelevant, normalizedScore, searchMemories } from './search.js';
 import { DEFAULT_MAX_MEMORIES, DEFAULT_TOKEN_CAP, selectMemories } from './select.js';
 import { type ImportableMemory, importMemories, ingestInTimeOrder } from './service-import.js';
@@ -27,6 +29,7 @@ import {
 import { maintainMemories } from './service-maintain.js';
 import { activeImportant, checkNew, fromExtracted } from './service-queries.js';
 import { dropCoveredSummaries, sourcesOf } from './sources.js';
+import { readStatement } from './statement.js';
 import { type TimeIntent, timeIntent } from './time-query.js';
 import type { Category, Embedder, Memory, Priority } from './types.js';
 import { foldVersions } from './versions.js';
@@ -162,6 +165,7 @@ export class MemoryService {
     const [queryVector] = await this.embedOrSkip([query]);
     const limit = opts.limit ?? 10;
     const hits = searchMemories(this.repo, query, {
+      names: namesIn(readStatement(query)),
       limit: Math.max(limit * 2, FOLD_WINDOW),
       ...(opts.scopes === undefined ? {} : { scopes: opts.scopes }),
       ...(queryVector === undefined ? {} : { queryVector }),
@@ -169,11 +173,10 @@ export class MemoryService {
     });
     const kept = opts.all === true ? hits : hits.filter(isRelevant);
     const intent = opts.intent ?? timeIntent(query, this.now());
-    return foldVersions(this.repo, kept, intent, limit).map((h) => ({
-      memory: h.memory,
-      score: normalizedScore(h.score),
-      versions: h.versions,
-    }));
+    const folded = foldVersions(this.repo, kept, intent, kept.length);
+    return rivalsNewestFirst(folded, query, intent)
+      .slice(0, limit)
+      .map((h) => ({ memory: h.memory, score: normalizedScore(h.score), versions: h.versions }));
   }
 
   /**

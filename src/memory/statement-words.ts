@@ -7,6 +7,17 @@ import { STOPWORDS } from './stopwords.js';
 
 const words = (text: string): string[] => text.trim().split(/\s+/);
 
+/**
+ * The comparison form of an English word: stemmed, then "-er" and a final "e"
+ * dropped, so "maintainer"/"maintained"/"maintains" and "move"/"moved" meet.
+ */
+export function wordKey(lower: string): string {
+  let key = stem(lower);
+  if (key.length > 6 && key.endsWith('er')) key = key.slice(0, -2);
+  if (key.length >= 4 && key.endsWith('e')) key = key.slice(0, -1);
+  return key;
+}
+
 /** English stopwords, minus negations: "does not use Redis" must differ from "uses Redis". */
 export const EN_STOP: ReadonlySet<string> = new Set([...STOPWORDS].filter((w) => w !== 'not' && w !== 'no'));
 
@@ -34,13 +45,13 @@ export const EN_VERBS: ReadonlySet<string> = new Set(
     target cost take make go goe move switch migrate stay belong report expire start begin open close
     commute drive play study teach visit meet choose pick get set hold resolve point route map forward
     proxy connect talk handle wear sit reside cover rely answer lead chair sponsor fund review
-  `).map(stem),
+  `).map(wordKey),
 );
 
 /** Capitalised at the start of a sentence, these are ordinary words, not names (surface forms). */
 export const SENTENCE_STARTERS: ReadonlySet<string> = new Set(
   words(`
-    please always never remember note user users our my his her their its this that these those there
+    please always never remember note reminder todo fyi user users our my his her their its this that these those there
     staging production prod dev development local default project team server service api database
     every each today tomorrow yesterday meeting deadline release ticket config configuration port
     new old next last current main primary backup shared public private internal external
@@ -63,7 +74,9 @@ export const ZH_STOP: ReadonlySet<string> = new Set(
 
 /** Chinese update markers (whole segments). */
 export const ZH_UPDATE_MARKERS: ReadonlySet<string> = new Set(
-  words('现在 目前 如今 当前 眼下 已经 已 仍然 仍 依然 最近 近来 改 改为 改成 换成 换 变成 不再 还是 依旧'),
+  words(
+    '现在 目前 如今 当前 眼下 已经 已 仍然 仍 依然 还 最近 近来 改 改为 改成 换成 换 变成 不再 还是 依旧',
+  ),
 );
 
 const ZH_VERB_WORDS: ReadonlySet<string> = new Set(
@@ -91,14 +104,25 @@ export const SINGLE_VALUED_EN: ReadonlySet<string> = new Set(
     prefer timezone deadline live locat host deploy database db editor shell theme font name birthday
     age title role assign assignee due schedul point resolve endpoint url domain region branch
     password key token limit timeout budget price salary level status
-  `).map(stem),
+  `).map(wordKey),
 );
 
 /** Chinese single-valued attributes (substrings of the statement). */
 export const SINGLE_VALUED_ZH: readonly string[] = words(`
-  住 端口 版本 负责人 负责 地址 城市 邮箱 电话 默认 最喜欢 偏好 时区 截止 部署 位于 数据库 编辑器 主题
+  住 端口 版本 负责人 地址 城市 邮箱 电话 默认 最喜欢 偏好 时区 截止 部署 位于 数据库 编辑器 主题
   名字 生日 职位 角色 域名 分支 区域 超时 预算 价格 状态 早餐 每天
 `);
 
 /** Prepositions after which a name is the owner of the attribute, not its value ("the owner of Heron"). */
 export const OWNER_PREPOSITIONS: ReadonlySet<string> = new Set(words('of for by 的 属于'));
+
+/**
+ * The most common Chinese surnames (about 85% of people): a swapped Chinese word
+ * that starts with one, or follows one, is taken for a personal name.
+ */
+export const ZH_SURNAMES: ReadonlySet<string> = new Set([
+  ...Array.from(
+    '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连',
+  ),
+  ...words('欧阳 司马 诸葛 上官 东方 皇甫 慕容 令狐 夏侯 尉迟'),
+]);

@@ -6,7 +6,6 @@
  * the shape of the text. Uncertain readings are left uncertain (`boundary` -1),
  * and the callers treat uncertainty as "keep both".
  */
-import { stem } from './embed.js';
 import {
   COPULAS,
   EN_STOP,
@@ -15,6 +14,7 @@ import {
   SELF_WORDS,
   SENTENCE_STARTERS,
   UPDATE_MARKERS,
+  wordKey,
   ZH_STOP,
   ZH_UPDATE_MARKERS,
 } from './statement-words.js';
@@ -97,11 +97,12 @@ function latinToken(word: string, sentenceStart: boolean): Token {
   if (/^\d/.test(base))
     return { key: lower, raw: word, kind: 'number', stop: false, marker: false, possessive };
   const self = SELF_WORDS.has(lower);
-  const stemmed = stem(lower);
+  const stemmed = wordKey(lower);
   const capitalised = /^\p{Lu}\p{Ll}/u.test(base) || /\p{Ll}\p{Lu}/u.test(base);
   const entity =
     !self &&
     capitalised &&
+    !CALENDAR.test(lower) &&
     !EN_STOP.has(lower) &&
     !(sentenceStart && (SENTENCE_STARTERS.has(lower) || COPULAS.has(lower) || EN_VERBS.has(stemmed))) &&
     !UPDATE_MARKERS.has(lower);
@@ -147,7 +148,8 @@ export function tokenize(text: string): Token[] {
         out.push({ key, raw: quoted, kind: 'entity', stop: false, marker: false, possessive: false });
     } else if (m[5] !== undefined || m[6] !== undefined) {
       const raw = (m[5] ?? m[6]) as string;
-      const kind: TokenKind = /^v?\d+(?:\.\d+)+/.test(raw) ? 'number' : 'ident';
+      // Versions (2.3.1) and times of day (16:30) are values, not identifiers.
+      const kind: TokenKind = /^v?\d+(?:\.\d+)+|^\d{1,2}:\d{2}$/.test(raw) ? 'number' : 'ident';
       out.push({ key: raw.toLowerCase(), raw, kind, stop: false, marker: false, possessive: false });
     } else if (m[7] !== undefined) {
       out.push(latinToken(m[7], isSentenceStart(normalised, at)));
@@ -182,6 +184,15 @@ function markPhrases(tokens: Token[]): void {
   }
 }
 
+/** A single Chinese character standing alone (not a particle): a piece of an unsegmented name. */
+function loose(t: Token | undefined): boolean {
+  return t !== undefined && t.kind === 'cjk' && !t.stop && Array.from(t.raw).length === 1;
+}
+
+/** Days and months are capitalised but name no thing a memory is about. */
+const CALENDAR =
+  /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+
 const PRONOUNS = new Set(['i', 'we', 'you', 'they', 'user', 'users', 'people', 'he', 'she', 'it']);
 
 /**
@@ -189,8 +200,12 @@ const PRONOUNS = new Set(['i', 'we', 'you', 'they', 'user', 'users', 'people', '
  * "is hosted"); verbs of the list in the third person ("runs", "uses"), or in the
  * base form right after a pronoun ("we use"). A bare "lead" or "build" stays a noun.
  */
-function isVerb(token: Token, previous: Token | undefined): boolean {
-  if (token.kind === 'cjk') return token.key !== 'user' && isZhVerb(token.raw);
+function isVerb(token: Token, previous: Token | undefined, next: Token | undefined): boolean {
+  if (token.kind === 'cjk') {
+    // A lone character between two others the segmenter could not group is part of a name (华|为|云).
+    if (Array.from(token.raw).length === 1 && loose(previous) && loose(next)) return false;
+    return token.key !== 'user' && isZhVerb(token.raw);
+  }
   if (token.kind !== 'word') return false;
   const lower = token.raw.toLowerCase();
   if (COPULAS.has(lower.replace(/n['’]t$/, ''))) return true;
@@ -208,7 +223,7 @@ export function readStatement(text: string): Statement {
   let boundary = -1;
   let verb: Token | undefined;
   tokens.forEach((token, index) => {
-    if (boundary === -1 && !token.marker && isVerb(token, tokens[index - 1])) {
+    if (boundary === -1 && !token.marker && isVerb(token, tokens[index - 1], tokens[index + 1])) {
       boundary = content.length;
       verb = token;
     }

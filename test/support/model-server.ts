@@ -31,6 +31,11 @@ export interface ModelServer {
   /** `${url}`: the Anthropic adapter appends /v1/messages. */
   anthropicBaseUrl: string;
   script(...replies: Array<Reply | ReplyBuilder>): void;
+  /**
+   * Builds a reply from the request body whenever no scripted reply is queued
+   * (a model that answers by rule, e.g. a judge playing from labels). `undefined` clears it.
+   */
+  respond(responder: ((body: Record<string, unknown>) => Reply | ReplyBuilder) | undefined): void;
   requests: RecordedRequest[];
   pending(): number;
   reset(): void;
@@ -92,6 +97,7 @@ function errorBody(wire: Wire, status: number, message: string): Record<string, 
 export async function startModelServer(): Promise<ModelServer> {
   const queue: Reply[] = [];
   const requests: RecordedRequest[] = [];
+  let responder: ((body: Record<string, unknown>) => Reply | ReplyBuilder) | undefined;
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -151,7 +157,8 @@ export async function startModelServer(): Promise<ModelServer> {
   }
 
   async function serve(wire: Wire, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
-    const r = queue.shift();
+    const queued = queue.shift();
+    const r = queued ?? (responder ? toReply(responder(body)) : undefined);
     if (!r) {
       sendJson(res, 500, errorBody(wire, 500, NO_REPLY_MESSAGE));
       return;
@@ -225,6 +232,9 @@ export async function startModelServer(): Promise<ModelServer> {
     requests,
     script(...replies) {
       for (const r of replies) queue.push(toReply(r));
+    },
+    respond(next) {
+      responder = next;
     },
     pending: () => queue.length,
     reset() {
