@@ -184,7 +184,15 @@ async function runMode(corpus: IngestCorpus, mode: Mode, label: string): Promise
     // The judge as users get it: the cheap model's chain (one retry, breaker), on the OpenAI wire.
     const provider = server
       ? createModelChain(
-          [{ name: 'cheap_model', provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'judge', apiKey: 'k' }],
+          [
+            {
+              name: 'cheap_model',
+              provider: 'openai',
+              baseUrl: server.openaiBaseUrl,
+              model: 'judge',
+              apiKey: 'k',
+            },
+          ],
           { timeoutMs: 30_000, maxRetries: 1, baseDelayMs: 10 },
         )
       : undefined;

@@ -14,13 +14,22 @@ function line(m: Memory): string {
   return `#${m.id} [${m.category}, P${m.priority}, importance ${m.importance}${flags ? `, ${flags}` : ''}] ${m.content}`;
 }
 
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** One version of a fact with the time it held: "#3 (2024-01-05 → 2025-03-02) …". */
+function versionLine(m: Memory): string {
+  const until = m.validTo ?? m.deletedAt;
+  const when = until === null ? `since ${day(m.validFrom)}, current` : `${day(m.validFrom)} → ${day(until)}`;
+  return `#${m.id} (${when}) ${m.content}`;
+}
+
 export function memoryTool(service: MemoryService, scopes: () => string[]): Tool {
   return defineTool({
     name: 'memory',
     description:
-      'Long-term memory across sessions: add a durable fact, preference, instruction or reminder; search, list, update, pin or delete memories.',
+      'Long-term memory across sessions: add a durable fact, preference, instruction or reminder; search, list, update, pin or delete memories; see the versions of a fact (history) and bring an old one back (restore).',
     parameters: z.object({
-      action: z.enum(['add', 'search', 'list', 'update', 'delete', 'pin', 'unpin']),
+      action: z.enum(['add', 'search', 'list', 'update', 'delete', 'pin', 'unpin', 'history', 'restore']),
       content: z.string().optional().describe('add/update: the memory text'),
       category: z
         .enum(CATEGORIES as [Category, ...Category[]])
@@ -28,7 +37,11 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
         .describe('add: kind (default fact)'),
       importance: z.number().int().min(1).max(5).optional(),
       query: z.string().optional().describe('search: what to look for'),
-      id: z.number().int().optional().describe('update/delete/pin: memory id'),
+      id: z.number().int().optional().describe('update/delete/pin/history/restore: memory id'),
+      replace: z
+        .boolean()
+        .optional()
+        .describe('restore: make the old version current again (else both stay active)'),
       limit: z.number().int().min(1).max(50).optional(),
       scope: z.enum(['user', 'project']).optional().describe('add: about the user (default) or this project'),
     }),
@@ -51,6 +64,9 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
             scope: args.scope === 'project' ? (scopes()[0] ?? 'user') : 'user',
           });
           const was = r.superseded ? ` (replaces #${r.superseded.id}: ${r.superseded.content})` : '';
+          if (r.outcome === 'history' && r.supersededBy) {
+            return `Remembered as an earlier version of #${r.supersededBy.id}: ${line(r.memory)}`;
+          }
           return `${r.outcome === 'duplicate' ? 'Already remembered' : 'Remembered'}: ${line(r.memory)}${was}`;
         }
         case 'search': {
@@ -58,7 +74,10 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
             limit: args.limit ?? 10,
             scopes: scopes(),
           });
-          return hits.length > 0 ? hits.map((h) => line(h.memory)).join('\n') : 'No memory matches.';
+          if (hits.length === 0) return 'No memory matches.';
+          return hits
+            .map((h) => [line(h.memory), ...h.versions.map((v) => `  ${versionLine(v)}`)].join('\n'))
+            .join('\n');
         }
         case 'list': {
           const all = service.list({ scopes: scopes(), limit: args.limit ?? 30 });
@@ -73,6 +92,12 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
         }
         case 'delete':
           return `Forgotten: ${line(service.forget(need(args.id, 'id')))}`;
+        case 'history':
+          return service.history(need(args.id, 'id')).map(versionLine).join('\n');
+        case 'restore': {
+          const r = service.restore(need(args.id, 'id'), { replace: args.replace === true });
+          return `Restored: ${line(r.memory)}${r.replaced ? ` (replaces #${r.replaced.id})` : ''}`;
+        }
         case 'pin':
         case 'unpin':
           return `${args.action === 'pin' ? 'Pinned' : 'Unpinned'}: ${line(service.update(need(args.id, 'id'), { pinned: args.action === 'pin' }))}`;

@@ -240,7 +240,10 @@ function swapRelation(older: Statement, newer: Statement, hunk: Hunk): Relation 
   if (inverted(older, lastTokenA) || inverted(newer, lastTokenB)) return { kind: 'close' };
   // A name swapped mid-sentence may be the topic ("we use X in Heron", "乌龙茶是马娟每天…"): unclear.
   if (!final && (nameLike(older, hunk.a) || nameLike(newer, hunk.b))) return { kind: 'close' };
-  return { kind: 'slot', single: singleValued(older, newer, swapped) };
+  const single = singleValued(older, newer, swapped);
+  // "罗伟负责夜翼平台" / "罗伟负责龙帆项目": two names on a relation that may hold both are two facts.
+  if (!single && (nameLike(older, hunk.a) || nameLike(newer, hunk.b))) return { kind: 'close' };
+  return { kind: 'slot', single };
 }
 
 /** How `newer` relates to `older` (the order matters only for "same": newer adds nothing). */

@@ -249,7 +249,11 @@ function ranked(
   now: number | undefined,
   similarity?: Map<number, number>,
 ): MemoryHit[] {
-  const memories = repo.getMany([...fused.keys()]);
+  // Priors lift a score by at most 1 + 2 × PRIOR_WEIGHT: only candidates that close to
+  // the limit-th fused score can still make the cut, so only those rows are read.
+  const order = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf);
+  const floor = now === undefined ? 0 : (order[limit - 1]?.[1].rrf ?? 0) / (1 + 2 * PRIOR_WEIGHT);
+  const memories = repo.getMany(order.filter(([, e], i) => i < limit || e.rrf >= floor).map(([id]) => id));
   const hits = memories.map((memory): MemoryHit => {
     const entry = fused.get(memory.id) ?? { rrf: 0, ranks: {} };
     const score = now === undefined ? entry.rrf : entry.rrf * prior(memory, now);

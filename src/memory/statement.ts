@@ -98,7 +98,9 @@ function latinToken(word: string, sentenceStart: boolean): Token {
     return { key: lower, raw: word, kind: 'number', stop: false, marker: false, possessive };
   const self = SELF_WORDS.has(lower);
   const stemmed = wordKey(lower);
-  const capitalised = /^\p{Lu}\p{Ll}/u.test(base) || /\p{Ll}\p{Lu}/u.test(base);
+  // "Heron", "GitHub", "UCloud" (not "API": all capitals are acronyms, as often words as names).
+  const capitalised =
+    /^\p{Lu}\p{Ll}/u.test(base) || /\p{Ll}\p{Lu}/u.test(base) || /^\p{Lu}{2,}\p{Ll}/u.test(base);
   const entity =
     !self &&
     capitalised &&
@@ -216,8 +218,21 @@ function isVerb(token: Token, previous: Token | undefined, next: Token | undefin
   return previous !== undefined && PRONOUNS.has(previous.raw.toLowerCase());
 }
 
-/** Reads a statement: tokens, content, the predicate boundary and the subject phrase. */
+/** Statements read lately, by text: searches and ingests read the same memories again and again. */
+const recent = new Map<string, Statement>();
+const RECENT_MAX = 4096;
+
+/** Reads a statement: tokens, content, the predicate boundary and the subject phrase (memoised). */
 export function readStatement(text: string): Statement {
+  const known = recent.get(text);
+  if (known !== undefined) return known;
+  const read = parse(text);
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  recent.set(text, read);
+  return read;
+}
+
+function parse(text: string): Statement {
   const tokens = tokenize(text);
   const content: Token[] = [];
   let boundary = -1;

@@ -46,6 +46,9 @@ export function areVersions(a: Memory, b: Memory, read: (m: Memory) => Statement
   if (ka !== undefined && kb !== undefined) return ka === kb;
   const [older, newer] = newestFirst(a, b) > 0 ? [a, b] : [b, a];
   const [so, sn] = [read(older), read(newer)];
+  // Cheap tests first: a version has the same subject phrase and swaps one short value.
+  if (so.boundary !== -1 && sn.boundary !== -1 && so.subject.join('\u0000') !== sn.subject.join('\u0000'))
+    return false;
   if (overlap(so, sn) < MIN_OVERLAP) return false;
   return relate(so, sn).kind === 'slot';
 }

@@ -1,11 +1,19 @@
-/** Long-term memory routes: list, search, add, pin, forget, and the user profile block. */
+/**
+ * Long-term memory routes: list, search, add, import, pin, forget, and the user
+ * profile block; history and restore are in memory-versions.ts.
+ */
 import * as z from 'zod';
+import { readMemoryFile } from '../memory/import-file.js';
 import { CATEGORIES, type Category, type Priority } from '../memory/types.js';
 import { StoreError } from '../store/index.js';
 import { apiError } from './errors.js';
+import { guarded, memoryId, memoryNotFound, memoryVersionRoutes } from './memory-versions.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson, readQuery } from './validate.js';
-import { memoryView } from './views.js';
+import { memoryHitView, memoryView } from './views.js';
+
+/** Memories one import request may carry (bigger files: `tea memory import`). */
+const MAX_IMPORT = 10_000;
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -14,6 +22,10 @@ const listQuery = z.object({
 const searchQuery = z.object({
   q: z.string().trim().min(1, 'q must not be empty'),
   limit: z.coerce.number().int().min(1).max(100).default(10),
+  all: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .describe('true: keep weak matches too (no relevance cut-off)'),
 });
 const addBody = z.object({
   content: z.string().trim().min(1, 'content must not be empty').max(10_000),
@@ -23,33 +35,39 @@ const addBody = z.object({
   tags: z.array(z.string().min(1).max(100)).max(50).optional(),
   pinned: z.boolean().optional(),
 });
+const importItem = z.looseObject({
+  content: z.string().trim().min(1, 'content must not be empty').max(10_000),
+  category: z.enum(CATEGORIES as [Category, ...Category[]]).optional(),
+  created_at: z
+    .union([z.string(), z.number()])
+    .optional()
+    .describe('When it was said: an ISO date or epoch seconds/milliseconds'),
+  tags: z.array(z.string().min(1).max(100)).max(50).optional(),
+  importance: z.number().int().min(1).max(5).optional(),
+  priority: z.number().int().min(0).max(3).optional(),
+  pinned: z.boolean().optional(),
+  scope: z.string().trim().min(1).optional(),
+});
+const importBody = z
+  .object({
+    items: z.array(importItem).min(1, 'items must not be empty').max(MAX_IMPORT).optional(),
+    text: z
+      .string()
+      .optional()
+      .describe('A file\'s text: a JSON array, an object with a "memories" list, or JSON Lines'),
+    ingest: z
+      .boolean()
+      .optional()
+      .describe(
+        'Each statement through the duplicate/update decisions, oldest first (default: rows as they are)',
+      ),
+  })
+  .refine((b) => (b.items === undefined) !== (b.text === undefined), {
+    message: 'give one of items (a list of memories) or text (a JSON or JSON Lines file)',
+    path: ['items'],
+  });
 const pinBody = z.object({ pinned: z.boolean() });
 const profileBody = z.object({ text: z.string() });
-
-function memoryId(raw: string): number {
-  const id = Number(raw);
-  if (!Number.isInteger(id) || id <= 0) {
-    throw apiError(400, `memory id must be a positive integer, got ${JSON.stringify(raw)}`, {
-      param: 'id',
-      code: 'invalid_value',
-    });
-  }
-  return id;
-}
-
-/** Runs a memory write, turning the store's not-found and validation errors into 404 / 400. */
-function guarded<T>(id: number | undefined, run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof StoreError && e.code === 'not-found') {
-      throw apiError(404, `no memory with id ${id}`, { param: 'id', code: 'memory_not_found' });
-    }
-    if (e instanceof Error && !(e instanceof TypeError))
-      throw apiError(400, e.message, { code: 'invalid_value' });
-    throw e;
-  }
-}
 
 export function memoryRoutes(ctx: AppContext): void {
   const { app, deps } = ctx;
@@ -71,14 +89,15 @@ export function memoryRoutes(ctx: AppContext): void {
   doc(ctx, {
     method: 'get',
     path: '/v1/memory/search',
-    summary: 'Hybrid memory search',
+    summary: 'Hybrid memory search: 0–1 scores, weak matches cut off, versions of a fact folded',
     tag: 'memory',
     query: searchQuery,
   });
   app.get('/v1/memory/search', async (c) => {
     const q = readQuery(c, searchQuery);
-    const hits = await memory.search(q.q, { limit: q.limit });
-    return c.json({ object: 'list', data: hits.map((h) => ({ ...memoryView(h.memory), score: h.score })) });
+    const all = q.all === 'true' || q.all === '1';
+    const hits = await memory.search(q.q, { limit: q.limit, all });
+    return c.json({ object: 'list', data: hits.map(memoryHitView) });
   });
 
   doc(ctx, {
@@ -104,7 +123,47 @@ export function memoryRoutes(ctx: AppContext): void {
     } catch (e) {
       throw apiError(400, (e as Error).message, { code: 'invalid_value' });
     }
-    return c.json({ outcome: result.outcome, memory: memoryView(result.memory) }, 201);
+    return c.json(
+      {
+        outcome: result.outcome,
+        memory: memoryView(result.memory),
+        superseded: result.superseded ? memoryView(result.superseded) : null,
+        judged: result.judged === true,
+      },
+      201,
+    );
+  });
+
+  doc(ctx, {
+    method: 'post',
+    path: '/v1/memory/import',
+    summary: 'Import memories: rows as they are, or (ingest) each statement in time order',
+    tag: 'memory',
+    body: importBody,
+  });
+  app.post('/v1/memory/import', async (c) => {
+    const b = await readJson(c, importBody);
+    const param = b.items === undefined ? 'text' : 'items';
+    // Items go through the same reader as a file, so both accept the same fields and times.
+    const items = importable(param, () => readMemoryFile(b.text ?? JSON.stringify(b.items)));
+    if (items.length === 0) throw apiError(400, 'text holds no memories', { param, code: 'invalid_value' });
+    if (items.length > MAX_IMPORT) {
+      throw apiError(400, `${items.length} memories in one request; the limit is ${MAX_IMPORT}`, {
+        param,
+        code: 'invalid_value',
+      });
+    }
+    if (b.ingest !== true) {
+      const added = importable(param, () => memory.importAll(items));
+      return c.json({ imported: added, skipped: items.length - added });
+    }
+    let counts: Awaited<ReturnType<typeof memory.importStatements>>;
+    try {
+      counts = await memory.importStatements(items);
+    } catch (e) {
+      throw importProblem(param, e);
+    }
+    return c.json({ ingested: items.length, ...counts });
   });
 
   doc(ctx, { method: 'get', path: '/v1/memory/profile', summary: 'The user profile block', tag: 'memory' });
@@ -146,10 +205,23 @@ export function memoryRoutes(ctx: AppContext): void {
   app.delete('/v1/memory/:id', (c) => {
     const id = memoryId(c.req.param('id'));
     const existing = memory.repo.get(id);
-    if (!existing || existing.deletedAt !== null) {
-      throw apiError(404, `no memory with id ${id}`, { param: 'id', code: 'memory_not_found' });
-    }
+    if (!existing || existing.deletedAt !== null) memoryNotFound(id);
     guarded(id, () => memory.forget(id));
     return c.json({ id, deleted: true });
   });
+
+  memoryVersionRoutes(ctx);
+}
+
+/** A bad item (the store's message names it, e.g. "memory 2 of 5: …") as a 400 on `param`. */
+function importProblem(param: string, e: unknown): unknown {
+  return e instanceof StoreError ? apiError(400, e.message, { param, code: 'invalid_value' }) : e;
+}
+
+function importable<T>(param: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    throw importProblem(param, e);
+  }
 }

@@ -1,5 +1,6 @@
 /** JSON views of stored rows: sessions, messages and memories in the API's snake_case shapes. */
 import type { Part } from '../llm/types.js';
+import type { MemorySearchHit } from '../memory/service.js';
 import type { Memory } from '../memory/types.js';
 import type { SessionRow, Store, StoredMessage, ToolCallRow } from '../store/index.js';
 
@@ -60,7 +61,32 @@ export function messagesView(store: Store, sessionId: string): Array<Record<stri
   }));
 }
 
-export function memoryView(m: Memory): Record<string, unknown> {
+/** A memory in the API's shape: every route that returns memories uses this one view. */
+export interface MemoryView {
+  id: number;
+  content: string;
+  priority: number;
+  importance: number;
+  category: string;
+  tags: string[];
+  content_hash: string;
+  expires_at: number | null;
+  pinned: boolean;
+  created_at: number;
+  accessed_at: number | null;
+  access_count: number;
+  valid_from: number;
+  valid_to: number | null;
+  superseded_by: number | null;
+  subject: string | null;
+  attribute: string | null;
+  source_session_id: string | null;
+  source_message_id: number | null;
+  scope: string;
+  deleted_at: number | null;
+}
+
+export function memoryView(m: Memory): MemoryView {
   return {
     id: m.id,
     content: m.content,
@@ -84,4 +110,9 @@ export function memoryView(m: Memory): Record<string, unknown> {
     scope: m.scope,
     deleted_at: m.deletedAt,
   };
+}
+
+/** A search hit: the memory that answers, its 0–1 score, and the fact's other versions (newest first). */
+export function memoryHitView(hit: MemorySearchHit): MemoryView & { score: number; versions: MemoryView[] } {
+  return { ...memoryView(hit.memory), score: hit.score, versions: hit.versions.map(memoryView) };
 }

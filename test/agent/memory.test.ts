@@ -76,4 +76,68 @@ describe('long-term memory in the loop', () => {
     );
     expect(systemOf(2).match(/Paris/g)).toHaveLength(1);
   });
+
+  it('the memory tool shows the versions of a fact and restores an old one', async () => {
+    const memory = new MemoryService({ db: h.store.db });
+    const paris = await memory.remember({ content: 'The user lives in Paris', category: 'fact' });
+    const berlin = await memory.remember({ content: 'The user lives in Berlin', category: 'fact' });
+    expect(berlin.outcome).toBe('update');
+    const agent = new Agent({
+      provider: h.provider,
+      tools: h.tools,
+      store: h.store,
+      cwd: h.workspace,
+      memory,
+      toolLoading: 'all',
+      memoryJobs: { extract: false, tune: false },
+    });
+    h.server.script(
+      reply()
+        .toolCall('memory', { action: 'history', id: berlin.memory.id })
+        .toolCall('memory', { action: 'restore', id: paris.memory.id, replace: true })
+        .toolCall('memory', { action: 'history', id: 999 }),
+      reply().text('Done.'),
+    );
+    await collect(agent.newSession().prompt('I moved back to Paris'));
+    const results = wireMessages(h.server.requests[1]!.body)
+      .filter((m) => m.role === 'tool')
+      .map(wireText);
+    expect(results[0]).toMatch(
+      new RegExp(
+        `^#${berlin.memory.id} \\(since \\d{4}-\\d{2}-\\d{2}, current\\) The user lives in Berlin\n#${paris.memory.id} \\(\\d{4}-\\d{2}-\\d{2} → \\d{4}-\\d{2}-\\d{2}\\) The user lives in Paris$`,
+      ),
+    );
+    expect(results[1]).toMatch(
+      new RegExp(`^Restored: #${paris.memory.id} .*Paris \\(replaces #${berlin.memory.id}\\)$`),
+    );
+    expect(results[2]).toMatch(/^\[ERROR\].*no memory with id 999/);
+    expect(memory.list().map((m) => m.content)).toEqual(['The user lives in Paris']);
+  });
+
+  it('the system prompt has one "## Memories" heading, the profile inside it, and 📌 only on pinned memories', async () => {
+    const memory = new MemoryService({ db: h.store.db });
+    memory.setProfile('Senior Go developer.');
+    await memory.remember({ content: 'The build uses esbuild', category: 'fact' });
+    await memory.remember({
+      content: 'Deploys go through the staging cluster first',
+      category: 'fact',
+      pinned: true,
+    });
+    const agent = new Agent({
+      provider: h.provider,
+      tools: h.tools,
+      store: h.store,
+      cwd: h.workspace,
+      memory,
+      memoryJobs: { extract: false, tune: false },
+    });
+    h.server.script(reply().text('ok'));
+    await collect(agent.newSession().prompt('how do we build and deploy?'));
+    const system = systemOf(0);
+    expect(system.match(/^## Memories$/gm)).toHaveLength(1);
+    expect(system).toMatch(/## Memories\n\n### User profile\nSenior Go developer\.\n\n### Remembered\n/);
+    expect(system).toContain('- Fact: The build uses esbuild');
+    expect(system).toContain('- 📌 Fact: Deploys go through the staging cluster first');
+    expect(system.match(/📌/g)).toHaveLength(1);
+  });
 });

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { OfflineEmbedder } from '../../src/memory/embed.js';
 import type { ExtractedMemory } from '../../src/memory/extract.js';
 import {
+  acceptJudgement,
   decideIngest,
   hashContent,
   type IngestCandidate,
+  readIngest,
   type SimilarMemory,
 } from '../../src/memory/ingest.js';
 import type { Memory } from '../../src/memory/types.js';
@@ -214,5 +216,53 @@ describe('decideIngest', () => {
     const m = stored('User lives in Berlin', { subject: 'user', attribute: 'home city' });
     const c = candidate('user lives in berlin.', { subject: 'user', attribute: 'home city' });
     expect(decideIngest(c, similar([m]))).toEqual({ outcome: 'duplicate', id: m.id });
+  });
+
+  it('the four statements of two shared frames are all new, and none is shown to a judge as close', () => {
+    const heron = stored('The staging API of Heron runs on port 9090.');
+    const wang = stored('王磊每天早上都要喝一杯豆浆。');
+    for (const [text, other] of [
+      ['The staging API of Osprey runs on port 7000.', heron],
+      ['陈静每天早上都要喝一杯咖啡。', wang],
+    ] as const) {
+      const reading = readIngest(candidate(text, {}, true), similar([heron, wang], true));
+      expect(reading.decision).toEqual({ outcome: 'new' });
+      expect(reading.close).not.toContain(other.id);
+    }
+  });
+
+  it('a name in common makes a pair close for the judge, though the offline rule keeps both', () => {
+    const anika = stored('Tundra is maintained by Anika Petrov.');
+    const reading = readIngest(candidate('Tundra has a new maintainer: Bruno Quinlan.'), similar([anika]));
+    expect(reading).toEqual({ decision: { outcome: 'new' }, close: [anika.id] });
+  });
+});
+
+describe('acceptJudgement', () => {
+  const heron = stored('The staging API of Heron runs on port 9090.');
+  const pg = stored('Heron uses PostgreSQL.');
+  it('takes add, update and duplicate verdicts the text does not contradict', () => {
+    const c = candidate("Heron's staging API now runs on port 9191.");
+    expect(acceptJudgement({ decision: 'update', id: heron.id }, c, [heron])).toEqual({
+      outcome: 'update',
+      supersedes: heron.id,
+    });
+    expect(acceptJudgement({ decision: 'add' }, c, [heron])).toEqual({ outcome: 'new' });
+    expect(
+      acceptJudgement({ decision: 'duplicate', id: pg.id }, candidate('Heron uses PostgreSQL'), [pg]),
+    ).toEqual({
+      outcome: 'duplicate',
+      id: pg.id,
+    });
+  });
+
+  it('refuses an update across subjects and a duplicate that drops a new value; ignores unknown ids', () => {
+    const osprey = candidate('The staging API of Osprey runs on port 9090.');
+    expect(acceptJudgement({ decision: 'update', id: heron.id }, osprey, [heron])).toEqual({
+      outcome: 'new',
+    });
+    const more = candidate('Heron uses PostgreSQL 16.');
+    expect(acceptJudgement({ decision: 'duplicate', id: pg.id }, more, [pg])).toEqual({ outcome: 'new' });
+    expect(acceptJudgement({ decision: 'update', id: 999 }, more, [pg])).toBeUndefined();
   });
 });

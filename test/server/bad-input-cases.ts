@@ -14,6 +14,11 @@ export interface Case {
 const user = [{ role: 'user', content: 'hi' }];
 const chat = '/v1/chat/completions';
 
+/** A memory-route case on one line: `sub` is the path after /v1/memory. */
+function mem(name: string, method: string, sub: string, status: number, more: Partial<Case> = {}): Case {
+  return { name, method, path: `/v1/memory${sub}`, status, ...more };
+}
+
 /** Malformed requests and the error each must get; `session()` is a live session id. */
 export function badInputCases(session: () => string): Case[] {
   return [
@@ -259,40 +264,41 @@ export function badInputCases(session: () => string): Case[] {
       status: 404,
       code: 'session_not_found',
     },
-    { name: 'bad memory id', method: 'DELETE', path: '/v1/memory/abc', status: 400, param: 'id' },
-    {
-      name: 'unknown memory id',
-      method: 'POST',
-      path: '/v1/memory/999999/pin',
+    mem('bad memory id', 'DELETE', '/abc', 400, { param: 'id' }),
+    mem('unknown memory id', 'POST', '/999999/pin', 404, {
       body: { pinned: true },
-      status: 404,
       code: 'memory_not_found',
-    },
-    {
-      name: 'memory without content',
-      method: 'POST',
-      path: '/v1/memory',
-      body: { category: 'fact' },
-      status: 400,
-      param: 'content',
-    },
-    {
-      name: 'memory bad category',
-      method: 'POST',
-      path: '/v1/memory',
+    }),
+    mem('memory without content', 'POST', '', 400, { body: { category: 'fact' }, param: 'content' }),
+    mem('memory bad category', 'POST', '', 400, {
       body: { content: 'x', category: 'gossip' },
-      status: 400,
       param: 'category',
-    },
-    {
-      name: 'memory bad importance',
-      method: 'POST',
-      path: '/v1/memory',
+    }),
+    mem('memory bad importance', 'POST', '', 400, {
       body: { content: 'x', importance: 9 },
-      status: 400,
       param: 'importance',
-    },
-    { name: 'memory search without q', method: 'GET', path: '/v1/memory/search', status: 400, param: 'q' },
+    }),
+    mem('memory search without q', 'GET', '/search', 400, { param: 'q' }),
+    mem('memory search bad all', 'GET', '/search?q=x&all=maybe', 400, { param: 'all' }),
+    mem('history bad id', 'GET', '/abc/history', 400, { param: 'id' }),
+    mem('history unknown id', 'GET', '/999999/history', 404, { code: 'memory_not_found' }),
+    mem('restore unknown id', 'POST', '/999999/restore', 404, { body: {}, code: 'memory_not_found' }),
+    mem('restore bad id', 'POST', '/-1/restore', 400, { body: {}, param: 'id' }),
+    mem('restore bad replace', 'POST', '/1/restore', 400, { body: { replace: 'yes' }, param: 'replace' }),
+    mem('restore bad JSON', 'POST', '/1/restore', 400, { body: '{"replace":', code: 'invalid_json' }),
+    mem('import nothing', 'POST', '/import', 400, { body: {}, param: 'items' }),
+    mem('import items and text', 'POST', '/import', 400, { body: { items: [{ content: 'x' }], text: 'x' } }),
+    mem('import empty item', 'POST', '/import', 400, {
+      body: { items: [{ content: '' }] },
+      param: 'items.0.content',
+    }),
+    mem('import bad text', 'POST', '/import', 400, { body: { text: '{"content": 1}' }, param: 'text' }),
+    mem('import empty text', 'POST', '/import', 400, { body: { text: ' ' }, param: 'text' }),
+    mem('import bad ingest', 'POST', '/import', 400, { body: { text: 'x', ingest: 'yes' }, param: 'ingest' }),
+    mem('import over the body limit', 'POST', '/import', 413, {
+      body: { text: 'x'.repeat(100 * 1024) },
+      code: 'request_too_large',
+    }),
     {
       name: 'profile too long',
       method: 'PUT',

@@ -240,6 +240,7 @@ export async function startModelServer(): Promise<ModelServer> {
     reset() {
       queue.length = 0;
       requests.length = 0;
+      responder = undefined;
     },
     close() {
       closed = true;

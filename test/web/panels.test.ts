@@ -1,4 +1,4 @@
-/** The memory panel and settings (theme, accent, model profile) against the real `tea serve`. */
+/** The memory panel (search scores, versions, history and restore) and settings (theme, accent, model profile) against the real `tea serve`. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openApp, poll, screenshot } from './browser.js';
@@ -25,6 +25,22 @@ interface MemoryJson {
 async function memories(): Promise<MemoryJson[]> {
   const res = await fetch(`${srv.url}/v1/memory?limit=100`);
   return ((await res.json()) as { data: MemoryJson[] }).data;
+}
+
+interface Remembered {
+  outcome: string;
+  memory: MemoryJson;
+  superseded: MemoryJson | null;
+}
+
+async function remember(content: string): Promise<Remembered> {
+  const res = await fetch(`${srv.url}/v1/memory`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content, category: 'fact' }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Remembered;
 }
 
 describe('web UI: panels', () => {
@@ -58,6 +74,86 @@ describe('web UI: panels', () => {
     await item.getByTestId('memory-delete').click();
     await poll(() => item.count()).toBe(0);
     expect((await memories()).some((m) => m.id === stored?.id)).toBe(false);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows search scores and folded versions, and restores old versions from the history', async () => {
+    const v1 = await remember('The staging API of Heron runs on port 9090.');
+    const v2 = await remember("Heron's staging API now runs on port 9191.");
+    expect(v2.outcome).toBe('update');
+    expect(v2.superseded?.id).toBe(v1.memory.id);
+
+    const { page, errors } = await openApp(browser, srv.url);
+    await page.getByTestId('memory-toggle').click();
+    await page.getByTestId('memory-search').fill('Heron staging port');
+    const hit = page.getByTestId('memory-item').filter({ hasText: '9191' });
+    await hit.waitFor();
+    await poll(() => page.getByTestId('memory-item').count()).toBe(1);
+    expect(await hit.getByTestId('memory-score').textContent()).toMatch(/^relevance (0\.\d\d|1\.00)$/);
+    expect(await hit.getByTestId('memory-score').isVisible()).toBe(true);
+
+    // The 9090 version is folded under the answer; the summary opens it from the keyboard.
+    const summary = hit.getByTestId('memory-versions').locator('summary');
+    expect(await summary.textContent()).toBe('1 earlier version');
+    const folded = hit.getByTestId('memory-folded-version');
+    expect(await folded.isVisible()).toBe(false);
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    await poll(() => folded.isVisible()).toBe(true);
+    expect(await folded.textContent()).toMatch(/port 9090\.\d{4}-\d\d-\d\d \d\d:\d\d → \d{4}-/);
+    await screenshot(page, 'memory-versions');
+
+    // History: the chain, newest first; restore the old version beside the new one.
+    await hit.getByTestId('memory-history').click();
+    const versions = hit.getByTestId('memory-version');
+    await poll(() => versions.count()).toBe(2);
+    expect(await versions.nth(0).textContent()).toContain('9191');
+    expect(await versions.nth(0).textContent()).toContain('current');
+    expect(await versions.nth(0).getByTestId('memory-restore').count()).toBe(0);
+    expect(await versions.nth(1).textContent()).toContain(`superseded by #${v2.memory.id}`);
+    expect(await hit.getByTestId('memory-history').getAttribute('aria-expanded')).toBe('true');
+    await screenshot(page, 'memory-history');
+    await versions.nth(1).getByTestId('memory-restore').click();
+    await page
+      .getByTestId('toast')
+      .filter({ hasText: `#${v1.memory.id} restored` })
+      .waitFor();
+    await poll(async () => (await memories()).map((m) => m.id)).toEqual(
+      expect.arrayContaining([v1.memory.id, v2.memory.id]),
+    );
+    await page.getByTestId('memory-search').fill('');
+    await page.getByTestId('memory-item').filter({ hasText: '9090' }).waitFor();
+    await page.getByTestId('memory-item').filter({ hasText: '9191' }).waitFor();
+
+    // A newer value supersedes one of them; "Make current" brings that one back as the current version.
+    const v3 = await remember("Heron's staging API now runs on port 9292.");
+    expect(v3.outcome).toBe('update');
+    const old = v3.superseded!;
+    await page.getByTestId('memory-search').fill('Heron staging port');
+    const newest = page.getByTestId('memory-item').filter({ hasText: '9292' });
+    await newest.waitFor();
+    await newest.getByTestId('memory-history').click();
+    const oldRow = newest.getByTestId('memory-version').filter({ hasText: old.content });
+    await oldRow.waitFor();
+    expect(await oldRow.textContent()).toContain(`superseded by #${v3.memory.id}`);
+    await oldRow.getByTestId('memory-restore-replace').focus();
+    await page.keyboard.press('Enter');
+    await page
+      .getByTestId('toast')
+      .filter({ hasText: `#${old.id} is current again` })
+      .waitFor();
+    const history = (await (await fetch(`${srv.url}/v1/memory/${old.id}/history`)).json()) as {
+      data: Array<{ id: number; valid_to: number | null; superseded_by: number | null }>;
+    };
+    expect(history.data[0]).toMatchObject({ id: old.id, valid_to: null });
+    expect(history.data.find((m) => m.id === v3.memory.id)?.superseded_by).toBe(old.id);
+    // The history stays open on the restored version: it is current, the 9292 one superseded by it.
+    const rows = page.getByTestId('memory-version');
+    await poll(() => rows.filter({ hasText: old.content }).textContent()).toContain('current');
+    await poll(() => rows.filter({ hasText: '9292' }).textContent()).toContain(`superseded by #${old.id}`);
+    await poll(() => page.evaluate('document.activeElement?.dataset.testid')).toBe('memory-history-list');
+    await screenshot(page, 'memory-restored');
     expect(errors).toEqual([]);
     await page.context().close();
   });

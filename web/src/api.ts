@@ -5,6 +5,9 @@ import type {
   ImageInput,
   ListOf,
   Memory,
+  MemoryHit,
+  RememberResult,
+  RestoreResult,
   Session,
   StoredMessage,
 } from './types.js';
@@ -144,12 +147,23 @@ export class Api {
     return this.json('GET', `/v1/memory?limit=${limit}`);
   }
 
-  searchMemory(q: string, limit = 50): Promise<ListOf<Memory>> {
+  /** Relevant memories with 0–1 scores, versions of one fact folded under the one that answers. */
+  searchMemory(q: string, limit = 50): Promise<ListOf<MemoryHit>> {
     return this.json('GET', `/v1/memory/search?${new URLSearchParams({ q, limit: String(limit) })}`);
   }
 
-  addMemory(content: string, category?: string): Promise<{ outcome: string; memory: Memory }> {
+  addMemory(content: string, category?: string): Promise<RememberResult> {
     return this.json('POST', '/v1/memory', category ? { content, category } : { content });
+  }
+
+  /** Every version of the fact memory `id` belongs to, newest first. */
+  memoryHistory(id: number): Promise<ListOf<Memory>> {
+    return this.json('GET', `/v1/memory/${id}/history`);
+  }
+
+  /** Reactivates an old version; `replace` makes it current again, superseding the one that replaced it. */
+  restoreMemory(id: number, replace = false): Promise<RestoreResult> {
+    return this.json('POST', `/v1/memory/${id}/restore`, replace ? { replace: true } : {});
   }
 
   pinMemory(id: number, pinned: boolean): Promise<unknown> {

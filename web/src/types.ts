@@ -60,7 +60,32 @@ export interface Memory {
   tags: string[];
   pinned: boolean;
   created_at: number;
-  score?: number;
+  /** When the fact became true / stopped being true (set when another version replaced it). */
+  valid_from: number;
+  valid_to: number | null;
+  /** The version that replaced this one. */
+  superseded_by: number | null;
+  deleted_at: number | null;
+}
+
+/** A search result: the version that answers, its 0–1 score, and the fact's other versions (newest first). */
+export interface MemoryHit extends Memory {
+  score: number;
+  versions: Memory[];
+}
+
+export interface RememberResult {
+  outcome: 'new' | 'update' | 'duplicate' | 'history';
+  memory: Memory;
+  /** The memory this one replaced (outcome `update`). */
+  superseded: Memory | null;
+  judged: boolean;
+}
+
+export interface RestoreResult {
+  memory: Memory;
+  /** The version that had replaced it, now superseded in turn (restore with `replace`). */
+  replaced: Memory | null;
 }
 
 export interface ImageInput {
