@@ -19,6 +19,8 @@ import { reply } from '../test/support/script.js';
 import { benchContext } from './context.js';
 import { benchGrep } from './grep.js';
 import { benchMemory } from './memory.js';
+import { benchMemoryCli } from './memory-cli.js';
+import { benchMemoryIngest } from './memory-ingest.js';
 import { serverLoadBench } from './server-load.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -273,4 +275,6 @@ await benchFirstRequestTokens();
 await benchContext();
 await benchGrep();
 await benchMemory();
+await benchMemoryIngest();
+await benchMemoryCli();
 await serverLoadBench();

@@ -2,8 +2,8 @@
 
 import { defaultBaseUrl, defaultModel, envProvider, envValue, providerEnv } from './env.js';
 import { badValue, ConfigError, displayPath } from './errors.js';
-import { suggestKey } from './issues.js';
 import type { PartialEndpoint } from './layers.js';
+import { suggestKey } from './suggest.js';
 import type { EmbeddingConfig, KeySource, ProfileConfig } from './types.js';
 
 type Provider = 'openai' | 'anthropic';

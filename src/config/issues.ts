@@ -1,9 +1,10 @@
 /** Turns zod issues into one ConfigError that names the file, key, expectation and fix. */
-import { closest, distance } from 'fastest-levenshtein';
+
 import type { z } from 'zod';
 import { badValue, ConfigError, displayPath } from './errors.js';
 import { hintFor } from './hints.js';
 import { knownKeysAt } from './schema.js';
+import { suggestKey } from './suggest.js';
 
 type PathKey = PropertyKey;
 
@@ -52,14 +53,6 @@ export function describeValue(value: unknown, secret = false): string {
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   }
   return String(value);
-}
-
-/** The closest known key, when it is close enough to be a likely typo. */
-export function suggestKey(unknown: string, known: readonly string[]): string | undefined {
-  if (known.length === 0) return undefined;
-  const best = closest(unknown.toLowerCase(), known);
-  const limit = Math.max(2, Math.floor(best.length / 3));
-  return distance(unknown.toLowerCase(), best) <= limit ? best : undefined;
 }
 
 function unknownKeyError(file: string, path: readonly PathKey[], keys: string[]): ConfigError {

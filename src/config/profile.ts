@@ -1,6 +1,6 @@
 import { ConfigError } from './errors.js';
-import { suggestKey } from './issues.js';
 import { describeMissingModel } from './missing.js';
+import { suggestKey } from './suggest.js';
 import type { ProfileConfig, TeaConfig } from './types.js';
 
 /** The names `resolveProfile` accepts for this config. */

@@ -30,8 +30,9 @@ export interface IngestJudge {
   judge(input: JudgeInput, signal?: AbortSignal): Promise<Judgement | undefined>;
 }
 
-/** Candidates shown to the judge at most. */
-export const JUDGE_MAX_CANDIDATES = 6;
+import { JUDGE_MAX_CANDIDATES } from './service-queries.js';
+
+export { JUDGE_MAX_CANDIDATES };
 /** A judgement that takes longer than this is abandoned (the offline rule decides). */
 export const JUDGE_TIMEOUT_MS = 20_000;
 

@@ -15,10 +15,17 @@
 import { jsonrepair } from 'jsonrepair';
 import { normalizeText, STOPWORDS, stem } from './embed.js';
 import { DAY_MS } from './select.js';
-import { CATEGORIES, type Category, type Memory, type NewMemory, type Priority } from './types.js';
+import {
+  CATEGORIES,
+  type Category,
+  type Memory,
+  type NewMemory,
+  type Priority,
+  REFLECTION_TAG,
+} from './types.js';
+import { wordSegmenter } from './words.js';
 
-/** Tag on summary memories, so reflection never summarises its own summaries. */
-export const REFLECTION_TAG = 'reflection';
+export { REFLECTION_TAG } from './types.js';
 export const REFLECT_WINDOW_MS = 30 * DAY_MS;
 /** A cluster needs at least this many related memories. */
 export const REFLECT_MIN_CLUSTER = 3;
@@ -82,7 +89,6 @@ const GENERIC_SUBJECTS = new Set([
   '本项目',
 ]);
 
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 export function isReflection(memory: Memory): boolean {
@@ -122,7 +128,7 @@ function term(word: string): string | undefined {
 export function topicTerms(memory: Pick<Memory, 'content' | 'tags'>): Set<string> {
   const text = [memory.content, ...memory.tags.filter((t) => t !== REFLECTION_TAG)].join('\n');
   const out = new Set<string>();
-  for (const part of segmenter.segment(text.normalize('NFKC'))) {
+  for (const part of wordSegmenter().segment(text.normalize('NFKC'))) {
     if (!part.isWordLike) continue;
     const t = term(part.segment);
     if (t !== undefined) out.add(t);

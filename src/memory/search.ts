@@ -131,58 +131,50 @@ function scopeSql(scopes: string[] | undefined): string {
 }
 
 /**
- * Keeps the ids (in their order) that are active and in scope, at most `limit`.
- * Filtering after ranking keeps the full-text and KNN queries on their fast paths.
+ * Keeps, in each ranked list, the ids (in their order) that are active and in
+ * scope — and for the vector list, made by `embedder` — at most
+ * CANDIDATES_PER_LIST each. One query for all lists: filtering after ranking
+ * keeps the full-text and KNN queries on their fast paths.
  */
-function activeOnly(
+function activeLists(
   db: Database.Database,
-  ids: number[],
+  raw: Partial<Record<ListName, number[]>>,
   filter: { now: number; scopes?: string[] | undefined; embedder?: string | undefined },
-  limit: number,
-): number[] {
-  if (ids.length === 0) return [];
-  const embedderSql = filter.embedder === undefined ? '' : ' AND m.embedder = @embedder';
-  const keep = new Set(
-    cached(
-      db,
-      `SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(@ids))
-         AND ${ACTIVE_SQL}${scopeSql(filter.scopes)}${embedderSql}`,
-      { pluck: true },
-    ).all({
-      ids: JSON.stringify(ids),
-      now: filter.now,
-      ...(filter.scopes === undefined ? {} : { scopes: JSON.stringify(filter.scopes) }),
-      ...(filter.embedder === undefined ? {} : { embedder: filter.embedder }),
-    }) as number[],
-  );
-  return ids.filter((id) => keep.has(id)).slice(0, limit);
+): Partial<Record<ListName, number[]>> {
+  const all = [...new Set(Object.values(raw).flat())];
+  if (all.length === 0) return raw;
+  const rows = cached(
+    db,
+    `SELECT m.id, m.embedder FROM memories m WHERE m.id IN (SELECT value FROM json_each(@ids))
+       AND ${ACTIVE_SQL}${scopeSql(filter.scopes)}`,
+  ).all({
+    ids: JSON.stringify(all),
+    now: filter.now,
+    ...(filter.scopes === undefined ? {} : { scopes: JSON.stringify(filter.scopes) }),
+  }) as Array<{ id: number; embedder: string | null }>;
+  const embedderOf = new Map(rows.map((r) => [r.id, r.embedder]));
+  const out: Partial<Record<ListName, number[]>> = {};
+  for (const [name, ids] of Object.entries(raw) as [ListName, number[]][]) {
+    const keep = (id: number) =>
+      embedderOf.has(id) &&
+      (name !== 'vector' || filter.embedder === undefined || embedderOf.get(id) === filter.embedder);
+    out[name] = ids.filter(keep).slice(0, CANDIDATES_PER_LIST);
+  }
+  return out;
 }
 
-function ftsIds(
-  db: Database.Database,
-  table: string,
-  match: string,
-  now: number,
-  scopes?: string[],
-): number[] {
-  const ranked = cached(db, `SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`, {
+/** One full-text list, ranked on FTS5's fast path (filtered later, so over-fetched). */
+function ftsIds(db: Database.Database, table: string, match: string): number[] {
+  return cached(db, `SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`, {
     pluck: true,
   }).all(match, CANDIDATES_PER_LIST * OVERFETCH) as number[];
-  return activeOnly(db, ranked, { now, scopes }, CANDIDATES_PER_LIST);
 }
 
 /**
- * Exact KNN over the unit-vector index, then the neighbours that are active, in
- * scope and from the same embedder (inactive memories are not indexed, so a small
- * over-fetch covers the rest).
+ * Exact KNN over the unit-vector index (inactive memories are not indexed, so a
+ * small over-fetch covers the few the filter drops), with each neighbour's cosine.
  */
-function vectorIds(
-  db: Database.Database,
-  vector: Float32Array,
-  options: SearchOptions,
-  now: number,
-  similarity: Map<number, number>,
-): number[] {
+function vectorIds(db: Database.Database, vector: Float32Array, similarity: Map<number, number>): number[] {
   if (!hasVectorIndex(db, vector.length)) return [];
   const table = ensureVectorIndex(db, vector.length);
   const knn = cached(db, `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?`).all(
@@ -191,12 +183,7 @@ function vectorIds(
   ) as Array<{ rowid: number; distance: number }>;
   // Unit vectors: cosine = 1 − L2² / 2.
   for (const { rowid, distance } of knn) similarity.set(rowid, 1 - (distance * distance) / 2);
-  return activeOnly(
-    db,
-    knn.map((r) => r.rowid),
-    { now, scopes: options.scopes, embedder: options.embedder },
-    CANDIDATES_PER_LIST,
-  );
+  return knn.map((r) => r.rowid);
 }
 
 /** Fuses ranked id lists with weighted reciprocal rank fusion. */
@@ -264,18 +251,13 @@ function ranked(
   return hits.slice(0, limit);
 }
 
-/** The two full-text ranked lists (trigram and words) for a query; a list is absent when the query has no usable term. */
-function textLists(
-  repo: MemoryRepo,
-  query: string,
-  now: number,
-  scopes: string[] | undefined,
-): Partial<Record<ListName, number[]>> {
+/** The two full-text ranked lists (trigram and words), unfiltered; a list is absent when the query has no usable term. */
+function textLists(repo: MemoryRepo, query: string): Partial<Record<ListName, number[]>> {
   const lists: Partial<Record<ListName, number[]>> = {};
   const trigram = trigramQuery(query);
-  if (trigram !== undefined) lists.trigram = ftsIds(repo.db, 'memories_fts_trigram', trigram, now, scopes);
+  if (trigram !== undefined) lists.trigram = ftsIds(repo.db, 'memories_fts_trigram', trigram);
   const words = wordsQuery(query);
-  if (words !== undefined) lists.words = ftsIds(repo.db, 'memories_fts_words', words, now, scopes);
+  if (words !== undefined) lists.words = ftsIds(repo.db, 'memories_fts_words', words);
   return lists;
 }
 
@@ -289,13 +271,14 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   const now = options.now ?? repo.now();
   const limit = options.limit ?? 10;
   if (limit <= 0) return [];
-  const lists = textLists(repo, query, now, options.scopes);
+  const raw = textLists(repo, query);
   const similarity = new Map<number, number>();
   if (options.queryVector !== undefined && options.queryVector.length > 0) {
-    lists.vector = vectorIds(repo.db, options.queryVector, options, now, similarity);
+    raw.vector = vectorIds(repo.db, options.queryVector, similarity);
   }
   const named = namesQuery(options.names ?? []);
-  if (named !== undefined) lists.names = ftsIds(repo.db, 'memories_fts_words', named, now, options.scopes);
+  if (named !== undefined) raw.names = ftsIds(repo.db, 'memories_fts_words', named);
+  const lists = activeLists(repo.db, raw, { now, scopes: options.scopes, embedder: options.embedder });
   const weights = isExactQuery(query) ? FUSION_WEIGHTS.exact : FUSION_WEIGHTS.normal;
   return ranked(repo, fuse(lists, weights), limit, now, similarity);
 }
@@ -314,7 +297,8 @@ export function bm25Only(
   const limit = options.limit ?? 10;
   const match = wordsQuery(query);
   if (limit <= 0 || match === undefined) return [];
-  const ids = ftsIds(repo.db, 'memories_fts_words', match, now, options.scopes).slice(0, limit);
+  const raw = { words: ftsIds(repo.db, 'memories_fts_words', match) };
+  const ids = (activeLists(repo.db, raw, { now, scopes: options.scopes }).words ?? []).slice(0, limit);
   return ranked(repo, fuse({ words: ids }, FUSION_WEIGHTS.normal), limit, undefined);
 }
 
@@ -328,10 +312,6 @@ export function lexicalOnly(
   const now = options.now ?? repo.now();
   const limit = options.limit ?? 10;
   if (limit <= 0) return [];
-  return ranked(
-    repo,
-    fuse(textLists(repo, query, now, options.scopes), FUSION_WEIGHTS.normal),
-    limit,
-    undefined,
-  );
+  const lists = activeLists(repo.db, textLists(repo, query), { now, scopes: options.scopes });
+  return ranked(repo, fuse(lists, FUSION_WEIGHTS.normal), limit, undefined);
 }

@@ -6,8 +6,7 @@
  */
 
 import { STOPWORDS } from './stopwords.js';
-
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+import { wordPieces } from './words.js';
 
 /** One CJK ideograph, kana or hangul syllable. */
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -24,7 +23,7 @@ function isCjkChar(ch: string): boolean {
 function tokens(text: string): string[] {
   const out: string[] = [];
   const normalised = text.normalize('NFKC');
-  for (const part of segmenter.segment(normalised)) {
+  for (const part of wordPieces(normalised)) {
     if (!part.isWordLike) continue;
     const word = part.segment.toLowerCase().trim();
     if (word !== '') out.push(word);

@@ -13,11 +13,11 @@ import {
   readIngest,
   type SimilarMemory,
 } from './ingest.js';
-import { type IngestJudge, JUDGE_MAX_CANDIDATES } from './judge.js';
+import type { IngestJudge } from './judge.js';
 import { namesIn } from './names.js';
 import type { MemoryRepo } from './repo.js';
 import { searchMemories } from './search.js';
-import { INGEST_NEIGHBOURS, sameKeyMemories } from './service-queries.js';
+import { INGEST_NEIGHBOURS, JUDGE_MAX_CANDIDATES, sameKeyMemories } from './service-queries.js';
 import { readStatement } from './statement.js';
 import type { Memory, NewMemory } from './types.js';
 

@@ -11,6 +11,8 @@ import { CATEGORIES, type Memory, type NewMemory } from './types.js';
 
 /** Stored memories compared with each new one by the ingest decision. */
 export const INGEST_NEIGHBOURS = 15;
+/** Close stored memories shown to the ingest judge at most. */
+export const JUDGE_MAX_CANDIDATES = 6;
 
 /** Content and category are required; the rest follows the repository's rules. */
 export function checkNew(m: NewMemory): void {

@@ -12,7 +12,6 @@ import { chainOf, restoreMemory } from './history.js';
 import type { IngestJudge } from './judge.js';
 import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
-import { REFLECTION_TAG } from './reflect.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
 import { rivalsNewestFirst } from './rivals.js';
@@ -31,7 +30,7 @@ import { activeImportant, checkNew, fromExtracted } from './service-queries.js';
 import { dropCoveredSummaries, sourcesOf } from './sources.js';
 import { readStatement } from './statement.js';
 import { type TimeIntent, timeIntent } from './time-query.js';
-import type { Category, Embedder, Memory, Priority } from './types.js';
+import { type Category, type Embedder, type Memory, type Priority, REFLECTION_TAG } from './types.js';
 import { foldVersions } from './versions.js';
 
 export type { ImportableMemory } from './service-import.js';
@@ -78,7 +77,7 @@ export const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
 /** Retrieval candidates considered by `recall`. */
 export const RECALL_CANDIDATES = 50;
 /** Search hits examined for versions of one fact, at least. */
-const FOLD_WINDOW = 30;
+const FOLD_WINDOW = 20;
 /** Memories embedded per embedder call by `reembed`. */
 const EMBED_BATCH = 64;
 

@@ -18,6 +18,7 @@ import {
   ZH_STOP,
   ZH_UPDATE_MARKERS,
 } from './statement-words.js';
+import { wordSegmenter } from './words.js';
 
 export type TokenKind = 'word' | 'entity' | 'ident' | 'number' | 'cjk';
 
@@ -51,7 +52,6 @@ export interface Statement {
 }
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 /**
  * One scan, left to right: quoted names, identifiers (PROJ-142, api.example.com,
@@ -121,7 +121,7 @@ function latinToken(word: string, sentenceStart: boolean): Token {
 
 function cjkTokens(run: string): Token[] {
   const out: Token[] = [];
-  for (const part of segmenter.segment(run)) {
+  for (const part of wordSegmenter().segment(run)) {
     const word = part.segment;
     if (!part.isWordLike && !CJK_RUN.test(word)) continue;
     const self = SELF_WORDS.has(word);

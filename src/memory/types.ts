@@ -9,6 +9,9 @@ export type Category = 'instruction' | 'preference' | 'fact' | 'reminder' | 'gen
 
 export const CATEGORIES: readonly Category[] = ['instruction', 'preference', 'fact', 'reminder', 'general'];
 
+/** Tag on reflection summaries, so reflection never summarises its own summaries. */
+export const REFLECTION_TAG = 'reflection';
+
 /** The seed's mapping from category to priority. */
 export const CATEGORY_PRIORITY: Record<Category, Priority> = {
   instruction: 0,

@@ -1,0 +1,83 @@
+/**
+ * `tea memory search` and `tea memory add` as a user runs them: a fresh process
+ * each time (the built CLI in dist/), against a data home holding 10k memories of
+ * the ingest corpus, interleaved with `node -e 0` so machine noise hits both
+ * alike. Also the same search in-process through MemoryService. Prints figures.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MemoryService } from '../src/memory/service.js';
+import { Store } from '../src/store/index.js';
+import { buildIngestCorpus, CORPUS_END } from './memory-ingest-corpus.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TEA = path.join(ROOT, 'bin', 'tea.js');
+const RUNS = 21;
+const TARGET_PROCESS_MS = 150;
+const TARGET_IN_PROCESS_MS = 5;
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
+const p95 = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? Number.NaN;
+
+function timed(args: string[], env: NodeJS.ProcessEnv): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr.toString()}`);
+  return ms;
+}
+
+export async function benchMemoryCli(size = 10_000): Promise<void> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-memcli-'));
+  const env = { PATH: process.env.PATH, HOME: home, TEA_HOME: home, OLLAMA_HOST: 'http://127.0.0.1:9' };
+  try {
+    const corpus = buildIngestCorpus({ size });
+    const store = Store.open(path.join(home, 'tea.db'));
+    const service = new MemoryService({ db: store.db, now: () => CORPUS_END });
+    service.importAll(
+      corpus.events.map((e) => ({ content: e.content, category: e.category, createdAt: e.at })),
+    );
+    const questions = corpus.questions.map((q) => q.text);
+    for (const q of questions.slice(0, 20)) await service.search(q);
+    const inProcess: number[] = [];
+    for (const q of questions) {
+      const t0 = performance.now();
+      await service.search(q);
+      inProcess.push(performance.now() - t0);
+    }
+    store.close();
+
+    const base: number[] = [];
+    const search: number[] = [];
+    const add: number[] = [];
+    timed([TEA, 'memory', 'search', 'warm', 'up'], env);
+    for (let i = 0; i < RUNS; i++) {
+      base.push(timed(['-e', '0'], env));
+      search.push(timed([TEA, 'memory', 'search', questions[i % questions.length] as string], env));
+      add.push(
+        timed(
+          [
+            TEA,
+            'memory',
+            'add',
+            '--offline',
+            `Bench note ${i}: the nightly job of Kestrel${i} runs at 0${i % 10}:15.`,
+          ],
+          env,
+        ),
+      );
+    }
+    const f = (ms: number) => `${ms.toFixed(1)} ms`;
+    console.log(
+      `memory ${size / 1000}k: search in-process p50 ${f(median(inProcess))} p95 ${f(p95(inProcess))} (target ≤ ${TARGET_IN_PROCESS_MS} ms) | ` +
+        `tea memory search p50 ${f(median(search))} · tea memory add p50 ${f(median(add))} (target ≤ ${TARGET_PROCESS_MS} ms) | node -e 0 p50 ${f(median(base))}`,
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchMemoryCli();
