@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { PERMISSION_MODES } from '../tools/permissions.js';
 import type { AcpFlags } from './acp-cmd.js';
+import { commandFlags } from './flags.js';
 
 function permissionMode(value: string): string {
   if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
@@ -22,9 +23,8 @@ export function addAcpCommand(program: Command, setCode: (code: number) => void)
     )
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .action(async (_opts: AcpFlags, cmd: Command) => {
-      // The top-level command defines the same options and claims them wherever they
-      // appear, so read them merged with the globals.
-      const flags = cmd.optsWithGlobals<AcpFlags>();
+      // Flags may sit before `acp` (the root's) or after it (its own): merged, given ones win.
+      const flags = commandFlags<AcpFlags>(cmd);
       const { runAcp } = await import('./acp-cmd.js');
       setCode(await runAcp(flags));
     });

@@ -17,3 +17,31 @@ export interface PromptFlags {
   /** Extra directories file tools may use. */
   addDir?: string[];
 }
+
+/** What `commandFlags` needs of a commander command (kept structural so this file stays import-free). */
+interface FlagSource {
+  opts(): Record<string, unknown>;
+  getOptionValueSource(key: string): string | undefined;
+  parent: FlagSource | null;
+}
+
+/**
+ * A subcommand's flags merged with its ancestors' (`tea --yolo serve` and `tea serve
+ * --yolo` alike): a value given on the command line wins over a default, and the
+ * subcommand's own over an ancestor's. Commander's `optsWithGlobals` lets an
+ * ancestor's default (say `allow: []`) overwrite what the subcommand was given.
+ */
+export function commandFlags<T>(command: FlagSource): T {
+  const chain: FlagSource[] = [];
+  for (let c: FlagSource | null = command; c !== null; c = c.parent) chain.unshift(c);
+  const out: Record<string, unknown> = {};
+  const given = new Set<string>();
+  for (const cmd of chain) {
+    for (const [key, value] of Object.entries(cmd.opts())) {
+      const explicit = cmd.getOptionValueSource(key) !== 'default';
+      if (explicit || !given.has(key)) out[key] = value;
+      if (explicit) given.add(key);
+    }
+  }
+  return out as T;
+}

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { commandFlags } from './flags.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -17,7 +18,7 @@ function collect(value: string, previous: string[]): string[] {
 
 /** Flags may sit before `mcp` (the root program knows --cwd, --yolo, --allow) or after it. */
 function flags<T>(command: Command): T {
-  return command.optsWithGlobals() as T;
+  return commandFlags<T>(command);
 }
 
 /** Registers `tea mcp` (options only; the implementation loads when it runs). */

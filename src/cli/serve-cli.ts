@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { PERMISSION_MODES } from '../tools/permissions.js';
+import { commandFlags } from './flags.js';
 
 function permissionMode(value: string): string {
   if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
@@ -59,8 +60,8 @@ export function addServeCommand(program: Command, setCode: (code: number) => voi
     .option('--profile <name>', 'config profile used when a request names none')
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .action(async (_opts: unknown, cmd: Command) => {
-      // The top-level command claims --profile, --cwd and --yolo wherever they appear.
+      // Flags may sit before `serve` (the root's) or after it (its own): merged, given ones win.
       const { runServe } = await import('./serve-cmd.js');
-      setCode(await runServe(cmd.optsWithGlobals<Parameters<typeof runServe>[0]>()));
+      setCode(await runServe(commandFlags<Parameters<typeof runServe>[0]>(cmd)));
     });
 }
