@@ -3,21 +3,14 @@
  * the seeded PRNG, the shape of a template family and of one subject (entity) in it.
  */
 
+import { prng } from './memory-corpus.js';
+
 export type Lang = 'en' | 'zh';
 export type IngestCategory = 'fact' | 'preference' | 'instruction' | 'reminder' | 'general';
 export type Rng = () => number;
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the seeded PRNG of the older corpus (one seed, one corpus). */
+export const mulberry32 = (seed: number): Rng => prng(seed);
 
 export const pick = <T>(rng: Rng, xs: readonly T[]): T => {
   if (xs.length === 0) throw new Error('pick from an empty list');

@@ -30,6 +30,28 @@ export async function complete(
   return result.finish();
 }
 
+/**
+ * One question to a (usually cheap) model: a system and a user prompt, the whole
+ * answer back. For the background jobs that read JSON or a short text out of it.
+ */
+export function ask(
+  provider: Provider,
+  prompt: { system: string; user: string },
+  opts: { temperature?: number; signal?: AbortSignal | undefined } = {},
+): Promise<Completion> {
+  return complete(
+    provider,
+    {
+      messages: [
+        { role: 'system', parts: [{ type: 'text', text: prompt.system }] },
+        { role: 'user', parts: [{ type: 'text', text: prompt.user }] },
+      ],
+      temperature: opts.temperature ?? 0,
+    },
+    opts.signal,
+  );
+}
+
 /** Accumulates deltas; usable directly by callers that also forward the deltas. */
 export class Collector {
   private text = '';

@@ -3,7 +3,7 @@
  * a conversation, and a tolerant reader of whatever JSON-ish text comes back.
  */
 import { jsonrepair } from 'jsonrepair';
-import { complete } from '../llm/collect.js';
+import { ask } from '../llm/collect.js';
 import type { Provider, Usage } from '../llm/types.js';
 import { CATEGORIES, CATEGORY_PRIORITY, type Category, type NewMemory, type Scope } from './types.js';
 
@@ -276,17 +276,7 @@ export async function extractMemories(
     return { memories: [], usage: { inputTokens: 0, outputTokens: 0 } };
   }
   const prompt = extractionPrompt(conversation, opts.existing, opts.now);
-  const completion = await complete(
-    provider,
-    {
-      messages: [
-        { role: 'system', parts: [{ type: 'text', text: prompt.system }] },
-        { role: 'user', parts: [{ type: 'text', text: prompt.user }] },
-      ],
-      temperature: 0.2,
-    },
-    opts.signal,
-  );
+  const completion = await ask(provider, prompt, { temperature: 0.2, signal: opts.signal });
   return { memories: parseExtraction(completion.text), usage: completion.usage };
 }
 

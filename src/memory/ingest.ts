@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { cosine } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import type { Judgement } from './judge.js';
-import { relate, sharedNames } from './relate.js';
+import { overlap, relate, sharedNames } from './relate.js';
 import { isValueToken, readStatement, type Statement } from './statement.js';
 import type { Memory } from './types.js';
 
@@ -73,15 +73,6 @@ function better(current: Proposal | undefined, next: Proposal): boolean {
     (next.structured && !current.structured) ||
     (next.structured === current.structured && next.score > current.score)
   );
-}
-
-function overlap(a: Statement, b: Statement): number {
-  const x = new Set(a.content.map((t) => t.key));
-  const y = new Set(b.content.map((t) => t.key));
-  let shared = 0;
-  for (const k of x) if (y.has(k)) shared++;
-  const union = x.size + y.size - shared;
-  return union === 0 ? 1 : shared / union;
 }
 
 /**

@@ -6,7 +6,7 @@
  * `undefined` and the caller keeps the conservative offline decision.
  */
 import { jsonrepair } from 'jsonrepair';
-import { complete } from '../llm/collect.js';
+import { ask } from '../llm/collect.js';
 import type { Provider, Usage } from '../llm/types.js';
 import type { Category, Memory } from './types.js';
 
@@ -148,17 +148,9 @@ export function modelJudge(
       const prompt = judgePrompt(input);
       const timeout = AbortSignal.timeout(opts.timeoutMs ?? JUDGE_TIMEOUT_MS);
       try {
-        const completion = await complete(
-          provider,
-          {
-            messages: [
-              { role: 'system', parts: [{ type: 'text', text: prompt.system }] },
-              { role: 'user', parts: [{ type: 'text', text: prompt.user }] },
-            ],
-            temperature: 0,
-          },
-          signal ? AbortSignal.any([signal, timeout]) : timeout,
-        );
+        const completion = await ask(provider, prompt, {
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
         opts.onUsage?.(completion.usage);
         return parseJudgement(
           completion.text,

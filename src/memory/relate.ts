@@ -131,7 +131,8 @@ function singleValued(older: Statement, newer: Statement, swapped: Token[]): boo
   return SINGLE_VALUED_ZH.some((w) => older.text.includes(w) && newer.text.includes(w));
 }
 
-function jaccard(older: Statement, newer: Statement): number {
+/** Jaccard overlap of the two statements' content words. */
+export function overlap(older: Statement, newer: Statement): number {
   const a = new Set(older.content.map((t) => t.key));
   const b = new Set(newer.content.map((t) => t.key));
   let shared = 0;
@@ -254,7 +255,7 @@ export function relate(older: Statement, newer: Statement): Relation {
   const negationFlip = [...onlyNew, ...onlyOld].some((x) => isNegation(x.token));
   // Nothing new, and nothing dropped but plain words: "four thirty" → "four" (四点半 → 四点) is a change.
   const droppedValue = onlyOld.some((x) => isValueToken(x.token) || x.token.kind === 'cjk');
-  if (onlyNew.length === 0 && !negationFlip && !droppedValue && jaccard(older, newer) >= 0.6) {
+  if (onlyNew.length === 0 && !negationFlip && !droppedValue && overlap(older, newer) >= 0.6) {
     return { kind: 'same' };
   }
 
@@ -279,5 +280,5 @@ export function relate(older: Statement, newer: Statement): Relation {
   // The same subject phrase in other words ("Heron's staging API now listens on 9191").
   if (bothRead && older.subject.length > 0 && sameList(older.subject, newer.subject))
     return { kind: 'close' };
-  return jaccard(older, newer) >= CLOSE_JACCARD ? { kind: 'close' } : { kind: 'unrelated' };
+  return overlap(older, newer) >= CLOSE_JACCARD ? { kind: 'close' } : { kind: 'unrelated' };
 }

@@ -5,7 +5,7 @@
  * to its sources, never outranking them; unpinned sources demoted once). Both
  * are best-effort jobs the agent runs after turns; neither ever blocks one.
  */
-import { complete } from '../llm/collect.js';
+import { ask } from '../llm/collect.js';
 import type { Provider, Usage } from '../llm/types.js';
 import {
   type Cluster,
@@ -54,17 +54,7 @@ export async function tunePriorities(
     return { changed: [], usage: { inputTokens: 0, outputTokens: 0 } };
   }
   const prompt = tuningPrompt(topics, memories);
-  const completion = await complete(
-    provider,
-    {
-      messages: [
-        { role: 'system', parts: [{ type: 'text', text: prompt.system }] },
-        { role: 'user', parts: [{ type: 'text', text: prompt.user }] },
-      ],
-      temperature: 0,
-    },
-    opts.signal,
-  );
+  const completion = await ask(provider, prompt, { signal: opts.signal });
   const before = new Map(memories.map((m) => [m.id, m.priority]));
   const changed: TuningResult['changed'] = [];
   for (const t of parseTuning(completion.text, memories)) {
@@ -152,17 +142,7 @@ async function askSummary(
   signal: AbortSignal | undefined,
 ): Promise<{ content: string | undefined; usage: Usage }> {
   const prompt = reflectionPrompt(cluster);
-  const completion = await complete(
-    provider,
-    {
-      messages: [
-        { role: 'system', parts: [{ type: 'text', text: prompt.system }] },
-        { role: 'user', parts: [{ type: 'text', text: prompt.user }] },
-      ],
-      temperature: 0,
-    },
-    signal,
-  );
+  const completion = await ask(provider, prompt, { signal: signal });
   return { content: parseSummary(completion.text), usage: completion.usage };
 }
 

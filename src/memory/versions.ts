@@ -6,7 +6,7 @@
  * "去年") is answered by the version valid then, "used to" by the one before.
  */
 import { newestFirst, predecessorsOf } from './history.js';
-import { relate } from './relate.js';
+import { overlap, relate } from './relate.js';
 import type { MemoryRepo } from './repo.js';
 import type { MemoryHit, SearchRanks } from './search.js';
 import { readStatement, type Statement } from './statement.js';
@@ -29,15 +29,6 @@ const keyed = (m: Memory): string | undefined =>
   m.subject && m.attribute
     ? `${m.subject.trim().toLowerCase()}\u0000${m.attribute.trim().toLowerCase()}`
     : undefined;
-
-function overlap(a: Statement, b: Statement): number {
-  const x = new Set(a.content.map((t) => t.key));
-  const y = new Set(b.content.map((t) => t.key));
-  let shared = 0;
-  for (const k of x) if (y.has(k)) shared++;
-  const union = x.size + y.size - shared;
-  return union === 0 ? 1 : shared / union;
-}
 
 /** Are two active memories versions of one fact? */
 export function areVersions(a: Memory, b: Memory, read: (m: Memory) => Statement): boolean {

@@ -16,17 +16,14 @@ afterEach(async () => {
 
 const systemOf = (i: number) => wireText(wireMessages(h.server.requests[i]!.body)[0]!);
 
+/** An agent on the harness with this memory service. */
+const agentWith = (memory: MemoryService, extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}) =>
+  new Agent({ provider: h.provider, tools: h.tools, store: h.store, cwd: h.workspace, memory, ...extra });
+
 describe('long-term memory in the loop', () => {
   it('a memory added in one session is recalled into the next session’s system layer', async () => {
     const memory = new MemoryService({ db: h.store.db });
-    const agent = new Agent({
-      provider: h.provider,
-      tools: h.tools,
-      store: h.store,
-      cwd: h.workspace,
-      memory,
-      toolLoading: 'all',
-    });
+    const agent = agentWith(memory, { toolLoading: 'all' });
     h.server.script(
       reply().toolCall('memory', {
         action: 'add',
@@ -53,14 +50,7 @@ describe('long-term memory in the loop', () => {
       subject: 'user',
       attribute: 'city',
     });
-    const agent = new Agent({
-      provider: h.provider,
-      tools: h.tools,
-      store: h.store,
-      cwd: h.workspace,
-      memory,
-      toolLoading: 'all',
-    });
+    const agent = agentWith(memory, { toolLoading: 'all' });
     h.server.script(
       reply().toolCall('memory', { action: 'add', content: 'The user lives in Berlin', category: 'fact' }),
       reply().text('Noted.'),
@@ -82,15 +72,7 @@ describe('long-term memory in the loop', () => {
     const paris = await memory.remember({ content: 'The user lives in Paris', category: 'fact' });
     const berlin = await memory.remember({ content: 'The user lives in Berlin', category: 'fact' });
     expect(berlin.outcome).toBe('update');
-    const agent = new Agent({
-      provider: h.provider,
-      tools: h.tools,
-      store: h.store,
-      cwd: h.workspace,
-      memory,
-      toolLoading: 'all',
-      memoryJobs: { extract: false, tune: false },
-    });
+    const agent = agentWith(memory, { toolLoading: 'all', memoryJobs: { extract: false, tune: false } });
     h.server.script(
       reply()
         .toolCall('memory', { action: 'history', id: berlin.memory.id })
@@ -123,14 +105,7 @@ describe('long-term memory in the loop', () => {
       category: 'fact',
       pinned: true,
     });
-    const agent = new Agent({
-      provider: h.provider,
-      tools: h.tools,
-      store: h.store,
-      cwd: h.workspace,
-      memory,
-      memoryJobs: { extract: false, tune: false },
-    });
+    const agent = agentWith(memory, { memoryJobs: { extract: false, tune: false } });
     h.server.script(reply().text('ok'));
     await collect(agent.newSession().prompt('how do we build and deploy?'));
     const system = systemOf(0);

@@ -8,32 +8,16 @@ import { modelInfo } from '../support/harness.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
+import { mem } from './memory-factory.js';
 
-function stored(id: number, content: string): Memory {
-  return {
-    id,
+/** A stored fact said on 2025-01-<id>. */
+const stored = (id: number, content: string): Memory =>
+  mem(id, {
     content,
-    priority: 2,
-    importance: 3,
-    category: 'fact',
-    tags: [],
     contentHash: hashContent(content),
-    expiresAt: null,
-    pinned: false,
     createdAt: Date.UTC(2025, 0, id),
-    accessedAt: null,
-    accessCount: 0,
     validFrom: Date.UTC(2025, 0, id),
-    validTo: null,
-    supersededBy: null,
-    subject: null,
-    attribute: null,
-    sourceSessionId: null,
-    sourceMessageId: null,
-    scope: 'user',
-    deletedAt: null,
-  };
-}
+  });
 
 describe('parseJudgement', () => {
   const shown = [3, 7];
