@@ -232,12 +232,12 @@ Only record what the user said or confirmed. Skip greetings, one-off requests, t
 Do not repeat a known memory unless it has changed; when a value changed, output the new value.
 
 Answer with a JSON array and nothing else. Each item:
-{"content": "one short self-contained sentence", "category": "instruction|preference|fact|reminder|general", "importance": 1-5, "tags": ["..."], "subject": "...", "attribute": "...", "value": "...", "expires_at": "ISO date or null", "scope": "user|project"}
+{"content": "one short self-contained sentence that names what it is about", "category": "instruction|preference|fact|reminder|general", "importance": 1-5, "tags": ["..."], "subject": "...", "attribute": "...", "value": "...", "expires_at": "ISO date or null", "scope": "user|project"}
 - importance: 5 = ignoring it causes serious problems, 1 = trivial.
 - subject/attribute/value: when the memory states an attribute of something, e.g. {"subject": "user", "attribute": "home city", "value": "Berlin"}; use the same subject and attribute wording for the same thing, so a changed value replaces the old one. Leave them out otherwise.
 - expires_at: only for reminders and other time-bound memories, as an absolute date.
 - scope: "project" when it only matters for the project being worked on (its build command, layout, conventions); "user" for everything about the user.
-- Write content in the language the user used.
+- Write content in the language the user used, and name the subject in it (the person, project, service or ticket), never "it" or "they": "The staging API of Heron runs on port 9191", not "It now runs on 9191".
 If there is nothing worth remembering, answer [].`;
 
 const MAX_TURN_CHARS = 4000;

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Part } from '../llm/types.js';
 import { type AppContext, doc } from './routes.js';
 import { readQuery } from './validate.js';
-import { memoryView } from './views.js';
+import { memoryHitView } from './views.js';
 
 const searchQuery = z.object({
   q: z.string().trim().min(1, 'q must not be empty').max(500),
@@ -85,7 +85,7 @@ export function searchRoutes(ctx: AppContext): void {
     const memories = await deps.memory.search(q, { limit });
     return c.json({
       sessions: [...hits.values()],
-      memories: memories.map((h) => ({ ...memoryView(h.memory), score: h.score })),
+      memories: memories.map(memoryHitView),
     });
   });
 }
