@@ -13,6 +13,7 @@ import path from 'node:path';
 import { OfflineEmbedder, RemoteEmbedder } from '../src/memory/embed.js';
 import { MemoryRepo } from '../src/memory/repo.js';
 import { bm25Only, lexicalOnly, type MemoryHit, searchMemories } from '../src/memory/search.js';
+import { MemoryService } from '../src/memory/service.js';
 import type { Embedder } from '../src/memory/types.js';
 import { Store } from '../src/store/index.js';
 import { buildCorpus, type CorpusMemory, type CorpusQuery, fillerMemory } from './memory-corpus.js';
@@ -136,6 +137,19 @@ async function measure(
     return hits;
   });
   const lex = queries.map((q) => lexicalOnly(repo, q.text, { limit: 10, now: NOW }));
+  // The path users take (tea memory search, the API, the tool): cut-off, versions folded, newest first.
+  const service = new MemoryService({ db: repo.db, embedder, now: () => NOW });
+  const served: MemoryHit[][] = [];
+  for (const q of queries) {
+    served.push(
+      (await service.search(q.text, { limit: 10 })).map((x) => ({
+        memory: x.memory,
+        score: x.score,
+        ranks: {},
+      })),
+    );
+  }
+  const sv = score(served, queries, ids);
   const h = score(hybrid, queries, ids);
   const b = score(bm, queries, ids);
   const l = score(lex, queries, ids);
@@ -147,6 +161,9 @@ async function measure(
       `BM25-only recall@5 ${b.recall5.toFixed(2)} MRR ${b.mrr.toFixed(2)} | ` +
       `lexical fusion recall@5 ${l.recall5.toFixed(2)} MRR ${l.mrr.toFixed(2)} | stale ${h.stale.toFixed(2)} | ` +
       `search p50 ${p50.toFixed(1)} ms p95 ${p95.toFixed(1)} ms`,
+  );
+  console.log(
+    `  through MemoryService.search (what users get): recall@5 ${sv.recall5.toFixed(2)} MRR ${sv.mrr.toFixed(2)} | stale ${sv.stale.toFixed(2)} (superseded ${sv.staleChains.toFixed(2)}, two active versions ${sv.staleNear.toFixed(2)})`,
   );
   const gain = (h.recall5 - b.recall5) * 100;
   const overLexical = (h.recall5 - l.recall5) * 100;

@@ -90,3 +90,17 @@ export function restoreMemory(
     return { memory: repo.get(id) as Memory, replaced };
   })();
 }
+
+/**
+ * A stored version with this content hash that was valid at `at` (current or
+ * superseded, not deleted): re-importing dated statements finds them and adds
+ * nothing.
+ */
+export function versionAt(repo: MemoryRepo, hash: string, scope: string, at: number): Memory | undefined {
+  const row = cached(
+    repo.db,
+    `SELECT ${COLUMNS} FROM memories WHERE content_hash = @hash AND scope = @scope AND deleted_at IS NULL
+       AND valid_from <= @at AND (valid_to IS NULL OR valid_to > @at) ORDER BY valid_from DESC LIMIT 1`,
+  ).get({ hash, scope, at }) as MemoryRow | undefined;
+  return row === undefined ? undefined : toMemory(row);
+}

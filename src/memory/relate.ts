@@ -7,7 +7,7 @@
  */
 import { diffArrays } from 'diff';
 import { namesIn } from './names.js';
-import { isValueToken, type Statement, type Token } from './statement.js';
+import { isNegation, isValueToken, type Statement, type Token } from './statement.js';
 import { OWNER_PREPOSITIONS, SINGLE_VALUED_EN, SINGLE_VALUED_ZH, ZH_SURNAMES } from './statement-words.js';
 
 export type Relation =
@@ -30,14 +30,7 @@ export type Relation =
 export const CLOSE_JACCARD = 0.4;
 /** A swapped value longer than this many tokens is not one value. */
 const MAX_UNIT_TOKENS = 4;
-const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'none']);
-const ZH_NEGATION_STARTS = new Set(Array.from('不没别无未非'));
 const COPULA_VERBS = new Set(['is', 'are', 'was', 'were', 'be', 'am', '是']);
-
-function isNegation(token: Token): boolean {
-  if (token.kind === 'cjk') return ZH_NEGATION_STARTS.has(Array.from(token.raw)[0] ?? '');
-  return NEGATIONS.has(token.key);
-}
 
 interface Hunk {
   /** Tokens only one side has, by content index. */
@@ -111,6 +104,11 @@ function units(side: Array<{ token: Token; at: number }>): number {
 
 function sameList(x: readonly string[], y: readonly string[]): boolean {
   return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/** Both read, with one non-empty subject phrase. */
+function sameSubject(a: Statement, b: Statement): boolean {
+  return a.boundary !== -1 && b.boundary !== -1 && a.subject.length > 0 && sameList(a.subject, b.subject);
 }
 
 /** The names, identifiers and numbers in a subject phrase (CJK words count: Chinese names have no capitals). */
@@ -257,6 +255,11 @@ export function relate(older: Statement, newer: Statement): Relation {
   const droppedValue = onlyOld.some((x) => isValueToken(x.token) || x.token.kind === 'cjk');
   if (onlyNew.length === 0 && !negationFlip && !droppedValue && overlap(older, newer) >= 0.6) {
     return { kind: 'same' };
+  }
+  // A retraction: the newer denies what the older says, in fewer words ("王磊不再喝豆浆了",
+  // "Heron no longer uses Redis" after "Heron uses Redis for caching").
+  if (onlyNew.length > 0 && onlyNew.every((x) => isNegation(x.token)) && sameSubject(older, newer)) {
+    return { kind: 'slot', single: true };
   }
 
   if (diff.length === 1) {

@@ -100,7 +100,17 @@ export function rivalsNewestFirst<T extends Rival>(hits: T[], query: string, int
     const from = out.findIndex((h) => h.memory.id === answer.id);
     const to = out.findIndex((h) => group.some((i) => (hits[i] as T).memory.id === h.memory.id));
     if (from <= to) continue;
-    const moved = out[from] as T;
+    // An answer whose subject names another thing than the one asked about does not pass the
+    // leader ("the staging API" asked: "the production API … now …" stays below "the staging API …").
+    const [mine, leader] = [
+      readStatement((out[from] as T).memory.content),
+      readStatement((out[to] as T).memory.content),
+    ];
+    const asksLeader = leader.subject.some((k) => asked.has(k) && !mine.subject.includes(k));
+    const ownQualifier = mine.subject.some((k) => !leader.subject.includes(k) && !anchors.includes(k));
+    if (asksLeader && ownQualifier) continue;
+    // Rivals are one answer: the one moved up shows the best score among them.
+    const moved = { ...(out[from] as T), score: Math.max((out[from] as T).score, (out[to] as T).score) };
     out = [...out.slice(0, to), moved, ...out.slice(to, from), ...out.slice(from + 1)];
   }
   return out;

@@ -51,8 +51,13 @@ export const FUSION_WEIGHTS = {
   normal: { trigram: 1, words: 1, vector: 1, names: 1 },
   exact: { trigram: 1.5, words: 1.5, vector: 0.5, names: 1 },
 } as const;
-/** Each prior can lift a score by at most this fraction, so priors only break near-ties. */
-const PRIOR_WEIGHT = 0.04;
+/**
+ * Each prior can lift a score by at most this fraction, so priors only break
+ * near-ties. Being one rank better in all four lists is worth ~1.6%: at 4% a
+ * newer statement about another thing outranked the one asked about. Which
+ * version of one fact comes first is the version logic's job (versions.ts, rivals.ts).
+ */
+const PRIOR_WEIGHT = 0.01;
 const RECENCY_HALF_LIFE_DAYS = 60;
 const DAY_MS = 86_400_000;
 /** Over-fetch of the full-text lists: inactive or out-of-scope rows are filtered after ranking. */
@@ -217,7 +222,8 @@ export function isRelevant(hit: MemoryHit): boolean {
 /** A fused score on a 0–1 scale: 1 is first in every list with the best priors. */
 export function normalizedScore(score: number): number {
   const weights = FUSION_WEIGHTS.normal;
-  const best = ((weights.trigram + weights.words + weights.vector) / (RRF_K + 1)) * (1 + 2 * PRIOR_WEIGHT);
+  const lists = weights.trigram + weights.words + weights.vector + weights.names;
+  const best = (lists / (RRF_K + 1)) * (1 + 2 * PRIOR_WEIGHT);
   return Math.min(1, score / best);
 }
 
@@ -280,7 +286,27 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   if (named !== undefined) raw.names = ftsIds(repo.db, 'memories_fts_words', named);
   const lists = activeLists(repo.db, raw, { now, scopes: options.scopes, embedder: options.embedder });
   const weights = isExactQuery(query) ? FUSION_WEIGHTS.exact : FUSION_WEIGHTS.normal;
+  if (lists.names !== undefined) lists.names = byOtherLists(lists, weights);
   return ranked(repo, fuse(lists, weights), limit, now, similarity);
+}
+
+/**
+ * The names list lifts memories that name what the query names above those that
+ * do not, without reordering them among themselves: its order is the order the
+ * other lists give them (then BM25 for those no other list found). On its own its
+ * BM25 order favours the shortest statement naming "Heron", whatever it says.
+ */
+function byOtherLists(
+  lists: Partial<Record<ListName, number[]>>,
+  weights: Record<ListName, number>,
+): number[] {
+  const { names = [], ...others } = lists;
+  const fused = fuse(others, weights);
+  const score = (id: number) => fused.get(id)?.rrf ?? 0;
+  return names
+    .map((id, bm25) => ({ id, bm25 }))
+    .sort((a, b) => score(b.id) - score(a.id) || a.bm25 - b.bm25)
+    .map((x) => x.id);
 }
 
 /**

@@ -5,6 +5,7 @@
  * the judge is awaited in between. Split from service.ts to keep files small.
  */
 import type Database from 'better-sqlite3';
+import { versionAt } from './history.js';
 import {
   acceptJudgement,
   hashContent,
@@ -95,6 +96,12 @@ export async function ingestOne(
     ...(m.value ? { value: m.value } : {}),
     ...(vector === undefined ? {} : { vector }),
   };
+  // A dated statement already on record for its time (a re-import): nothing to add.
+  const known = opts.at === undefined ? undefined : versionAt(ctx.repo, candidate.hash, scope, opts.at);
+  if (known !== undefined) {
+    ctx.repo.touch([known.id]);
+    return { outcome: 'duplicate', memory: ctx.repo.get(known.id) as Memory };
+  }
   const similar = similarTo(ctx, candidate, scope);
   const reading = readIngest(candidate, similar);
   let decision: IngestDecision = reading.decision;

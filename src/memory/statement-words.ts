@@ -74,9 +74,7 @@ export const ZH_STOP: ReadonlySet<string> = new Set(
 
 /** Chinese update markers (whole segments). */
 export const ZH_UPDATE_MARKERS: ReadonlySet<string> = new Set(
-  words(
-    '现在 目前 如今 当前 眼下 已经 已 仍然 仍 依然 还 最近 近来 改 改为 改成 换成 换 变成 不再 还是 依旧',
-  ),
+  words('现在 目前 如今 当前 眼下 已经 已 仍然 仍 依然 还 最近 近来 改 改为 改成 换成 换 变成 还是 依旧'),
 );
 
 const ZH_VERB_WORDS: ReadonlySet<string> = new Set(

@@ -177,7 +177,13 @@ function markPhrases(tokens: Token[]): void {
   for (let i = 0; i + 1 < tokens.length; i++) {
     const a = tokens[i] as Token;
     const b = tokens[i + 1] as Token;
-    if ((a.key === 'no' && b.key === 'longer') || (a.key === 'these' && b.key === 'day')) {
+    if (a.key === 'no' && b.key === 'longer') {
+      // A change, and a negation: "no longer lives in Lisbon" contradicts "lives in Lisbon".
+      a.key = 'not';
+      a.stop = false;
+      b.marker = true;
+      b.stop = true;
+    } else if (a.key === 'these' && b.key === 'day') {
       a.marker = true;
       b.marker = true;
       a.stop = true;
@@ -244,9 +250,20 @@ function parse(text: string): Statement {
     }
     if (!token.stop && !token.marker) content.push(token);
   });
-  const before = boundary === -1 ? [] : content.slice(0, boundary);
+  // "王磊不喜欢咖啡" is about 王磊 as much as "王磊喜欢咖啡": negations are not part of the subject.
+  const before = boundary === -1 ? [] : content.slice(0, boundary).filter((t) => !isNegation(t));
   const subject = [...new Set(before.map((t) => t.key))].sort();
-  return { text, tokens, content, boundary, verb, subject, updates: tokens.some((t) => t.marker) };
+  const updates = tokens.some((t) => t.marker || t.raw.startsWith('不再'));
+  return { text, tokens, content, boundary, verb, subject, updates };
+}
+
+const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'none']);
+const ZH_NEGATION_STARTS = new Set(Array.from('不没别无未非'));
+
+/** "not", "never", "no longer", 不, 没有, 不再…: a token that turns a statement around. */
+export function isNegation(token: Token): boolean {
+  if (token.kind === 'cjk') return ZH_NEGATION_STARTS.has(Array.from(token.raw)[0] ?? '');
+  return NEGATIONS.has(token.key);
 }
 
 /** Names, identifiers and numbers: the tokens that usually carry a value or a subject. */

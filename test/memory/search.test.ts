@@ -166,7 +166,7 @@ describe('searchMemories', () => {
     expect(nearExact).toBeLessThan(nearPlain);
   });
 
-  it('prefers newer and more important memories when the signals tie', () => {
+  it('prefers newer memories when the signals tie, but a better match wins however old', () => {
     const { repo, clock } = open();
     const old = repo.add({ content: 'standup at nine', category: 'general', importance: 1 });
     clock.advance(200 * DAY);
@@ -174,7 +174,9 @@ describe('searchMemories', () => {
     const withPriors = searchMemories(repo, 'standup');
     expect(withPriors[0]?.memory.id).toBe(fresh.id);
     const important = repo.add({ content: 'standup is mandatory', category: 'instruction', importance: 5 });
-    expect(searchMemories(repo, 'standup')[0]?.memory.id).toBe(important.id);
+    // "nine" matches only the old one: first in every list, it stays first.
+    expect(searchMemories(repo, 'standup nine')[0]?.memory.id).toBe(old.id);
+    expect(searchMemories(repo, 'mandatory standup')[0]?.memory.id).toBe(important.id);
     for (const baseline of [bm25Only, lexicalOnly]) {
       expect(
         baseline(repo, 'standup')

@@ -181,6 +181,24 @@ describe('newest-first answers', () => {
     ]);
   });
 
+  it('a newer fact about another qualifier (production) does not pass the one asked about (staging)', async () => {
+    const { service, clock } = open();
+    clock.set(Date.UTC(2025, 0, 1));
+    await service.remember(fact('The staging API of Heron runs on port 9090.'));
+    clock.set(Date.UTC(2025, 3, 1));
+    await service.remember(fact("Heron's staging API now runs on port 9191."));
+    clock.set(Date.UTC(2025, 6, 1));
+    await service.remember(fact('The production API of Heron runs on port 8080.'));
+    await service.remember(fact('The Heron repo uses Node 20.'));
+    const hits = await service.search('What port does the Heron staging API run on?');
+    expect(hits[0]?.memory.content).toBe("Heron's staging API now runs on port 9191.");
+    expect(hits[0]?.versions.map((v) => v.content)).toEqual(['The staging API of Heron runs on port 9090.']);
+    // Shown scores follow the order.
+    const scores = hits.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(new Set(scores).size).toBeGreaterThan(1);
+  });
+
   it('cuts off weak matches and scores on a 0–1 scale', async () => {
     const { service } = open();
     for (const text of FOUR) await service.remember(fact(text));

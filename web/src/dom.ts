@@ -40,11 +40,22 @@ export function clear(node: Node): void {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
 
-/** A short message at the bottom of the screen (errors and confirmations). */
+/** Toasts on screen at once, at most: older ones make way. */
+const MAX_TOASTS = 3;
+
+/**
+ * A short message just above the composer, right-aligned (errors and
+ * confirmations); it lets clicks through and never covers the panel's inputs.
+ */
 export function toast(message: string, kind: 'error' | 'info' = 'info'): void {
   const host = byId('toasts');
-  const item = h('div', { class: `toast toast-${kind}`, role: 'status', 'data-testid': 'toast' }, message);
+  const item = h(
+    'div',
+    { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : 'status', 'data-testid': 'toast' },
+    message,
+  );
   host.appendChild(item);
+  while (host.children.length > MAX_TOASTS) host.firstElementChild?.remove();
   setTimeout(() => item.remove(), kind === 'error' ? 8000 : 3000);
 }
 

@@ -6,61 +6,31 @@
 import type { Api } from './api.js';
 import { append, attempt, byId, clear, h, toast } from './dom.js';
 import { icon } from './icons.js';
-import { relativeTime } from './text.js';
-import type { Memory, MemoryHit, RememberResult, RestoreResult } from './types.js';
+import {
+  cardMeta,
+  entries,
+  foldedVersions,
+  isCurrent,
+  type MemoryEntry,
+  plural,
+  restoredMessage,
+  savedMessage,
+  versionItem,
+} from './memory-view.js';
+import type { Memory, MemoryHit } from './types.js';
 
 const CATEGORIES = ['general', 'fact', 'preference', 'instruction', 'reminder'];
+/** What `tea memory add` and POST /v1/memory use when no category is given. */
+const DEFAULT_CATEGORY = 'fact';
 
 /** Where a memory's history is shown: under the list item that holds it. */
 interface HistorySlot {
   button: HTMLButtonElement;
   box: HTMLElement;
+  /** The card's folded versions: hidden while the history (which lists them too) is open. */
+  folded: HTMLElement | null;
   /** Whose history the box shows (a folded version's, after a restore). */
   shows?: number;
-}
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-const isCurrent = (m: Memory): boolean => m.valid_to === null && m.deleted_at === null;
-const isHit = (m: Memory): m is MemoryHit => 'score' in m;
-
-/** A local date and time, "2025-03-02 14:05", in a <time> element. */
-function when(ms: number): HTMLElement {
-  const d = new Date(ms);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  const text = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return h('time', { datetime: d.toISOString() }, text);
-}
-
-/** "from → until", or "since from" for a version that still holds. */
-function validity(m: Memory): HTMLElement {
-  const span = h('span', { class: 'memory-validity' });
-  const end = m.valid_to ?? m.deleted_at;
-  if (end === null) append(span, 'since ', when(m.valid_from));
-  else append(span, when(m.valid_from), ' → ', when(end));
-  return span;
-}
-
-/** "current", "superseded by #n" or "deleted", as a badge. */
-function stateBadge(m: Memory): HTMLElement {
-  if (m.deleted_at !== null) return h('span', { class: 'badge state-deleted' }, 'deleted');
-  if (m.superseded_by !== null) {
-    return h('span', { class: 'badge state-superseded' }, `superseded by #${m.superseded_by}`);
-  }
-  return h('span', { class: 'badge state-current' }, m.valid_to === null ? 'current' : 'ended');
-}
-
-function savedMessage(r: RememberResult): string {
-  if (r.outcome === 'duplicate') return 'Already remembered';
-  if (r.outcome === 'update' && r.superseded) return `Memory saved; it replaces #${r.superseded.id}`;
-  if (r.outcome === 'history') return 'Saved as an earlier version of a newer memory';
-  return 'Memory saved';
-}
-
-function restoredMessage(r: RestoreResult, wasSuperseded: boolean): string {
-  if (r.replaced) return `#${r.memory.id} is current again; #${r.replaced.id} is now an earlier version`;
-  return wasSuperseded
-    ? `#${r.memory.id} restored: it is active again beside the newer version`
-    : `#${r.memory.id} restored`;
 }
 
 export class MemoryPanel {
@@ -73,11 +43,14 @@ export class MemoryPanel {
   private generation = 0;
   /** The memory whose history is open; it stays open across refreshes. */
   private historyOf: number | null = null;
-  /** The rendered items by memory id (and by the ids of the versions folded under them). */
+  /** The history areas by memory id (and by the ids of the versions folded under them). */
   private slots = new Map<number, HistorySlot>();
+  /** The cards by the id of their memory. */
+  private cards = new Map<number, HTMLElement>();
 
   constructor(private readonly api: Api) {
     for (const name of CATEGORIES) this.category.appendChild(h('option', { value: name }, name));
+    this.category.value = DEFAULT_CATEGORY;
     this.search.addEventListener('input', () => {
       clearTimeout(this.timer);
       this.timer = window.setTimeout(() => void this.refresh(), 250);
@@ -95,7 +68,7 @@ export class MemoryPanel {
       q ? this.api.searchMemory(q) : this.api.listMemory(),
     );
     if (!result || generation !== this.generation) return;
-    this.render(result.data, q);
+    this.render(entries(result.data), q);
     const open = this.historyOf === null ? undefined : this.slots.get(this.historyOf);
     if (this.historyOf !== null && open) await this.showHistory(this.historyOf, open);
   }
@@ -113,22 +86,25 @@ export class MemoryPanel {
     await this.refresh();
   }
 
-  private render(memories: Array<Memory | MemoryHit>, query: string): void {
+  private render(list: MemoryEntry[], query: string): void {
     clear(this.list);
     this.slots = new Map();
-    if (memories.length === 0) {
+    this.cards = new Map();
+    if (list.length === 0) {
       this.list.appendChild(h('li', { class: 'empty' }, query ? 'No memory matches' : 'No memories yet'));
       return;
     }
-    for (const memory of memories) this.list.appendChild(this.item(memory));
+    for (const entry of list) this.list.appendChild(this.item(entry));
   }
 
-  private item(memory: Memory | MemoryHit): HTMLElement {
+  private item(entry: MemoryEntry): HTMLElement {
+    const { memory } = entry;
     const pin = h(
       'button',
       {
         class: `icon${memory.pinned ? ' on' : ''}`,
         'aria-label': memory.pinned ? 'Unpin memory' : 'Pin memory',
+        title: memory.pinned ? 'Unpin' : 'Pin',
         'aria-pressed': String(memory.pinned),
         'data-testid': 'memory-pin',
       },
@@ -139,67 +115,34 @@ export class MemoryPanel {
     });
     const del = h(
       'button',
-      { class: 'icon danger', 'aria-label': 'Delete memory', 'data-testid': 'memory-delete' },
+      {
+        class: 'icon danger',
+        'aria-label': 'Delete memory',
+        title: 'Delete',
+        'data-testid': 'memory-delete',
+      },
       icon('trash'),
     );
     del.addEventListener('click', async () => {
       if (await attempt(() => this.api.deleteMemory(memory.id))) await this.refresh();
     });
-    const slot = this.historySlot(memory);
-    return h(
+    const folded = entry.folded.length > 0 ? foldedVersions(memory, entry.folded) : null;
+    const slot = this.historySlot(memory, entry.folded, folded);
+    const card = h(
       'li',
       { class: 'memory', 'data-testid': 'memory-item', 'data-memory-id': String(memory.id) },
       h('div', { class: 'memory-content' }, memory.content),
-      h(
-        'div',
-        { class: 'memory-meta' },
-        h('span', { class: 'badge' }, memory.category),
-        memory.pinned ? h('span', { class: 'badge pinned' }, 'pinned') : null,
-        isHit(memory) ? this.score(memory.score) : null,
-        h('span', {}, relativeTime(memory.created_at)),
-        h('span', { class: 'memory-actions' }, slot.button, pin, del),
-      ),
-      isHit(memory) && memory.versions.length > 0 ? this.folded(memory) : null,
+      cardMeta(entry),
+      h('div', { class: 'memory-actions' }, slot.button, pin, del),
+      folded,
       slot.box,
     );
-  }
-
-  private score(score: number): HTMLElement {
-    return h(
-      'span',
-      { class: 'badge score', title: 'Relevance to the search (0 to 1)', 'data-testid': 'memory-score' },
-      h('span', { class: 'sr-only' }, 'relevance '),
-      score.toFixed(2),
-    );
-  }
-
-  /** The other versions of a search hit's fact, collapsed: "1 earlier version". */
-  private folded(hit: MemoryHit): HTMLElement {
-    const n = hit.versions.length;
-    const earlier = hit.versions.every((v) => v.valid_from <= hit.valid_from);
-    const rows = hit.versions.map((v) =>
-      h(
-        'li',
-        { class: 'memory-version', 'data-testid': 'memory-folded-version', 'data-memory-id': String(v.id) },
-        h('div', { class: 'memory-version-text' }, v.content),
-        h(
-          'div',
-          { class: 'memory-meta' },
-          validity(v),
-          isCurrent(v) ? h('span', { class: 'badge state-current' }, 'also active') : null,
-        ),
-      ),
-    );
-    return h(
-      'details',
-      { class: 'memory-versions', 'data-testid': 'memory-versions' },
-      h('summary', {}, plural(n, earlier ? 'earlier version' : 'other version')),
-      h('ol', { class: 'memory-version-list' }, ...rows),
-    );
+    this.cards.set(memory.id, card);
+    return card;
   }
 
   /** The History button and the (hidden) box its versions load into. */
-  private historySlot(memory: Memory | MemoryHit): HistorySlot {
+  private historySlot(memory: Memory, versions: Memory[], folded: HTMLElement | null): HistorySlot {
     const box = h('div', {
       class: 'memory-history',
       id: `memory-history-${memory.id}`,
@@ -214,32 +157,39 @@ export class MemoryPanel {
         'aria-expanded': 'false',
         'aria-controls': box.id,
         'aria-label': `History of memory #${memory.id}`,
+        title: 'Every version of this fact',
         'data-testid': 'memory-history',
       },
       'History',
     );
-    const slot: HistorySlot = { button, box };
+    const slot: HistorySlot = { button, box, folded };
     button.addEventListener('click', () => {
       if (box.hidden || slot.shows !== memory.id) {
         this.historyOf = memory.id;
         void this.showHistory(memory.id, slot);
       } else {
         this.historyOf = null;
-        box.hidden = true;
-        button.setAttribute('aria-expanded', 'false');
+        this.hideHistory(slot);
       }
     });
     this.slots.set(memory.id, slot);
-    if (isHit(memory)) for (const v of memory.versions) if (!this.slots.has(v.id)) this.slots.set(v.id, slot);
+    for (const v of versions) if (!this.slots.has(v.id)) this.slots.set(v.id, slot);
     return slot;
   }
 
-  /** Loads the versions of memory `id`'s fact into `slot`, newest first. */
+  private hideHistory(slot: HistorySlot): void {
+    slot.box.hidden = true;
+    slot.button.setAttribute('aria-expanded', 'false');
+    if (slot.folded) slot.folded.hidden = false;
+  }
+
+  /** Loads the versions of memory `id`'s fact into `slot`, newest first; one history is open at a time. */
   private async showHistory(id: number, slot: HistorySlot): Promise<void> {
     slot.button.setAttribute('aria-busy', 'true');
     const result = await attempt(() => this.api.memoryHistory(id));
     slot.button.removeAttribute('aria-busy');
-    if (!result) return;
+    if (!result || this.historyOf !== id) return;
+    for (const other of new Set(this.slots.values())) if (other !== slot) this.hideHistory(other);
     const versions = result.data;
     const current = new Set(versions.filter(isCurrent).map((v) => v.id));
     clear(slot.box);
@@ -250,13 +200,15 @@ export class MemoryPanel {
         { class: 'memory-history-title' },
         versions.length > 1
           ? `History of #${id}: ${plural(versions.length, 'version')}`
-          : 'No earlier versions',
+          : `#${id} has no earlier versions`,
       ),
       h('ol', { class: 'memory-version-list' }, ...versions.map((v) => this.versionRow(v, current))),
     );
     slot.shows = id;
     slot.box.hidden = false;
     slot.button.setAttribute('aria-expanded', 'true');
+    // The history lists the folded versions too: show them once.
+    if (slot.folded) slot.folded.hidden = true;
   }
 
   private versionRow(v: Memory, current: ReadonlySet<number>): HTMLElement {
@@ -267,7 +219,7 @@ export class MemoryPanel {
         {
           class: 'small',
           'aria-label': `Restore version #${v.id}`,
-          title: 'Make it active again; the newer version stays active too',
+          title: 'Make it active again, as a memory of its own; the newer version stays active too',
           'data-testid': 'memory-restore',
         },
         'Restore',
@@ -289,27 +241,43 @@ export class MemoryPanel {
         actions.push(replace);
       }
     }
-    return h(
-      'li',
-      {
-        class: `memory-version${isCurrent(v) ? ' current' : ''}`,
-        'data-testid': 'memory-version',
-        'data-memory-id': String(v.id),
-      },
-      h('div', { class: 'memory-version-text' }, h('span', { class: 'memory-id' }, `#${v.id} `), v.content),
-      h('div', { class: 'memory-meta' }, stateBadge(v), validity(v)),
-      actions.length > 0 ? h('div', { class: 'memory-version-actions' }, ...actions) : null,
+    return versionItem(
+      v,
+      'memory-version',
+      true,
+      ...(actions.length > 0 ? [h('div', { class: 'memory-version-actions' }, ...actions)] : []),
     );
   }
 
+  /**
+   * "Make current" keeps the update chain: the history stays open on the restored
+   * version. A plain restore cuts the chain on purpose, so the restored memory is
+   * a card of its own and the history that listed it is stale: it closes, and the
+   * restored card takes the focus.
+   */
   private async restore(v: Memory, replace: boolean): Promise<void> {
     const result = await attempt(() => this.api.restoreMemory(v.id, replace));
     if (!result) return;
     toast(restoredMessage(result, v.superseded_by !== null));
-    this.historyOf = result.memory.id;
+    const id = result.memory.id;
+    this.historyOf = result.replaced ? id : null;
     await this.refresh();
-    // The list was rebuilt: keep keyboard focus on the history that was being worked on.
-    const slot = this.slots.get(result.memory.id);
-    (slot && !slot.box.hidden ? slot.box : this.search).focus();
+    if (result.replaced) {
+      // The list was rebuilt: keep keyboard focus on the history that was being worked on.
+      const slot = this.slots.get(id);
+      (slot && !slot.box.hidden ? slot.box : this.search).focus();
+      return;
+    }
+    let card = this.cards.get(id);
+    if (!card) {
+      // The search does not find it on its own: show it anyway, first.
+      card = this.item({ memory: result.memory, folded: [] });
+      this.list.querySelector(':scope > .empty')?.remove();
+      this.list.prepend(card);
+    }
+    card.classList.add('restored');
+    card.tabIndex = -1;
+    card.focus();
+    card.scrollIntoView({ block: 'nearest' });
   }
 }

@@ -43,13 +43,27 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** A local date, "2025-03-02": the one date format of the UI. */
+export function localDate(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+}
+
+/** A local date and time, "2025-03-02 14:05". */
+export function localDateTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${localDate(epochMs)} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
 /** A relative time for the session list ("just now", "5 min ago", a date). */
 export function relativeTime(epochMs: number, now = Date.now()): string {
   const diff = Math.max(0, now - epochMs);
   if (diff < 60_000) return 'just now';
   if (diff < 3_600_000) return `${Math.floor(diff / 60_000)} min ago`;
   if (diff < 86_400_000) return `${Math.floor(diff / 3_600_000)} h ago`;
-  return new Date(epochMs).toLocaleDateString();
+  return localDate(epochMs);
 }
 
 /** Pretty JSON for tool arguments; strings stay readable. */
