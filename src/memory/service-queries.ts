@@ -10,9 +10,9 @@ import { cached } from './statements.js';
 import { CATEGORIES, type Memory, type NewMemory } from './types.js';
 
 /** Stored memories compared with each new one by the ingest decision. */
-export const INGEST_NEIGHBOURS = 15;
+export const INGEST_NEIGHBOURS = 25;
 /** Close stored memories shown to the ingest judge at most. */
-export const JUDGE_MAX_CANDIDATES = 6;
+export const JUDGE_MAX_CANDIDATES = 12;
 
 /** Content and category are required; the rest follows the repository's rules. */
 export function checkNew(m: NewMemory): void {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
 import { hashContent } from '../../src/memory/ingest.js';
-import { judgePrompt, modelJudge, parseJudgement } from '../../src/memory/judge.js';
+import { JUDGE_MAX_CANDIDATES, judgePrompt, modelJudge, parseJudgement } from '../../src/memory/judge.js';
 import type { Memory } from '../../src/memory/types.js';
 import { modelInfo } from '../support/harness.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
@@ -115,8 +115,8 @@ describe('modelJudge on the wire', () => {
   });
 
   it('the prompt shows at most a handful of candidates', () => {
-    const many = Array.from({ length: 20 }, (_, i) => stored(i + 1, `fact number ${i + 1}`));
+    const many = Array.from({ length: 30 }, (_, i) => stored(i + 1, `fact number ${i + 1}`));
     const { user } = judgePrompt({ statement: 's', category: 'fact', candidates: many });
-    expect(user.match(/\[id=/g)).toHaveLength(6);
+    expect(user.match(/\[id=/g)).toHaveLength(JUDGE_MAX_CANDIDATES);
   });
 });
