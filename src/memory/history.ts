@@ -61,9 +61,12 @@ export function chainOf(repo: MemoryRepo, id: number): Memory[] | undefined {
 }
 
 /**
- * Makes a superseded or forgotten memory active again: undoes a wrong update
- * (both versions stay active) or, with `replace`, makes it the current version
- * again by superseding the memory that had replaced it.
+ * Brings an old version back. Plainly, the superseded or forgotten row is active
+ * again beside the version that replaced it (an update that should not have
+ * happened: the two are separate facts, the link between them is cut). With
+ * `replace`, its statement becomes the current version from now on: a new row
+ * that supersedes the latest version of the chain, so the history stays a
+ * sequence of periods that never overlap.
  */
 export function restoreMemory(
   repo: MemoryRepo,
@@ -72,22 +75,31 @@ export function restoreMemory(
 ): { memory: Memory; replaced?: Memory } {
   const before = repo.get(id);
   if (before === undefined) throw new StoreError(`no memory with id ${id}`, 'not-found');
-  if (before.deletedAt === null && before.validTo === null) {
-    throw new StoreError(`memory ${id} is already active; nothing to restore`, 'conflict');
+  const active = (m: Memory) => m.deletedAt === null && m.validTo === null;
+  if (opts.replace !== true) {
+    if (active(before))
+      throw new StoreError(`memory ${id} is already active; nothing to restore`, 'conflict');
+    return { memory: repo.reactivate(id) };
+  }
+  const latest = (chainOf(repo, id) ?? [before])[0] as Memory;
+  if (latest.id === id && active(before)) {
+    throw new StoreError(`memory ${id} is already the current version; nothing to restore`, 'conflict');
   }
   return repo.db.transaction(() => {
-    const successor = before.supersededBy === null ? undefined : repo.get(before.supersededBy);
-    const memory = repo.reactivate(id);
-    if (
-      opts.replace !== true ||
-      successor === undefined ||
-      successor.validTo !== null ||
-      successor.deletedAt !== null
-    ) {
-      return { memory };
-    }
-    const replaced = repo.supersede(successor.id, id);
-    return { memory: repo.get(id) as Memory, replaced };
+    const memory = repo.add({
+      content: before.content,
+      category: before.category,
+      priority: before.priority,
+      importance: before.importance,
+      tags: before.tags,
+      pinned: before.pinned,
+      subject: before.subject,
+      attribute: before.attribute,
+      scope: before.scope,
+    });
+    if (!active(latest)) return { memory };
+    const replaced = repo.supersede(latest.id, memory.id, memory.validFrom);
+    return { memory, replaced };
   })();
 }
 

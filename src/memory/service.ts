@@ -274,13 +274,12 @@ export class MemoryService {
   }
 
   /**
-   * Makes a superseded or forgotten memory active again: undoes a wrong update
-   * (both versions stay active) or, with `replace`, makes it the current version
-   * again by superseding the memory that had replaced it.
+   * Brings an old version back: active again beside the newer one (undoing a wrong
+   * update), or with `replace` its statement becomes the current version from now on.
    */
   restore(id: number, opts: { replace?: boolean } = {}): { memory: Memory; replaced?: Memory } {
     const result = restoreMemory(this.repo, id, opts);
-    if (this.repo.getEmbedding(id) === undefined) this.embedNow([result.memory]);
+    if (this.repo.getEmbedding(result.memory.id) === undefined) this.embedNow([result.memory]);
     return result;
   }
 

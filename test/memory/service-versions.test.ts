@@ -74,9 +74,16 @@ describe('ingest never supersedes across subjects', () => {
     clock.advance(DAY);
     const again = await service.remember(fact('The user lives in Rome'));
     expect(again.outcome).toBe('update');
+    clock.advance(DAY);
     const back = service.restore(again.superseded!.id, { replace: true });
     expect(back.replaced?.id).toBe(again.memory.id);
-    expect(service.repo.get(again.memory.id)?.supersededBy).toBe(again.superseded!.id);
+    // The old statement is current again from now: a new version, so the periods never overlap.
+    const restored = again.superseded!.content;
+    expect(back.memory.content).toBe(restored);
+    expect(back.memory.validFrom).toBe(clock());
+    expect(service.repo.get(again.memory.id)).toMatchObject({ supersededBy: back.memory.id, validTo: clock() });
+    expect(service.history(back.memory.id).map((m) => m.content)).toEqual([restored, 'The user lives in Rome', restored]);
+    expect(() => service.restore(back.memory.id, { replace: true })).toThrow(/already the current version/);
   });
 
   it('a forgotten memory can be restored too', async () => {

@@ -113,7 +113,8 @@ describe('history and restore', () => {
       type: 'invalid_request_error',
     });
 
-    // A third value supersedes db-2; restoring db-2 with replace makes it current again.
+    // A third value supersedes db-2; restoring db-2 with replace makes its statement current
+    // again, as a new version from now (the periods of the history never overlap).
     const v3 = await add("The Kestrel project's database now lives on host db-3.");
     expect(v3.outcome).toBe('update');
     const old = v3.superseded!;
@@ -121,12 +122,14 @@ describe('history and restore', () => {
       replace: true,
     });
     expect(made.status).toBe(200);
-    expect(made.body.memory).toMatchObject({ id: old.id, valid_to: null, superseded_by: null });
-    expect(made.body.replaced).toMatchObject({ id: v3.memory.id, superseded_by: old.id });
-    expect(made.body.replaced?.valid_to).not.toBeNull();
+    expect(made.body.memory).toMatchObject({ content: old.content, valid_to: null, superseded_by: null });
+    expect(made.body.memory.id).not.toBe(old.id);
+    expect(made.body.replaced).toMatchObject({ id: v3.memory.id, superseded_by: made.body.memory.id });
+    expect(made.body.replaced?.valid_to).toBe(made.body.memory.valid_from);
     const after = (await history(v3.memory.id)).body.data;
-    expect(after[0]).toMatchObject({ id: old.id, valid_to: null });
-    expect(after.find((m) => m.id === v3.memory.id)?.superseded_by).toBe(old.id);
+    expect(after[0]).toMatchObject({ id: made.body.memory.id, valid_to: null });
+    expect(after.find((m) => m.id === v3.memory.id)?.superseded_by).toBe(made.body.memory.id);
+    expect(after.find((m) => m.id === old.id)?.superseded_by).toBe(v3.memory.id);
     const hits = await search('Kestrel database host');
     expect(hits.map((h) => h.id)).not.toContain(v3.memory.id);
 

@@ -248,17 +248,23 @@ describe('web UI: panels', () => {
     await page.keyboard.press('Enter');
     await page
       .getByTestId('toast')
-      .filter({ hasText: `#${old.id} is current again` })
+      .filter({ hasText: `#${v3.memory.id} is now an earlier version` })
       .waitFor();
-    const history = (await (await fetch(`${srv.url}/v1/memory/${old.id}/history`)).json()) as {
-      data: Array<{ id: number; valid_to: number | null; superseded_by: number | null }>;
+    // Its statement is current again as a new version from now: the periods never overlap.
+    const history = (await (await fetch(`${srv.url}/v1/memory/${v3.memory.id}/history`)).json()) as {
+      data: Array<{ id: number; content: string; valid_to: number | null; superseded_by: number | null }>;
     };
-    expect(history.data[0]).toMatchObject({ id: old.id, valid_to: null });
-    expect(history.data.find((m) => m.id === v3.memory.id)?.superseded_by).toBe(old.id);
+    const current = history.data[0]!;
+    expect(current).toMatchObject({ content: old.content, valid_to: null });
+    expect(history.data.find((m) => m.id === v3.memory.id)?.superseded_by).toBe(current.id);
     // The history stays open on the restored version: it is current, the 9292 one superseded by it.
     const rows = page.getByTestId('memory-version');
-    await poll(() => rows.filter({ hasText: old.content }).textContent()).toContain('current');
-    await poll(() => rows.filter({ hasText: '9292' }).textContent()).toContain(`superseded by #${old.id}`);
+    await poll(() =>
+      page.locator(`[data-testid="memory-version"][data-memory-id="${current.id}"]`).textContent(),
+    ).toContain('current');
+    await poll(() => rows.filter({ hasText: '9292' }).textContent()).toContain(
+      `superseded by #${current.id}`,
+    );
     await poll(() => page.evaluate('document.activeElement?.dataset.testid')).toBe('memory-history-list');
     await screenshot(page, 'memory-restored');
     expect(errors).toEqual([]);

@@ -161,7 +161,7 @@ export class Api {
     return this.json('GET', `/v1/memory/${id}/history`);
   }
 
-  /** Reactivates an old version; `replace` makes it current again, superseding the one that replaced it. */
+  /** Reactivates an old version; `replace` makes its statement the current version again (a new version from now). */
   restoreMemory(id: number, replace = false): Promise<RestoreResult> {
     return this.json('POST', `/v1/memory/${id}/restore`, replace ? { replace: true } : {});
   }

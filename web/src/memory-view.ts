@@ -162,7 +162,7 @@ export function savedMessage(r: RememberResult): string {
 }
 
 export function restoredMessage(r: RestoreResult, wasSuperseded: boolean): string {
-  if (r.replaced) return `#${r.memory.id} is current again; #${r.replaced.id} is now an earlier version`;
+  if (r.replaced) return `Current again as #${r.memory.id}; #${r.replaced.id} is now an earlier version`;
   return wasSuperseded
     ? `#${r.memory.id} restored: it is active again beside the newer version`
     : `#${r.memory.id} restored`;
