@@ -81,8 +81,15 @@ describe('ingest never supersedes across subjects', () => {
     const restored = again.superseded!.content;
     expect(back.memory.content).toBe(restored);
     expect(back.memory.validFrom).toBe(clock());
-    expect(service.repo.get(again.memory.id)).toMatchObject({ supersededBy: back.memory.id, validTo: clock() });
-    expect(service.history(back.memory.id).map((m) => m.content)).toEqual([restored, 'The user lives in Rome', restored]);
+    expect(service.repo.get(again.memory.id)).toMatchObject({
+      supersededBy: back.memory.id,
+      validTo: clock(),
+    });
+    expect(service.history(back.memory.id).map((m) => m.content)).toEqual([
+      restored,
+      'The user lives in Rome',
+      restored,
+    ]);
     expect(() => service.restore(back.memory.id, { replace: true })).toThrow(/already the current version/);
   });
 
