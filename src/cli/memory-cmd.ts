@@ -20,10 +20,17 @@ function line(m: Memory): string {
 }
 
 /** "2024-01-05 → 2025-03-02" or "since 2025-03-02". */
+const minute = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
+
+/** "2024-01-05 → 2025-03-02", "since 2025-03-02", or with times (UTC) when both ends fall on one day. */
 function validity(m: Memory, newer?: Memory): string {
   const end = m.validTo ?? (m.deletedAt !== null ? m.deletedAt : undefined) ?? newer?.validFrom;
-  return end === undefined ? `since ${day(m.validFrom)}` : `${day(m.validFrom)} → ${day(end)}`;
+  if (end === undefined) return `since ${day(m.validFrom)}`;
+  if (day(end) === day(m.validFrom)) return `${day(m.validFrom)} ${minute(m.validFrom)} → ${minute(end)} UTC`;
+  return `${day(m.validFrom)} → ${day(end)}`;
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function hitLines(h: MemorySearchHit): string {
   const head = `${h.score.toFixed(2)}  ${line(h.memory)}`;
@@ -48,7 +55,8 @@ async function withMemory<T>(
 
 function category(value: string | undefined): Category {
   if (value === undefined) return 'fact';
-  if ((CATEGORIES as readonly string[]).includes(value)) return value as Category;
+  const name = value.trim().toLowerCase();
+  if ((CATEGORIES as readonly string[]).includes(name)) return name as Category;
   throw new CliError(`unknown category ${JSON.stringify(value)}: use one of ${CATEGORIES.join(', ')}`);
 }
 
@@ -81,6 +89,7 @@ export const memoryCommands = {
     });
   },
   async search(query: string, opts: { json?: boolean; limit: number; all?: boolean }): Promise<number> {
+    if (query.trim() === '') throw new CliError('give something to search for: tea memory search "deploy"');
     return withMemory(async ({ memory }) => {
       const hits = await memory.search(query, { limit: opts.limit, all: opts.all === true });
       if (opts.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
@@ -128,7 +137,16 @@ export const memoryCommands = {
   },
   async restore(id: string, opts: { replace?: boolean }): Promise<number> {
     return withMemory(({ memory }) => {
-      const r = memory.restore(memoryId(id), { replace: opts.replace === true });
+      const n = memoryId(id);
+      let r: ReturnType<typeof memory.restore>;
+      try {
+        r = memory.restore(n, { replace: opts.replace === true });
+      } catch (e) {
+        if (e instanceof Error && e.name === 'StoreError' && /already/.test(e.message)) {
+          throw new CliError(`${e.message} (tea memory history ${n} lists its versions)`);
+        }
+        throw e;
+      }
       const note = r.replaced ? `, replacing #${r.replaced.id}` : '';
       process.stdout.write(`restored: ${line(r.memory)}${note}\n`);
       return EXIT.OK;
@@ -148,9 +166,20 @@ export const memoryCommands = {
   },
   async exportTo(file: string | undefined): Promise<number> {
     return withMemory(({ memory }) => {
-      const json = `${JSON.stringify(memory.exportAll(), null, 2)}\n`;
-      if (file) writeFileSync(file, json);
-      else process.stdout.write(json);
+      const rows = memory.exportAll();
+      const json = `${JSON.stringify(rows, null, 2)}\n`;
+      if (!file) {
+        process.stdout.write(json);
+        return EXIT.OK;
+      }
+      try {
+        writeFileSync(file, json);
+      } catch (e) {
+        throw new CliError(`cannot write ${file}: ${(e as Error).message}`);
+      }
+      process.stdout.write(
+        `exported ${plural(rows.length, 'memory', 'memories')} (history included) to ${file}\n`,
+      );
       return EXIT.OK;
     });
   },
@@ -167,14 +196,24 @@ export const memoryCommands = {
     } catch (e) {
       throw new CliError(`${file}: ${(e as Error).message}`);
     }
+    if (items.length === 0)
+      throw new CliError(`${file}: no memories in it (expected a JSON array or JSON Lines)`);
     return withMemory(
       async ({ memory }) => {
         if (!opts.ingest) {
           const added = memory.importAll(items);
-          process.stdout.write(`imported ${added} memories (${items.length - added} already known)\n`);
+          process.stdout.write(
+            `imported ${plural(added, 'memory', 'memories')} (${items.length - added} already known)\n`,
+          );
           return EXIT.OK;
         }
-        const counts = await memory.importStatements(items);
+        const progress = process.stderr.isTTY
+          ? (done: number, total: number) => {
+              if (done % 100 === 0 || done === total) process.stderr.write(`\r  ${done}/${total}`);
+              if (done === total) process.stderr.write('\n');
+            }
+          : undefined;
+        const counts = await memory.importStatements(items, progress ? { onProgress: progress } : {});
         process.stdout.write(
           `ingested ${items.length} statements in time order: ${counts.new} new, ${counts.update} updates, ` +
             `${counts.duplicate} duplicates, ${counts.history} earlier versions\n`,

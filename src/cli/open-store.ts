@@ -46,7 +46,13 @@ export function judgeProfile(config: TeaConfig): ProfileConfig | undefined {
   return config.cheapModel ?? config.mainModel;
 }
 
-/** A judge on `profile` whose model client is built on its first judgement. */
+/** How long `tea memory add` waits for the judge before deciding without it. */
+export const CLI_JUDGE_TIMEOUT_MS = 10_000;
+
+/**
+ * A judge on `profile` whose model client is built on its first judgement: no
+ * retries (a command waits for it), and a note on stderr when it cannot help.
+ */
 export function lazyJudge(config: TeaConfig, profile: ProfileConfig): IngestJudge {
   let inner: Promise<IngestJudge> | undefined;
   const build = async (): Promise<IngestJudge> => {
@@ -55,7 +61,14 @@ export function lazyJudge(config: TeaConfig, profile: ProfileConfig): IngestJudg
       import('../agent/settings.js'),
       import('../memory/judge.js'),
     ]);
-    return modelJudge(createModelChain([profile], chainOptions(config, { cheap: true })));
+    const chain = createModelChain([profile], { ...chainOptions(config, { cheap: true }), maxRetries: 0 });
+    return modelJudge(chain, {
+      timeoutMs: CLI_JUDGE_TIMEOUT_MS,
+      onFailure: (why) =>
+        process.stderr.write(
+          `tea: the memory judge (${profile.model}) could not decide (${why}); decided without it\n`,
+        ),
+    });
   };
   return {
     async judge(input, signal) {

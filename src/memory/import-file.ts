@@ -20,6 +20,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function rawItems(text: string): unknown[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
+  // A document that opens an array is one JSON document: its error is the document's, not a line's.
+  if (trimmed.startsWith('[')) {
+    try {
+      const whole: unknown = JSON.parse(trimmed);
+      if (Array.isArray(whole)) return whole;
+    } catch (err) {
+      throw new StoreError(`not valid JSON (${(err as Error).message})`);
+    }
+  }
   try {
     const whole: unknown = JSON.parse(trimmed);
     if (Array.isArray(whole)) return whole;
@@ -112,12 +121,20 @@ function readItem(raw: unknown): ImportableMemory {
   return out;
 }
 
-/** The memories in a file's text; a StoreError names the item (1-based) that cannot be read. */
-export function readMemoryFile(text: string): ImportableMemory[] {
+/**
+ * The memories in a file's text; a StoreError names the item (1-based) that
+ * cannot be read. A time more than a day after `now` is refused: nothing said
+ * can date from the future.
+ */
+export function readMemoryFile(text: string, now: number = Date.now()): ImportableMemory[] {
   const items = rawItems(text);
   return items.map((raw, index) => {
     try {
-      return readItem(raw);
+      const item = readItem(raw);
+      if (item.createdAt !== undefined && item.createdAt > now + 86_400_000) {
+        throw new StoreError(`created_at ${new Date(item.createdAt).toISOString()} is in the future`);
+      }
+      return item;
     } catch (err) {
       throw new StoreError(`memory ${index + 1} of ${items.length}: ${(err as Error).message}`, 'invalid', {
         cause: err,

@@ -140,7 +140,12 @@ export function parseJudgement(reply: string, shown: readonly number[]): Judgeme
 /** A judge on `provider` (best the cheap model). `onUsage` sees the tokens of every call. */
 export function modelJudge(
   provider: Provider,
-  opts: { timeoutMs?: number; onUsage?: (usage: Usage) => void } = {},
+  opts: {
+    timeoutMs?: number;
+    onUsage?: (usage: Usage) => void;
+    /** Hears why a judgement could not be had (the caller decides without it). */
+    onFailure?: (why: string) => void;
+  } = {},
 ): IngestJudge {
   return {
     async judge(input, signal) {
@@ -152,11 +157,15 @@ export function modelJudge(
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
         opts.onUsage?.(completion.usage);
-        return parseJudgement(
+        const verdict = parseJudgement(
           completion.text,
           input.candidates.slice(0, JUDGE_MAX_CANDIDATES).map((m) => m.id),
         );
-      } catch {
+        if (verdict === undefined) opts.onFailure?.('its answer held no usable verdict');
+        return verdict;
+      } catch (err) {
+        const why = timeout.aborted && !signal?.aborted ? 'no answer in time' : (err as Error).message;
+        opts.onFailure?.(why);
         return undefined;
       }
     },

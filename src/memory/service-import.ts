@@ -132,6 +132,7 @@ export function statementOf(item: ImportableMemory): IngestInput {
 export async function ingestInTimeOrder(
   items: ImportableMemory[],
   remember: (statement: IngestInput, at: number | undefined) => Promise<RememberResult>,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<Record<IngestOutcome, number>> {
   items.forEach((item, index) => {
     try {
@@ -144,6 +145,9 @@ export async function ingestInTimeOrder(
   const ordered = [...items].sort(
     (a, b) => (a.createdAt ?? Number.POSITIVE_INFINITY) - (b.createdAt ?? Number.POSITIVE_INFINITY),
   );
-  for (const item of ordered) counts[(await remember(statementOf(item), item.createdAt)).outcome] += 1;
+  for (const [i, item] of ordered.entries()) {
+    counts[(await remember(statementOf(item), item.createdAt)).outcome] += 1;
+    onProgress?.(i + 1, ordered.length);
+  }
   return counts;
 }

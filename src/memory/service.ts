@@ -319,13 +319,16 @@ export class MemoryService {
    */
   async importStatements(
     items: ImportableMemory[],
-    opts: { judge?: boolean } = {},
+    opts: { judge?: boolean; onProgress?: (done: number, total: number) => void } = {},
   ): Promise<Record<IngestOutcome, number>> {
-    return ingestInTimeOrder(items, (statement, at) =>
-      this.remember(statement, {
-        ...(opts.judge === undefined ? {} : { judge: opts.judge }),
-        ...(at === undefined ? {} : { at }),
-      }),
+    return ingestInTimeOrder(
+      items,
+      (statement, at) =>
+        this.remember(statement, {
+          ...(opts.judge === undefined ? {} : { judge: opts.judge }),
+          ...(at === undefined ? {} : { at }),
+        }),
+      opts.onProgress,
     );
   }
 

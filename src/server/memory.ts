@@ -2,6 +2,7 @@
  * Long-term memory routes: list, search, add, import, pin, forget, and the user
  * profile block; history and restore are in memory-versions.ts.
  */
+import type { Context } from 'hono';
 import * as z from 'zod';
 import { readMemoryFile } from '../memory/import-file.js';
 import { CATEGORIES, type Category, type Priority } from '../memory/types.js';
@@ -9,7 +10,7 @@ import { StoreError } from '../store/index.js';
 import { apiError } from './errors.js';
 import { guarded, memoryId, memoryNotFound, memoryVersionRoutes } from './memory-versions.js';
 import { type AppContext, doc } from './routes.js';
-import { readJson, readQuery } from './validate.js';
+import { readJson, readQuery, validated } from './validate.js';
 import { memoryHitView, memoryView } from './views.js';
 
 /** Memories one import request may carry (bigger files: `tea memory import`). */
@@ -68,6 +69,31 @@ const importBody = z
   });
 const pinBody = z.object({ pinned: z.boolean() });
 const profileBody = z.object({ text: z.string() });
+
+/**
+ * The import body as people have it: `{items}` or `{text}` (with `ingest`), a
+ * `tea memory export` array as it is, `{memories: [...]}`, or JSON Lines — the last
+ * three take `?ingest=true` from the query.
+ */
+async function readImport(c: Context): Promise<z.infer<typeof importBody>> {
+  const text = await c.req.text();
+  const ingest = c.req.query('ingest') === 'true' || c.req.query('ingest') === '1';
+  if (text.trim() === '')
+    throw apiError(400, 'request body is empty: expected memories to import', { code: 'empty_body' });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    // Not one JSON document: JSON Lines, read like a file.
+    return validated(importBody, { text, ingest });
+  }
+  if (Array.isArray(raw)) return validated(importBody, { items: raw, ingest });
+  if (raw !== null && typeof raw === 'object' && 'memories' in raw && !('items' in raw) && !('text' in raw)) {
+    const { memories, ...rest } = raw as Record<string, unknown>;
+    return validated(importBody, { ingest, ...rest, items: memories });
+  }
+  return validated(importBody, raw);
+}
 
 export function memoryRoutes(ctx: AppContext): void {
   const { app, deps } = ctx;
@@ -142,7 +168,7 @@ export function memoryRoutes(ctx: AppContext): void {
     body: importBody,
   });
   app.post('/v1/memory/import', async (c) => {
-    const b = await readJson(c, importBody);
+    const b = await readImport(c);
     const param = b.items === undefined ? 'text' : 'items';
     // Items go through the same reader as a file, so both accept the same fields and times.
     const items = importable(param, () => readMemoryFile(b.text ?? JSON.stringify(b.items)));

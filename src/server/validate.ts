@@ -26,7 +26,8 @@ export async function readJson<S extends z.ZodType>(
   return validated(schema, raw);
 }
 
-function validated<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+/** `raw` checked against `schema`; a 400 naming the first bad field otherwise. */
+export function validated<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const { param, message } = zodProblem(parsed.error);

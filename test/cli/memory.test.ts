@@ -36,12 +36,16 @@ describe('tea memory', () => {
   it('exports and imports JSON, and keeps a profile', async () => {
     await tea(['memory', 'add', '-c', 'instruction', 'Always run the tests before committing']);
     const file = path.join(ctx.work, 'mem.json');
-    expect((await tea(['memory', 'export', file])).code).toBe(0);
+    const exported = await tea(['memory', 'export', file]);
+    expect(exported.stdout).toBe(`exported 1 memory (history included) to ${file}\n`);
+    const nowhere = await tea(['memory', 'export', path.join(ctx.work, 'no-such-dir', 'x.json')]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/^tea: cannot write .*x\.json: ENOENT/);
 
     const other = cliEnv();
     try {
       const imported = await runTea(['memory', 'import', file], { env: other.env });
-      expect(imported.stdout).toMatch(/imported 1 memories \(0 already known\)/);
+      expect(imported.stdout).toMatch(/imported 1 memory \(0 already known\)/);
       const again = await runTea(['memory', 'import', file], { env: other.env });
       expect(again.stdout).toMatch(/imported 0 memories \(1 already known\)/);
     } finally {
@@ -83,21 +87,24 @@ describe('tea memory', () => {
     expect(history.stdout).toMatch(
       /^#5 +current since \d{4}-\d{2}-\d{2} +Heron's staging API now runs on port 9191\./m,
     );
+    // Both ends on one day: the times show (UTC).
     expect(history.stdout).toMatch(
-      /^#1 +\d{4}-\d{2}-\d{2} → \d{4}-\d{2}-\d{2} +The staging API of Heron runs on port 9090\. \(superseded by #5\)/m,
+      /^#1 +\d{4}-\d{2}-\d{2} \d\d:\d\d → \d\d:\d\d UTC +The staging API of Heron runs on port 9090\. \(superseded by #5\)/m,
     );
 
     const search = await tea(['memory', 'search', 'Heron', 'staging', 'port']);
     expect(search.stdout).toMatch(/^(0\.\d\d|1\.00) +#5 .*9191/m);
     expect(search.stdout).toMatch(
-      /^ +earlier: #1 The staging API of Heron runs on port 9090\. +\(\d{4}-\d{2}-\d{2} → \d{4}-\d{2}-\d{2}\)/m,
+      /^ +earlier: #1 The staging API of Heron runs on port 9090\. +\(\d{4}-\d{2}-\d{2} \d\d:\d\d → \d\d:\d\d UTC\)/m,
     );
 
     expect((await tea(['memory', 'restore', '1'])).stdout).toMatch(/^restored: #1 /);
     expect((await tea(['memory', 'list'])).stdout).toContain('port 9090');
     const twice = await tea(['memory', 'restore', '1']);
     expect(twice.code).toBe(2);
-    expect(twice.stderr).toMatch(/memory 1 is already active/);
+    expect(twice.stderr).toMatch(
+      /memory 1 is already active; nothing to restore \(tea memory history 1 lists its versions\)/,
+    );
     const unknown = await tea(['memory', 'history', '999']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no memory with id 999/);

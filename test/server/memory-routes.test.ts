@@ -221,6 +221,28 @@ describe('POST /v1/memory/import', () => {
     expect(again.body).toEqual({ imported: 0, skipped: 2 });
   });
 
+  it('takes an export array as it is, {memories: [...]} and raw JSON Lines (ingest from the query)', async () => {
+    const post = (body: string, query = '') =>
+      fetch(`${t.url}/v1/memory/import${query}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+    const array = await post(
+      JSON.stringify([{ content: 'Robin deploys from the main branch.', category: 'fact' }]),
+    );
+    expect(array.status).toBe(200);
+    expect(await array.json()).toEqual({ imported: 1, skipped: 0 });
+    const wrapped = await post(JSON.stringify({ memories: [{ content: 'Robin backups run at 02:00.' }] }));
+    expect(await wrapped.json()).toEqual({ imported: 1, skipped: 0 });
+    const lines = [
+      '{"content": "The Robin API listens on port 7100.", "created_at": "2025-01-01"}',
+      '{"content": "The Robin API now listens on port 7200.", "created_at": "2025-06-01"}',
+    ].join('\n');
+    const ingested = await post(lines, '?ingest=true');
+    expect(await ingested.json()).toEqual({ ingested: 2, new: 1, update: 1, duplicate: 0, history: 0 });
+  });
+
   it('refuses a bad item with a 400 naming it, and adds nothing', async () => {
     const before = (await t.json<{ data: Mem[] }>('GET', '/v1/memory?limit=1000')).body.data.length;
     const empty = await t.json<ApiErr>('POST', '/v1/memory/import', {
