@@ -125,7 +125,10 @@ describe('readMemoryFile', () => {
     ['[{"content":"x","created_at":"yesterday-ish"}]', /memory 1 of 1: cannot read the time "yesterday-ish"/],
     ['[{"content":"x","tags":[1,2]}]', /tags must be a list of strings/],
     ['[\n  {"content": "x"},\n  {"content": "y"', /^not valid JSON \(/],
-    ['[{"content":"x","created_at":"2999-01-01"}]', /memory 1 of 1: created_at 2999-01-01T00:00:00.000Z is in the future/],
+    [
+      '[{"content":"x","created_at":"2999-01-01"}]',
+      /memory 1 of 1: created_at 2999-01-01T00:00:00.000Z is in the future/,
+    ],
   ])('names what is wrong in %s', (text, message) => {
     expect(() => readMemoryFile(text)).toThrow(message);
   });
