@@ -96,7 +96,9 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
           return service.history(need(args.id, 'id')).map(versionLine).join('\n');
         case 'restore': {
           const r = service.restore(need(args.id, 'id'), { replace: args.replace === true });
-          return `Restored: ${line(r.memory)}${r.replaced ? ` (replaces #${r.replaced.id})` : ''}`;
+          if (r.replaced)
+            return `Current again as ${line(r.memory)} (#${r.replaced.id} is now an earlier version)`;
+          return `Restored beside the newer version: ${line(r.memory)}`;
         }
         case 'pin':
         case 'unpin':

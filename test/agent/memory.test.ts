@@ -90,7 +90,7 @@ describe('long-term memory in the loop', () => {
       ),
     );
     expect(results[1]).toMatch(
-      new RegExp(`^Restored: #${paris.memory.id} .*Paris \\(replaces #${berlin.memory.id}\\)$`),
+      new RegExp(`^Current again as #\\d+ .*Paris \\(#${berlin.memory.id} is now an earlier version\\)$`),
     );
     expect(results[2]).toMatch(/^\[ERROR\].*no memory with id 999/);
     expect(memory.list().map((m) => m.content)).toEqual(['The user lives in Paris']);
