@@ -29,10 +29,10 @@ import {
   type IngestEvent,
 } from './memory-ingest-corpus.js';
 
-type Mode = 'import' | 'add offline' | 'add + judge';
+type Mode = 'import' | 'add offline' | 'add + judge' | 'add + judge, 10% garbage';
 const DAY = 86_400_000;
-/** Every this-many judge replies is garbage (the service must fall back to the offline rule). */
-const MALFORMED_EVERY = Number(process.env.MALFORMED_EVERY ?? 10);
+/** In the garbage mode, every this-many judge replies is prose (the service must fall back to the offline rule). */
+const MALFORMED_EVERY = 10;
 
 interface Loaded {
   /** Event key → the memory id that holds it (its own row, or the row it was judged a duplicate of). */
@@ -44,13 +44,13 @@ interface Loaded {
 }
 
 /** A judge that plays from the labels: same fact and version → duplicate, same fact newer → update. */
-function oracle(byContent: Map<string, IngestEvent>) {
+function oracle(byContent: Map<string, IngestEvent>, garbage: boolean) {
   let calls = 0;
   const answer = (body: Record<string, unknown>) => {
     calls += 1;
     const messages = body.messages as Array<{ content: string }>;
     const user = messages.at(-1)?.content ?? '';
-    if (calls % MALFORMED_EVERY === 0)
+    if (garbage && calls % MALFORMED_EVERY === 0)
       return reply().text('I think this one is probably an update of the first one.');
     const statement = /NEW \([a-z]+\): (.*)$/m.exec(user)?.[1] ?? '';
     const mine = byContent.get(statement.trim());
@@ -175,9 +175,10 @@ const fmt = (t: Tally) =>
 async function runMode(corpus: IngestCorpus, mode: Mode, label: string): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-ingest-'));
   const store = Store.open(path.join(dir, 'tea.db'));
-  const server = mode === 'add + judge' ? await startModelServer() : undefined;
+  const judged = mode.startsWith('add + judge');
+  const server = judged ? await startModelServer() : undefined;
   const byContent = new Map(corpus.events.map((e) => [e.content, e]));
-  const judge = oracle(byContent);
+  const judge = oracle(byContent, mode.endsWith('garbage'));
   server?.respond(judge.answer);
   const clock = { t: corpus.events[0]?.at ?? 0 };
   try {
@@ -207,9 +208,9 @@ async function runMode(corpus: IngestCorpus, mode: Mode, label: string): Promise
     const score = await evaluate(service, corpus, loaded);
     const active = service.repo.count();
     console.log(
-      `memory ingest ${label} ${mode.padEnd(11)}: ${fmt(score.all)} | stale ${(score.stale * 100).toFixed(1)}% of ${score.staleAsked} | ` +
+      `memory ingest ${label} ${mode.padEnd(24)}: ${fmt(score.all)} | stale ${(score.stale * 100).toFixed(1)}% of ${score.staleAsked} | ` +
         `lost facts ${lost.length} | ${active} active of ${corpus.events.length} | load ${loaded.seconds.toFixed(1)} s` +
-        `${server ? ` (${loaded.judgeCalls} judge calls, every ${MALFORMED_EVERY}th malformed)` : ''} | search p50 ${score.p50.toFixed(1)} ms`,
+        `${server ? ` (${loaded.judgeCalls} judge calls)` : ''} | search p50 ${score.p50.toFixed(1)} ms`,
     );
     console.log(`    by kind: ${[...score.byKind].map(([k, t]) => `${k} ${fmt(t)} (${t.n})`).join(' · ')}`);
     console.log(
@@ -234,6 +235,7 @@ export async function benchMemoryIngest(sizes: readonly number[] = [2000, 10_000
     const imported = await runMode(corpus, 'import', label);
     const added = await runMode(corpus, 'add offline', label);
     await runMode(corpus, 'add + judge', label);
+    await runMode(corpus, 'add + judge, 10% garbage', label);
     console.log(`    recall@5 via add (offline) − via import: ${((added - imported) * 100).toFixed(1)} pts`);
   }
 }

@@ -79,6 +79,12 @@ export function namesIn(q: Statement): string[] {
       if (Array.from(name).length > 1) out.push(name);
       continue;
     }
+    // A surname the segmenter glued to the first given-name character: 杨子|涵.
+    if (Array.from(t.raw).length === 2 && ZH_SURNAMES.has(Array.from(t.raw)[0] ?? '') && loose(next)) {
+      out.push(`${t.raw}${(next as Token).raw}`);
+      i += 1;
+      continue;
+    }
     if (loose(t) && loose(tokens[i + 1])) {
       let run = t.raw;
       while (loose(tokens[i + 1])) run += (tokens[++i] as Token).raw;

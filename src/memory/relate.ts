@@ -106,6 +106,13 @@ function sameList(x: readonly string[], y: readonly string[]): boolean {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 }
 
+/** Both name values, and the same ones. */
+function sameValues(a: Statement, b: Statement): boolean {
+  const values = (s: Statement) => [...new Set(s.content.filter(isValueToken).map((t) => t.key))].sort();
+  const [x, y] = [values(a), values(b)];
+  return x.length > 0 && sameList(x, y);
+}
+
 /** Both read, with one non-empty subject phrase. */
 function sameSubject(a: Statement, b: Statement): boolean {
   return a.boundary !== -1 && b.boundary !== -1 && a.subject.length > 0 && sameList(a.subject, b.subject);
@@ -239,6 +246,10 @@ function swapRelation(older: Statement, newer: Statement, hunk: Hunk): Relation 
   if (inverted(older, lastTokenA) || inverted(newer, lastTokenB)) return { kind: 'close' };
   // A name swapped mid-sentence may be the topic ("we use X in Heron", "乌龙茶是马娟每天…"): unclear.
   if (!final && (nameLike(older, hunk.a) || nameLike(newer, hunk.b))) return { kind: 'close' };
+  // Every value (number, name, identifier) kept, only wording swapped ("接口跑在5000端口" /
+  // "服务端口是5000"): a restatement or another attribute with the same value — not a change.
+  const valueSwapped = swapped.some(isValueToken) || nameLike(older, hunk.a) || nameLike(newer, hunk.b);
+  if (!valueSwapped && sameValues(older, newer)) return { kind: 'close' };
   const single = singleValued(older, newer, swapped);
   // "罗伟负责夜翼平台" / "罗伟负责龙帆项目": two names on a relation that may hold both are two facts.
   if (!single && (nameLike(older, hunk.a) || nameLike(newer, hunk.b))) return { kind: 'close' };

@@ -4,13 +4,16 @@
  * by Anika Petrov." / "Tundra has a new maintainer: Bruno Quinlan."). A question
  * ties them: both name what it asks about (its names: "Tundra", "PROJ-142",
  * "黄梦瑶") and both speak of the same thing. Among such rivals the one valid at
- * the asked time — by default the newest — takes the best place the rivals hold;
- * the others follow. Nothing is hidden: this only reorders.
+ * the asked time — by default the newest — moves up to the best place the rivals
+ * hold; the others shift down by one. Nothing is hidden: this only reorders.
  */
+
+import { newestFirst } from './history.js';
 import { namesIn } from './names.js';
 import { readStatement, type Statement } from './statement.js';
 import type { TimeIntent } from './time-query.js';
 import type { Memory } from './types.js';
+import { pickVersion } from './versions.js';
 
 /** A rival must score at least this share of the best rival: a faint match does not jump ahead. */
 export const RIVAL_SCORE = 0.5;
@@ -42,19 +45,6 @@ function attributeKeys(s: Statement, anchors: readonly string[]): Set<string> {
 function shares(a: Set<string>, b: Set<string>): boolean {
   for (const k of a) if (b.has(k)) return true;
   return false;
-}
-
-/** The rival that answers: the one valid at the asked time, the one before the newest, or the newest. */
-function answerFirst(members: Memory[], intent: TimeIntent): Memory[] {
-  const newest = [...members].sort((a, b) => b.validFrom - a.validFrom || b.id - a.id);
-  let first: Memory | undefined;
-  if (intent.kind === 'before') first = newest[1];
-  if (intent.kind === 'at') {
-    first = newest.find(
-      (m, i) => m.validFrom <= intent.at && intent.at < (m.validTo ?? newest[i - 1]?.validFrom ?? Infinity),
-    );
-  }
-  return first === undefined ? newest : [first, ...newest.filter((m) => m !== first)];
 }
 
 /**
@@ -93,10 +83,8 @@ export function rivalsNewestFirst<T extends Rival>(hits: T[], query: string, int
   for (const group of groupOf.values()) {
     if (group.length < 2) continue;
     // The answer moves up to the best place the rivals hold; everything between shifts down by one.
-    const answer = answerFirst(
-      group.map((i) => (hits[i] as T).memory),
-      intent,
-    )[0] as Memory;
+    const members = group.map((i) => (hits[i] as T).memory).sort(newestFirst);
+    const answer = pickVersion(members, intent);
     const from = out.findIndex((h) => h.memory.id === answer.id);
     const to = out.findIndex((h) => group.some((i) => (hits[i] as T).memory.id === h.memory.id));
     if (from <= to) continue;

@@ -311,6 +311,23 @@ function byOtherLists(
 }
 
 /**
+ * Active memories of the scopes that name any of `names`, those naming more first
+ * (BM25): what the ingest judge should see of a subject, however it was worded.
+ */
+export function namedMemories(
+  source: Source,
+  names: readonly string[],
+  options: { scopes?: string[]; limit: number; now?: number },
+): Memory[] {
+  const repo = repoOf(source);
+  const match = namesQuery(names);
+  if (match === undefined || options.limit <= 0) return [];
+  const raw = { names: ftsIds(repo.db, 'memories_fts_words', match) };
+  const filter = { now: options.now ?? repo.now(), scopes: options.scopes };
+  return repo.getMany((activeLists(repo.db, raw, filter).names ?? []).slice(0, options.limit));
+}
+
+/**
  * Baseline for benchmarks: BM25 over the word index alone (the textbook lexical
  * baseline), active and in-scope memories, no priors.
  */

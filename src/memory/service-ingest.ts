@@ -17,7 +17,7 @@ import {
 import type { IngestJudge } from './judge.js';
 import { namesIn } from './names.js';
 import type { MemoryRepo } from './repo.js';
-import { searchMemories } from './search.js';
+import { namedMemories, searchMemories } from './search.js';
 import { INGEST_NEIGHBOURS, JUDGE_MAX_CANDIDATES, sameKeyMemories } from './service-queries.js';
 import { readStatement } from './statement.js';
 import type { Memory, NewMemory } from './types.js';
@@ -52,14 +52,20 @@ export type IngestInput = NewMemory & { value?: string };
 /** The stored memories the decision compares with: search neighbours, same hash, same key. */
 function similarTo(ctx: IngestContext, candidate: IngestCandidate, scope: string): SimilarMemory[] {
   const found = new Map<number, Memory>();
+  const names = namesIn(readStatement(candidate.content));
   const hits = searchMemories(ctx.repo, candidate.content, {
-    names: namesIn(readStatement(candidate.content)),
+    names,
     limit: INGEST_NEIGHBOURS,
     scopes: [scope],
     ...(candidate.vector === undefined ? {} : { queryVector: candidate.vector }),
     embedder: ctx.embedderId,
   });
   for (const hit of hits) found.set(hit.memory.id, hit.memory);
+  // A judge can tell versions worded apart: show it what else is said about the same names.
+  if (ctx.judge !== undefined) {
+    for (const m of namedMemories(ctx.repo, names, { scopes: [scope], limit: NAMED_NEIGHBOURS }))
+      found.set(m.id, m);
+  }
   const byHash = ctx.repo.findByHash(candidate.hash, scope);
   if (byHash !== undefined) found.set(byHash.id, byHash);
   if (candidate.subject && candidate.attribute) {
@@ -73,6 +79,9 @@ function similarTo(ctx: IngestContext, candidate: IngestCandidate, scope: string
       : { memory };
   });
 }
+
+/** Memories naming the same things looked at, besides the search neighbours, when a judge is set. */
+const NAMED_NEIGHBOURS = 30;
 
 const isActive = (m: Memory | undefined): m is Memory =>
   m !== undefined && m.deletedAt === null && m.validTo === null;
