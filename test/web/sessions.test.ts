@@ -84,6 +84,32 @@ describe('web UI: sessions', () => {
     await page.context().close();
   });
 
+  it('a slow start does not take the focus from a rename the user began meanwhile', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    // The settings load is held until the rename is under way, then let through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/v1/config', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(srv.url);
+    const row = page.locator('[data-session-id]').first();
+    await row.hover();
+    await row.getByTestId('session-rename').click();
+    const input = page.getByTestId('session-rename-input');
+    await input.waitFor();
+    release();
+    await page.waitForResponse('**/v1/config');
+    await poll(() => page.evaluate('document.activeElement?.dataset.testid')).toBe('session-rename-input');
+    await input.press('Escape');
+    await context.close();
+  });
+
   it('renames and deletes sessions from the sidebar', async () => {
     const { page, errors } = await openApp(browser, srv.url);
     await poll(() => page.getByTestId('session-item').count()).toBe(2);

@@ -56,7 +56,10 @@ export class App {
   async start(): Promise<void> {
     this.newChat();
     await Promise.all([this.sessions.refresh(), this.settings.refresh()]);
-    this.composer.focus();
+    // Not when the user is already somewhere (e.g. renaming a session listed a moment ago):
+    // taking the focus would end what they started.
+    const active = document.activeElement;
+    if (active === null || active === document.body) this.composer.focus();
   }
 
   /** An empty chat; the session is created on the first send. */
