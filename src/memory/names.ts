@@ -17,7 +17,7 @@ const asks = (t: Token): boolean =>
   /[哪什谁几吗呢么怎不没别无未非说从把被给让跟和与向对也都就还又很能可每]/u.test(t.raw);
 
 /** Words that say what kind of thing the name before them is: 山川项目, 青鸟系统, 运维团队. */
-const KINDS = new Set([
+export const KINDS: ReadonlySet<string> = new Set([
   '项目',
   '平台',
   '系统',

@@ -123,13 +123,16 @@ export function wordsQuery(query: string): string | undefined {
   return terms.length === 0 ? undefined : terms.map(quote).join(' OR ');
 }
 
-/** Any of the names, each as all of its word-index terms: `("heron") OR ("黄梦" AND "梦瑶")`. */
-export function namesQuery(names: readonly string[]): string | undefined {
+/**
+ * Any (or every) of the names, each as all of its word-index terms:
+ * `("heron") OR ("黄梦" AND "梦瑶")`.
+ */
+export function namesQuery(names: readonly string[], join: 'OR' | 'AND' = 'OR'): string | undefined {
   const parts = names
     .map((name) => queryTerms(name).map(quote))
     .filter((terms) => terms.length > 0)
     .map((terms) => `(${terms.join(' AND ')})`);
-  return parts.length === 0 ? undefined : parts.join(' OR ');
+  return parts.length === 0 ? undefined : parts.join(` ${join} `);
 }
 
 function scopeSql(scopes: string[] | undefined): string {
@@ -285,9 +288,12 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   }
   const named = namesQuery(options.names ?? []);
   if (named !== undefined) raw.names = ftsIds(repo.db, 'memories_fts_words', named);
+  // Those naming everything the query names ("Felix Jensen") before those naming a part ("Pablo Jensen").
+  const every = (options.names?.length ?? 0) > 1 ? namesQuery(options.names ?? [], 'AND') : undefined;
+  const complete = new Set(every === undefined ? [] : ftsIds(repo.db, 'memories_fts_words', every));
   const lists = activeLists(repo.db, raw, { now, scopes: options.scopes, embedder: options.embedder });
   const weights = isExactQuery(query) ? FUSION_WEIGHTS.exact : FUSION_WEIGHTS.normal;
-  if (lists.names !== undefined) lists.names = byOtherLists(lists, weights);
+  if (lists.names !== undefined) lists.names = byOtherLists(lists, weights, complete);
   return ranked(repo, fuse(lists, weights), limit, now, similarity);
 }
 
@@ -300,27 +306,30 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
 function byOtherLists(
   lists: Partial<Record<ListName, number[]>>,
   weights: Record<ListName, number>,
+  complete: ReadonlySet<number>,
 ): number[] {
   const { names = [], ...others } = lists;
   const fused = fuse(others, weights);
   const score = (id: number) => fused.get(id)?.rrf ?? 0;
+  const tier = (id: number) => (complete.has(id) ? 0 : 1);
   return names
     .map((id, bm25) => ({ id, bm25 }))
-    .sort((a, b) => score(b.id) - score(a.id) || a.bm25 - b.bm25)
+    .sort((a, b) => tier(a.id) - tier(b.id) || score(b.id) - score(a.id) || a.bm25 - b.bm25)
     .map((x) => x.id);
 }
 
 /**
- * Active memories of the scopes that name any of `names`, those naming more first
- * (BM25): what the ingest judge should see of a subject, however it was worded.
+ * Active memories of the scopes that name any (or, with `every`, all) of `names`,
+ * those naming more first (BM25): what the ingest judge should see of a subject,
+ * however it was worded.
  */
 export function namedMemories(
   source: Source,
   names: readonly string[],
-  options: { scopes?: string[]; limit: number; now?: number },
+  options: { scopes?: string[]; limit: number; now?: number; every?: boolean },
 ): Memory[] {
   const repo = repoOf(source);
-  const match = namesQuery(names);
+  const match = namesQuery(names, options.every === true ? 'AND' : 'OR');
   if (match === undefined || options.limit <= 0) return [];
   const raw = { names: ftsIds(repo.db, 'memories_fts_words', match) };
   const filter = { now: options.now ?? repo.now(), scopes: options.scopes };

@@ -15,7 +15,7 @@ import { ProfileRepo } from './profile.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
 import { rivalsNewestFirst } from './rivals.js';
-import { isRelevant, normalizedScore, searchMemories } from './search.js';
+import { isRelevant, namedMemories, normalizedScore, searchMemories } from './search.js';
 import { DEFAULT_MAX_MEMORIES, DEFAULT_TOKEN_CAP, selectMemories } from './select.js';
 import { type ImportableMemory, importMemories, ingestInTimeOrder } from './service-import.js';
 import {
@@ -78,6 +78,8 @@ export const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
 export const RECALL_CANDIDATES = 50;
 /** Search hits examined for versions of one fact, at least. */
 const FOLD_WINDOW = 20;
+/** How many statements naming the asked subject are read for rival answers the words ranked low. */
+const NAMED_RIVALS = 30;
 /** Memories embedded per embedder call by `reembed`. */
 const EMBED_BATCH = 64;
 
@@ -173,7 +175,16 @@ export class MemoryService {
     const kept = opts.all === true ? hits : hits.filter(isRelevant);
     const intent = opts.intent ?? timeIntent(query, this.now());
     const folded = foldVersions(this.repo, kept, intent, kept.length);
-    return rivalsNewestFirst(folded, query, intent)
+    const inFolds = new Set(folded.flatMap((h) => h.versions.map((v) => v.id)));
+    const naming = (subject: string[]) =>
+      namedMemories(this.repo, subject, {
+        limit: NAMED_RIVALS,
+        every: true,
+        ...(opts.scopes === undefined ? {} : { scopes: opts.scopes }),
+      })
+        .filter((m) => !inFolds.has(m.id))
+        .map((memory) => ({ memory, score: 0, ranks: {}, versions: [] }));
+    return rivalsNewestFirst(folded, query, intent, naming)
       .slice(0, limit)
       .map((h) => ({ memory: h.memory, score: normalizedScore(h.score), versions: h.versions }));
   }

@@ -1,0 +1,79 @@
+/**
+ * Well-known things of a kind, for reading what kind of value a statement holds
+ * when its form does not tell: a database, an editor, a cloud, a programming
+ * language. Broad on purpose — the common products of each kind, in English and
+ * Chinese — matched as written (PostgreSQL), or in lower case for names of five
+ * letters or more (postgresql). Names that are also common words (Go, R, Render,
+ * Reading, Nice)
+ * are left out. A thing not listed is simply not read.
+ */
+
+export type LexiconShape = 'database' | 'editor' | 'cloud' | 'language' | 'place';
+
+const list = (text: string): string[] =>
+  text
+    .split('|')
+    .map((w) => w.trim())
+    .filter((w) => w.length > 0);
+
+export const LEXICON: Readonly<Record<LexiconShape, readonly string[]>> = {
+  database: list(`PostgreSQL|Postgres|MySQL|SQLite|MongoDB|Redis|ClickHouse|DynamoDB|CockroachDB|MariaDB|
+    Cassandra|TiDB|Elasticsearch|OpenSearch|Neo4j|Firestore|ScyllaDB|DuckDB|Oracle Database|SQL Server|
+    Microsoft SQL Server|Db2|Couchbase|CouchDB|InfluxDB|TimescaleDB|Snowflake|BigQuery|Redshift|Supabase|
+    PlanetScale|Spanner|Cloud Spanner|Bigtable|HBase|Memcached|Valkey|KeyDB|RethinkDB|ArangoDB|FaunaDB|
+    YugabyteDB|SingleStore|Vitess|OceanBase|PolarDB|达梦|人大金仓|SurrealDB|Qdrant|Milvus|Weaviate|
+    Pinecone|Chroma|LanceDB|LevelDB|RocksDB|etcd|Dgraph|QuestDB|Apache Pinot|StarRocks|Doris`),
+  editor: list(`Neovim|NeoVim|Vim|Emacs|VS Code|VSCode|Visual Studio Code|Visual Studio|Zed|Sublime Text|
+    IntelliJ IDEA|IntelliJ|WebStorm|PyCharm|GoLand|CLion|RubyMine|PhpStorm|Android Studio|Xcode|
+    Eclipse|NetBeans|Helix|Kakoune|GNU nano|Notepad++|TextMate|BBEdit|Nova|Cursor|Windsurf|
+    Geany|Lapce|Spacemacs|Doom Emacs|LunarVim|AstroNvim|Jupyter|RStudio`),
+  cloud: list(`AWS|Amazon Web Services|Azure|Microsoft Azure|GCP|Google Cloud|Google Cloud Platform|
+    DigitalOcean|Linode|Akamai|Vultr|Hetzner|OVH|OVHcloud|Scaleway|Oracle Cloud|IBM Cloud|Cloudflare|
+    Fly.io|Heroku|Vercel|Netlify|阿里云|腾讯云|华为云|百度云|百度智能云|火山引擎|京东云|
+    天翼云|金山云|UCloud|优刻得|青云|七牛云|移动云|联通云|自建机房|本地机房|私有云|on-prem|on-premises|
+    bare metal|self-hosted`),
+  language: list(`TypeScript|JavaScript|Python|Rust|Golang|Java|Kotlin|Scala|Swift|Objective-C|C++|C#|
+    Ruby|PHP|Elixir|Erlang|Haskell|OCaml|F#|Clojure|Dart|Lua|Perl|Julia|Zig|Nim|Crystal|Gleam|Racket|
+    Fortran|COBOL|Groovy|Solidity|Mojo`),
+  // Cities people live and work in: the world's large and well-known ones.
+  place: list(`London|Paris|Berlin|Munich|Hamburg|Frankfurt|Cologne|Vienna|Zurich|Geneva|Basel|Amsterdam|
+    Rotterdam|Brussels|Antwerp|Luxembourg|Copenhagen|Stockholm|Gothenburg|Oslo|Bergen|Helsinki|Reykjavik|
+    Dublin|Cork|Edinburgh|Glasgow|Manchester|Birmingham|Liverpool|Leeds|Bristol|Cambridge|Oxford|Cardiff|
+    Belfast|Lisbon|Porto|Madrid|Barcelona|Valencia|Seville|Bilbao|Rome|Milan|Turin|Naples|Florence|
+    Bologna|Venice|Athens|Istanbul|Ankara|Warsaw|Krakow|Wroclaw|Prague|Brno|Budapest|Bucharest|Sofia|
+    Belgrade|Zagreb|Ljubljana|Bratislava|Vilnius|Riga|Tallinn|Kyiv|Lviv|Moscow|Tbilisi|Yerevan|
+    New York|Los Angeles|San Francisco|San Jose|San Diego|Seattle|Portland|Denver|Austin|Dallas|Houston|
+    Chicago|Boston|Philadelphia|Washington|Atlanta|Miami|Orlando|Phoenix|Las Vegas|Salt Lake City|
+    Minneapolis|Detroit|Pittsburgh|Nashville|Raleigh|Toronto|Montreal|Vancouver|Calgary|Ottawa|Quebec City|
+    Mexico City|Guadalajara|Monterrey|Bogota|Medellin|Lima|Santiago|Buenos Aires|Montevideo|Sao Paulo|
+    Rio de Janeiro|Tokyo|Osaka|Kyoto|Yokohama|Nagoya|Fukuoka|Sapporo|Seoul|Busan|Taipei|Hong Kong|Macau|
+    Singapore|Kuala Lumpur|Bangkok|Hanoi|Ho Chi Minh City|Manila|Jakarta|Bali|Mumbai|Delhi|New Delhi|
+    Bangalore|Bengaluru|Hyderabad|Chennai|Pune|Kolkata|Karachi|Lahore|Dhaka|Dubai|Abu Dhabi|Doha|Riyadh|
+    Tel Aviv|Jerusalem|Cairo|Casablanca|Lagos|Nairobi|Accra|Cape Town|Johannesburg|Sydney|Melbourne|
+    Brisbane|Perth|Adelaide|Auckland|Wellington|Christchurch|Shanghai|Beijing|Shenzhen|Guangzhou|Hangzhou|
+    Chengdu|Wuhan|Nanjing|北京|上海|广州|深圳|杭州|成都|南京|苏州|武汉|西安|重庆|长沙|厦门|青岛|大连|天津|
+    合肥|郑州|昆明|宁波|无锡|珠海|贵阳|南昌|福州|济南|沈阳|哈尔滨|兰州|海口|三亚|长春|石家庄|太原|呼和浩特|
+    南宁|拉萨|乌鲁木齐|西宁|银川|东莞|佛山|温州|常州|扬州|徐州|烟台|洛阳|桂林|香港|澳门|台北|新加坡|东京|
+    大阪|首尔|伦敦|巴黎|柏林|纽约|旧金山|洛杉矶|西雅图|悉尼|墨尔本|多伦多|温哥华`),
+};
+
+const literal = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const HAN = /\p{Script=Han}/u;
+
+let patterns: Array<[LexiconShape, RegExp]> | undefined;
+
+/** One pattern per kind: the names as written, lower-case forms of the longer ones, at word edges. Built on first use. */
+export function lexiconPatterns(): ReadonlyArray<[LexiconShape, RegExp]> {
+  patterns ??= (Object.entries(LEXICON) as Array<[LexiconShape, readonly string[]]>).map(([shape, names]) => {
+    const forms = new Set<string>();
+    for (const n of names) {
+      forms.add(n);
+      if (n.length >= 5) forms.add(n.toLowerCase());
+    }
+    const alternatives = [...forms]
+      .sort((a, b) => b.length - a.length)
+      .map((f) => (HAN.test(f) ? literal(f) : `(?<![\\p{L}\\p{N}_.-])${literal(f)}(?![\\p{L}\\p{N}_-])`));
+    return [shape, new RegExp(alternatives.join('|'), 'gu')];
+  });
+  return patterns;
+}
