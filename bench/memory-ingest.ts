@@ -233,6 +233,8 @@ export async function benchMemoryIngest(sizes: readonly number[] = [2000, 10_000
     const corpus = buildIngestCorpus({ size });
     const label = `${size / 1000}k`;
     const imported = await runMode(corpus, 'import', label);
+    // TEA_BENCH_QUICK=1: the import run only (seconds, for trying a ranking change).
+    if (process.env.TEA_BENCH_QUICK === '1') continue;
     const added = await runMode(corpus, 'add offline', label);
     await runMode(corpus, 'add + judge', label);
     await runMode(corpus, 'add + judge, 10% garbage', label);

@@ -1,11 +1,10 @@
 /**
  * Well-known things of a kind, for reading what kind of value a statement holds
  * when its form does not tell: a database, an editor, a cloud, a programming
- * language. Broad on purpose — the common products of each kind, in English and
- * Chinese — matched as written (PostgreSQL), or in lower case for names of five
- * letters or more (postgresql). Names that are also common words (Go, R, Render,
- * Reading, Nice)
- * are left out. A thing not listed is simply not read.
+ * language, a city. Broad on purpose — the common ones of each kind, in English
+ * and Chinese — matched as written (PostgreSQL), or in lower case for names of
+ * five letters or more (postgresql). Names that are also common words (Go, R,
+ * Render, Reading, Nice) are left out. A thing not listed is simply not read.
  */
 
 export type LexiconShape = 'database' | 'editor' | 'cloud' | 'language' | 'place';
@@ -57,23 +56,71 @@ export const LEXICON: Readonly<Record<LexiconShape, readonly string[]>> = {
     大阪|首尔|伦敦|巴黎|柏林|纽约|旧金山|洛杉矶|西雅图|悉尼|墨尔本|多伦多|温哥华`),
 };
 
-const literal = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HAN = /\p{Script=Han}/u;
+/** A Latin word, keeping inner dots and dashes and a trailing ++ or # (Fly.io, Objective-C, C++, C#). */
+const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}_]|[.-](?=[\p{L}\p{N}]))*(?:\+\+|#)?/gu;
 
-let patterns: Array<[LexiconShape, RegExp]> | undefined;
+interface Index {
+  /** Names as written, and lower-case forms of names of five letters or more. */
+  exact: Map<string, LexiconShape>;
+  folded: Map<string, LexiconShape>;
+  /** Words in the longest Latin name. */
+  longest: number;
+  /** Chinese names, found by substring. */
+  han: Array<[string, LexiconShape]>;
+}
 
-/** One pattern per kind: the names as written, lower-case forms of the longer ones, at word edges. Built on first use. */
-export function lexiconPatterns(): ReadonlyArray<[LexiconShape, RegExp]> {
-  patterns ??= (Object.entries(LEXICON) as Array<[LexiconShape, readonly string[]]>).map(([shape, names]) => {
-    const forms = new Set<string>();
-    for (const n of names) {
-      forms.add(n);
-      if (n.length >= 5) forms.add(n.toLowerCase());
+let index: Index | undefined;
+
+/** Built on first use: word lookups, not one large pattern (which costs a scan per position). */
+function lexiconIndex(): Index {
+  if (index) return index;
+  const built: Index = { exact: new Map(), folded: new Map(), longest: 1, han: [] };
+  for (const [shape, names] of Object.entries(LEXICON) as Array<[LexiconShape, readonly string[]]>) {
+    for (const name of names) {
+      if (HAN.test(name)) {
+        built.han.push([name, shape]);
+        continue;
+      }
+      built.exact.set(name, shape);
+      if (name.length >= 5) built.folded.set(name.toLowerCase(), shape);
+      built.longest = Math.max(built.longest, name.split(' ').length);
     }
-    const alternatives = [...forms]
-      .sort((a, b) => b.length - a.length)
-      .map((f) => (HAN.test(f) ? literal(f) : `(?<![\\p{L}\\p{N}_.-])${literal(f)}(?![\\p{L}\\p{N}_-])`));
-    return [shape, new RegExp(alternatives.join('|'), 'gu')];
-  });
-  return patterns;
+  }
+  index = built;
+  return built;
+}
+
+/** A well-known thing found in a text: its lower-case name, kind and offset. */
+export interface LexiconMatch {
+  key: string;
+  shape: LexiconShape;
+  at: number;
+}
+
+/** The well-known things a text names, at word edges ("postgresql-client" names none). */
+export function lexiconMatches(text: string): LexiconMatch[] {
+  const { exact, folded, longest, han } = lexiconIndex();
+  const out: LexiconMatch[] = [];
+  const words = [...text.matchAll(WORD)];
+  for (let i = 0; i < words.length; i++) {
+    const start = (words[i] as RegExpExecArray).index;
+    for (let n = Math.min(longest, words.length - i); n >= 1; n--) {
+      const last = words[i + n - 1] as RegExpExecArray;
+      const phrase = text.slice(start, last.index + last[0].length);
+      if (n > 1 && /\s{2,}|[^\p{L}\p{N}\s_.+#-]/u.test(phrase)) continue;
+      const shape = exact.get(phrase) ?? folded.get(phrase.toLowerCase());
+      if (shape === undefined) continue;
+      out.push({ key: phrase.toLowerCase(), shape, at: start });
+      i += n - 1;
+      break;
+    }
+  }
+  if (HAN.test(text)) {
+    for (const [name, shape] of han) {
+      const at = text.indexOf(name);
+      if (at >= 0) out.push({ key: name, shape, at });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at);
 }

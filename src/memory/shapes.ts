@@ -6,7 +6,7 @@
  * question says which kind it wants: by a question word ("who", "which host",
  * "谁") or by naming a value ("Is billing still on app-21.tyo2?").
  */
-import { type LexiconShape, lexiconPatterns } from './shape-lexicon.js';
+import { type LexiconShape, lexiconMatches } from './shape-lexicon.js';
 import type { Statement, Token } from './statement.js';
 import { isZhVerb, ZH_SURNAMES } from './statement-words.js';
 
@@ -81,12 +81,9 @@ export function shapedValues(s: Statement): ShapedValue[] {
   const out: ShapedValue[] = [];
   // Well-known things of a kind first (PostgreSQL, Sublime Text, 阿里云): "Sublime Text" is no person.
   const known = new Set<string>();
-  for (const [shape, pattern] of lexiconPatterns()) {
-    for (const m of s.text.normalize('NFKC').matchAll(pattern)) {
-      const key = m[0].toLowerCase();
-      known.add(key);
-      out.push({ key, shape });
-    }
+  for (const { key, shape } of lexiconMatches(s.text.normalize('NFKC'))) {
+    known.add(key);
+    out.push({ key, shape });
   }
   const tokens = s.tokens;
   for (let i = 0; i < tokens.length; i++) {
@@ -122,7 +119,7 @@ export function shapedValues(s: Statement): ShapedValue[] {
       }
     }
     const shape = shapeOf(t);
-    if (shape) out.push({ key: t.key, shape });
+    if (shape && !known.has(t.key)) out.push({ key: t.key, shape });
   }
   // In the order written: the last value a question names is the one it asks about.
   const text = s.text.normalize('NFKC').toLowerCase();

@@ -27,6 +27,10 @@ describe('kinds of value read from a statement', () => {
     ['龙原系统用的是金山云的服务器。', ['cloud:金山云']],
     ['Does Marco Meyer still use Sublime Text?', ['person:marco meyer', 'editor:sublime text']],
     ['The service is written in TypeScript.', ['language:typescript']],
+    ['The edge proxy moved from Fly.io to Hetzner.', ['cloud:fly.io', 'cloud:hetzner']],
+    ['The parser is C++ and the CLI is C#.', ['language:c++', 'language:c#']],
+    ['Dana moved to new york last spring.', ['place:new york']],
+    ['Mira Okafor lives in Rio de Janeiro.', ['person:mira okafor', 'place:rio de janeiro']],
   ])('%s', (text, expected) => {
     expect(values(text)).toEqual(expected);
   });
