@@ -2,13 +2,32 @@
 // chunks, so `tea` starts fast (fewer files to resolve and parse). Type checking
 // is separate (`npm run typecheck`). The bundle is built beside dist/ and swapped
 // in, so a `tea` started during a rebuild never finds dist/ half-written.
-import { renameSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const tmp = `${root}dist.tmp-${process.pid}`;
 const old = `${root}dist.old-${process.pid}`;
+
+// commander loads node:child_process (and with it sockets, dgram…: ~3 ms) as it
+// starts, for executable subcommands, which tea does not have. Here it is loaded on
+// the first spawn instead. Should commander's source change, the build stops.
+const commanderSpawnsLazily = {
+  name: 'commander-spawns-lazily',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const eager = "const childProcess = require('node:child_process');";
+      const source = readFileSync(args.path, 'utf8');
+      if (source.split(eager).length !== 2) {
+        throw new Error(`${args.path}: expected one "${eager}" (update the commander-spawns-lazily plugin)`);
+      }
+      const lazy =
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
 
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
@@ -23,13 +42,17 @@ await build({
   keepNames: false,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // Native addon, a package that finds its platform binary relative to itself, and
-  // one that reads its font files through package imports: all loaded from node_modules.
-  external: ['better-sqlite3', '@vscode/ripgrep', 'pdfkit'],
+  // A package that finds its platform binary relative to itself, one that reads its
+  // font files through package imports, and the addon finder better-sqlite3 would
+  // use: all loaded from node_modules. better-sqlite3's JavaScript is bundled (a
+  // dozen small files less to resolve and load when `tea` starts); its native addon
+  // stays in node_modules and is located by src/store/sqlite-addon.ts.
+  external: ['bindings', '@vscode/ripgrep', 'pdfkit'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",
   },
+  plugins: [commanderSpawnsLazily],
   logLevel: 'warning',
 });
 

@@ -3,7 +3,8 @@
  * URL, and a small response type over `http.IncomingMessage`. Error mapping lives
  * in `http.ts`; nothing here knows about `LlmError`.
  */
-import http, { type IncomingMessage } from 'node:http';
+import type http from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
 /** Case-insensitive header lookup; fetch's `Headers` fits too. */
 export interface HeaderLookup {
@@ -45,14 +46,20 @@ export interface Transport {
  */
 const MAX_FREE_SOCKETS = 2048;
 
-const httpTransport: Transport = {
-  protocol: 'http:',
-  request: (url, options) => http.request(url, options),
-  agent: new http.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
-};
-
-// `node:https` pulls in TLS; it is loaded on the first https call only.
+// Each module is loaded on the first call of its protocol: `node:https` pulls in
+// TLS, and commands that never call a model (`tea memory`, `tea sessions`) start
+// without `node:http` and its streams and sockets (~4 ms).
+let httpTransport: Promise<Transport> | undefined;
 let httpsTransport: Promise<Transport> | undefined;
+
+async function loadHttp(): Promise<Transport> {
+  const { default: http } = await import('node:http');
+  return {
+    protocol: 'http:',
+    request: (url, options) => http.request(url, options),
+    agent: new http.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
+  };
+}
 
 async function loadHttps(): Promise<Transport> {
   const { default: https } = await import('node:https');
@@ -65,7 +72,10 @@ async function loadHttps(): Promise<Transport> {
 
 /** The transport for a URL's protocol, or undefined when it is neither http nor https. */
 export async function transportFor(url: URL): Promise<Transport | undefined> {
-  if (url.protocol === 'http:') return httpTransport;
+  if (url.protocol === 'http:') {
+    httpTransport ??= loadHttp();
+    return httpTransport;
+  }
   if (url.protocol === 'https:') {
     httpsTransport ??= loadHttps();
     return httpsTransport;

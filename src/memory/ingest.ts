@@ -11,7 +11,7 @@
  * their frames; anything unclear is new. A wrong "new" costs a little ranking, a
  * wrong "update" would hide a fact.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../store/node-crypto.js';
 import { cosine } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import type { Judgement } from './judge.js';
@@ -39,7 +39,7 @@ export function normalizeForHash(text: string): string {
 
 /** First 16 hex chars of SHA-256 of the normalised text (the store uses the same rule). */
 export function hashContent(text: string): string {
-  return createHash('sha256').update(normalizeForHash(text)).digest('hex').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(normalizeForHash(text)).digest('hex').slice(0, 16);
 }
 
 const same = (x: string | null | undefined, y: string | null | undefined): boolean =>

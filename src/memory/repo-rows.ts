@@ -2,10 +2,12 @@
  * Row mapping, validation and sqlite-vec helpers for the memory repository
  * (split from repo.ts to keep files small).
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
+import type * as SqliteVec from 'sqlite-vec';
 import { StoreError } from '../store/index.js';
+import { nodeCrypto } from '../store/node-crypto.js';
+import { packageFile } from '../store/package-file.js';
 import { CATEGORIES, type Category, type Memory, type Priority } from './types.js';
 
 /** Fields `update` may change; a content change clears the stored embedding. */
@@ -61,16 +63,29 @@ export const ACTIVE_SQL =
 /** First 16 hex chars of SHA-256 of the trimmed, whitespace-collapsed, lower-cased content. */
 export function contentHash(content: string): string {
   const normalised = content.trim().replace(/\s+/g, ' ').toLowerCase();
-  return createHash('sha256').update(normalised).digest('hex').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(normalised).digest('hex').slice(0, 16);
 }
 
 const vectorReady = new WeakSet<Database.Database>();
+
+/**
+ * The sqlite-vec extension in this platform's package, found by its path (faster
+ * than the module resolution `sqliteVec.load` runs; see package-file.ts), else
+ * where sqlite-vec itself says (which also explains an unsupported platform).
+ */
+function vectorExtension(): string {
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  const suffix = process.platform === 'win32' ? 'dll' : process.platform === 'darwin' ? 'dylib' : 'so';
+  const found = packageFile(`sqlite-vec-${os}-${process.arch}`, `vec0.${suffix}`);
+  if (found !== undefined) return found;
+  return (createRequire(import.meta.url)('sqlite-vec') as typeof SqliteVec).getLoadablePath();
+}
 
 /** Loads sqlite-vec into this connection once. */
 export function ensureVectorSupport(db: Database.Database): void {
   if (vectorReady.has(db)) return;
   try {
-    sqliteVec.load(db);
+    db.loadExtension(vectorExtension());
   } catch (err) {
     throw new StoreError(`cannot load the sqlite-vec extension: ${(err as Error).message}`, 'open-failed', {
       cause: err,

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { migrate } from './migrate.js';
+import { sqliteAddon } from './sqlite-addon.js';
 
 /** Bytes of the database file mapped into memory (pages are shared with the OS cache). */
 const MMAP_BYTES = 512 * 1024 * 1024;
@@ -46,7 +47,9 @@ export function openDatabase(
   }
   let db: Database.Database;
   try {
-    db = new Database(file);
+    // The addon located once (sqlite-addon.ts); better-sqlite3 also takes the loaded
+    // addon object there, though its types name only a path.
+    db = new Database(file, { nativeBinding: sqliteAddon() as string });
   } catch (err) {
     throw new StoreError(`cannot open database ${file}: ${(err as Error).message}`, 'open-failed', {
       cause: err,
