@@ -49,7 +49,7 @@ async function withMemory<T>(
   try {
     return await run(open);
   } finally {
-    open.store.close();
+    open.close();
   }
 }
 

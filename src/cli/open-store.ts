@@ -5,6 +5,7 @@
  * is actually needed. Kept apart from runtime.ts so these commands start fast.
  */
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
 import { loadConfig } from '../config/load.js';
 import type { ProfileConfig, TeaConfig } from '../config/types.js';
@@ -12,7 +13,7 @@ import { OfflineEmbedder, RemoteEmbedder } from '../memory/embed.js';
 import type { IngestJudge } from '../memory/judge.js';
 import { MemoryService } from '../memory/service.js';
 import type { Embedder } from '../memory/types.js';
-import { Store } from '../store/index.js';
+import { openDatabase, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 
 /** Resolves the workspace directory from --cwd (relative to the process cwd). */
@@ -20,9 +21,14 @@ export function workspaceDir(cwd: string | undefined): string {
   return path.resolve(cwd ?? process.cwd());
 }
 
+/** The configuration, without probing for a local model server. */
+function loadLight(cwd?: string): Promise<TeaConfig> {
+  return loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+}
+
 /** Opens the store from the configured home without touching any model. */
 export async function openStore(cwd?: string): Promise<{ config: TeaConfig; store: Store }> {
-  const config = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+  const config = await loadLight(cwd);
   return { config, store: Store.open(defaultDbPath(config.home)) };
 }
 
@@ -80,20 +86,35 @@ export function lazyJudge(config: TeaConfig, profile: ProfileConfig): IngestJudg
 
 export interface OpenMemory {
   config: TeaConfig;
-  store: Store;
+  /** The database (migrated); `close` closes it. */
+  db: Database.Database;
   memory: MemoryService;
   /** The model that judges close pairs at ingest, when there is one. */
   judgeModel: string | undefined;
+  close(): void;
 }
 
-/** The store and a memory service; `offline` leaves the judge out. */
+/**
+ * The database and a memory service; `offline` leaves the judge out. The
+ * database is opened without the session repositories of a `Store` (which
+ * prepare their statements up front, ~2 ms that memory commands never use).
+ */
 export async function openMemory(opts: { offline?: boolean } = {}): Promise<OpenMemory> {
-  const { config, store } = await openStore();
+  const config = await loadLight();
+  const db = openDatabase(defaultDbPath(config.home));
   const profile = opts.offline ? undefined : judgeProfile(config);
   const memory = new MemoryService({
-    db: store.db,
+    db,
     embedder: embedderFor(config),
     ...(profile ? { judge: lazyJudge(config, profile) } : {}),
   });
-  return { config, store, memory, judgeModel: profile?.model };
+  return {
+    config,
+    db,
+    memory,
+    judgeModel: profile?.model,
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
 }
