@@ -2,7 +2,7 @@
  * Version history of memories: the chain of versions linked by `superseded_by`
  * (an update keeps the old version with its validity dates), read both ways.
  */
-import { StoreError } from '../store/index.js';
+import { StoreError } from '../store/errors.js';
 import type { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
 import { cached } from './statements.js';

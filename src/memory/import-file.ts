@@ -5,7 +5,7 @@
  * ISO dates or epoch seconds/milliseconds; tags as a list or a comma-separated
  * string; the category defaults to `fact`. Every problem names its item.
  */
-import { StoreError } from '../store/index.js';
+import { StoreError } from '../store/errors.js';
 import type { ImportableMemory } from './service-import.js';
 import { CATEGORIES, type Category, type Priority } from './types.js';
 

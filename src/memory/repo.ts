@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { StoreError } from '../store/index.js';
+import { StoreError } from '../store/errors.js';
 import {
   ACTIVE_SQL,
   COLUMNS,

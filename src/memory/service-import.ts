@@ -3,7 +3,7 @@
  * are kept, `supersededBy` links inside the batch are remapped to the new ids,
  * and exact duplicates (same hash and scope) are skipped.
  */
-import { StoreError } from '../store/index.js';
+import { StoreError } from '../store/errors.js';
 import { contentHash, type MemoryRepo } from './repo.js';
 import { validate } from './repo-rows.js';
 import type { IngestInput, IngestOutcome, RememberResult } from './service-ingest.js';

@@ -2,7 +2,7 @@
  * Input checks and the small SQL reads MemoryService needs beyond the
  * repository (split from service.ts to keep files small).
  */
-import { StoreError } from '../store/index.js';
+import { StoreError } from '../store/errors.js';
 import type { ExtractedMemory } from './extract.js';
 import { ACTIVE_SQL, type MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory, validate } from './repo-rows.js';

@@ -4,7 +4,8 @@
  * update / new), selection, decay and the injection format.
  */
 import type Database from 'better-sqlite3';
-import { StoreError } from '../store/index.js';
+import { StoreError } from '../store/errors.js';
+import { answersFor } from './answers.js';
 import { OfflineEmbedder } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import { formatMemories } from './format.js';
@@ -14,8 +15,7 @@ import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
-import { rivalsNewestFirst } from './rivals.js';
-import { isRelevant, namedMemories, normalizedScore, searchMemories } from './search.js';
+import { isRelevant, normalizedScore, searchMemories } from './search.js';
 import { DEFAULT_MAX_MEMORIES, DEFAULT_TOKEN_CAP, selectMemories } from './select.js';
 import { type ImportableMemory, importMemories, ingestInTimeOrder } from './service-import.js';
 import {
@@ -31,7 +31,6 @@ import { dropCoveredSummaries, sourcesOf } from './sources.js';
 import { readStatement } from './statement.js';
 import { type TimeIntent, timeIntent } from './time-query.js';
 import { type Category, type Embedder, type Memory, type Priority, REFLECTION_TAG } from './types.js';
-import { foldVersions } from './versions.js';
 
 export type { ImportableMemory } from './service-import.js';
 export type { IngestOutcome, RememberResult } from './service-ingest.js';
@@ -78,8 +77,6 @@ export const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
 export const RECALL_CANDIDATES = 50;
 /** Search hits examined for versions of one fact, at least. */
 const FOLD_WINDOW = 20;
-/** How many statements naming the asked subject are read for rival answers the words ranked low. */
-const NAMED_RIVALS = 30;
 /** Memories embedded per embedder call by `reembed`. */
 const EMBED_BATCH = 64;
 
@@ -174,17 +171,7 @@ export class MemoryService {
     });
     const kept = opts.all === true ? hits : hits.filter(isRelevant);
     const intent = opts.intent ?? timeIntent(query, this.now());
-    const folded = foldVersions(this.repo, kept, intent, kept.length);
-    const inFolds = new Set(folded.flatMap((h) => h.versions.map((v) => v.id)));
-    const naming = (subject: string[]) =>
-      namedMemories(this.repo, subject, {
-        limit: NAMED_RIVALS,
-        every: true,
-        ...(opts.scopes === undefined ? {} : { scopes: opts.scopes }),
-      })
-        .filter((m) => !inFolds.has(m.id))
-        .map((memory) => ({ memory, score: 0, ranks: {}, versions: [] }));
-    return rivalsNewestFirst(folded, query, intent, naming)
+    return answersFor(this.repo, query, kept, { intent, scopes: opts.scopes })
       .slice(0, limit)
       .map((h) => ({ memory: h.memory, score: normalizedScore(h.score), versions: h.versions }));
   }

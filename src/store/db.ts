@@ -64,6 +64,9 @@ export function openDatabase(
     // (and a larger page cache) instead of copying pages on every query.
     db.pragma(`mmap_size = ${MMAP_BYTES}`);
     db.pragma(`cache_size = -${CACHE_KIB}`);
+    // Statement journals and temporary indexes stay in memory: a write that changes many
+    // pages (one memory with its FTS and vector rows) would otherwise spill a file to /var/tmp.
+    db.pragma('temp_store = MEMORY');
     migrate(db, options.migrations);
     return db;
   } catch (err) {
