@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { parseHostEntry } from '../config/server.js';
 import { PERMISSION_MODES } from '../tools/permissions.js';
 import { commandFlags } from './flags.js';
 
@@ -22,6 +23,15 @@ function origin(value: string, previous: string[]): string[] {
     );
   }
   return [...previous, value];
+}
+
+function allowedHost(value: string, previous: string[]): string[] {
+  if (!parseHostEntry(value)) {
+    throw new InvalidArgumentError(
+      'expected a host name, optionally with :port, such as tea.example.com or my-box.local:8080 (no scheme or path)',
+    );
+  }
+  return [...previous, value.trim().toLowerCase()];
 }
 
 function perMinute(value: string): number {
@@ -50,6 +60,12 @@ export function addServeCommand(program: Command, setCode: (code: number) => voi
     )
     .option('--yolo', 'run every tool without asking (same as --mode yolo)')
     .option('--cors <origin>', 'allow this browser origin (repeatable; CORS is off by default)', origin, [])
+    .option(
+      '--allowed-host <name>',
+      'also answer to this Host name (repeatable; name or name:port; default: only the bound address and localhost)',
+      allowedHost,
+      [],
+    )
     .option(
       '--reasoning-field <name>',
       'where chat-completion chunks carry reasoning',

@@ -19,6 +19,8 @@ export interface ServeFlags {
   permissionMode?: string;
   yolo?: boolean;
   cors: string[];
+  /** Extra Host names (`--allowed-host`), added to `server.allowed_hosts`. */
+  allowedHost?: string[];
   reasoningField: string;
   /** Requests per minute per client address; 0 turns the limit off. */
   rateLimit: number;
@@ -50,6 +52,12 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   if (!isLoopback(host) && !token) {
     throw new CliError(
       `refusing to listen on ${host} without an API token: set TEA_API_TOKEN to a long random secret (clients send it as "Authorization: Bearer …"), or bind 127.0.0.1`,
+      EXIT.USAGE,
+    );
+  }
+  if (flags.cors.includes('*') && !token) {
+    throw new CliError(
+      '--cors * would let every web site drive this server: list the origins you trust (--cors http://localhost:5173), or set TEA_API_TOKEN so that requests need the token',
       EXIT.USAGE,
     );
   }
@@ -87,6 +95,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
         version: VERSION,
         ...(token ? { token } : {}),
         cors: flags.cors,
+        allowedHosts: [...new Set([...rt.config.server.allowedHosts, ...(flags.allowedHost ?? [])])],
         reasoningField: flags.reasoningField,
         rateLimit: flags.rateLimit > 0 ? { perMinute: flags.rateLimit } : false,
         ...(web ? { webDir: web } : {}),

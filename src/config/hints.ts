@@ -2,6 +2,7 @@
  * What each config key expects and how to fix a bad value, used to turn
  * validation issues into messages a user can act on.
  */
+import { HOST_ENTRY_HINT } from './server.js';
 
 export interface Hint {
   expected: string;
@@ -86,6 +87,12 @@ const BY_PATH: Record<string, Hint> = {
     fix: 'list names defined under `profiles`, e.g. `fallback: [deepseek]`.',
   },
   'fallback.*': { expected: 'a profile name', fix: 'use a name defined under `profiles`.' },
+  server: { expected: 'a mapping', fix: 'e.g. `server: { allowed_hosts: [tea.example.com] }`.' },
+  'server.allowed_hosts': {
+    expected: 'a list of host names',
+    fix: 'e.g. `allowed_hosts: [tea.example.com, "my-box.local:8080"]`.',
+  },
+  'server.allowed_hosts.*': HOST_ENTRY_HINT,
 };
 
 /** Hints by the last key of the path. */

@@ -12,6 +12,7 @@ export type {
   ToolsConfig,
   WebSearchSettings,
 } from './sections.js';
+export { type HostEntry, parseHostEntry, type ServerSettings } from './server.js';
 export type {
   EmbeddingConfig,
   KeySource,

@@ -6,6 +6,7 @@
 import { ConfigError, displayPath } from './errors.js';
 import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
 import { emptySections, mergeSections, type SectionsLayer, toSections } from './sections.js';
+import { emptyServerLayer, mergeServerLayers, type ServerLayer } from './server.js';
 import type { McpServerSettings, McpServerSpec, ModelOverride } from './types.js';
 
 /** A model or embedding endpoint as one or more files describe it (possibly incomplete). */
@@ -47,6 +48,7 @@ export interface Layer {
   };
   models: Record<string, ModelOverride>;
   sections: SectionsLayer;
+  server: ServerLayer;
   /** `mcp_servers` entries of every file, in file order (later ones replace earlier ones). */
   mcpServers: McpServerEntry[];
 }
@@ -65,6 +67,7 @@ export function emptyLayer(): Layer {
     llm: {},
     models: {},
     sections: emptySections(),
+    server: emptyServerLayer(),
     mcpServers: [],
   };
 }
@@ -178,6 +181,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
     });
   }
   layer.sections = toSections(raw.permissions, raw.tools, file);
+  if (raw.server?.allowed_hosts) layer.server.allowedHosts.push({ value: raw.server.allowed_hosts, file });
   for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
     layer.mcpServers.push({ name, value: normaliseMcpServer(server), file });
   }
@@ -245,6 +249,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     llm: { ...base.llm, ...over.llm },
     models,
     sections: mergeSections(base.sections, over.sections),
+    server: mergeServerLayers(base.server, over.server),
     mcpServers: [...base.mcpServers, ...over.mcpServers],
   });
 }

@@ -7,6 +7,7 @@ import { checkFallback, fillMainFromEnv, finaliseEmbedding, finaliseProfile } fr
 import { emptyLayer, finaliseMcpServers, type Layer, mergeLayers, toLayer } from './layers.js';
 import { DEFAULT_OLLAMA_TIMEOUT_MS, detectOllama } from './ollama.js';
 import { finaliseSections } from './sections.js';
+import { finaliseServer } from './server.js';
 import type { KeySource, MainModelOrigin, ProfileConfig, TeaConfig } from './types.js';
 
 export interface LoadConfigOptions {
@@ -98,6 +99,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
 
   const sections = finaliseSections(layer.sections, userFile, env);
   const mcp = finaliseMcpServers(layer.mcpServers, (file) => resolve(file) === resolve(userFile));
+  const server = finaliseServer(layer.server, userFile);
   const config: TeaConfig = {
     home,
     files,
@@ -126,7 +128,8 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     keySources,
     ...sections,
     mcpServers: mcp.mcpServers,
-    warnings: [...sections.warnings, ...mcp.warnings],
+    server: server.server,
+    warnings: [...sections.warnings, ...mcp.warnings, ...server.warnings],
   };
 
   if (layer.cheapModel) {

@@ -4,6 +4,7 @@
  * merged with the others; completeness is checked after merging.
  */
 import * as z from 'zod';
+import { parseHostEntry } from './server.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -118,6 +119,10 @@ const toolsSchema = z.strictObject({
   web_search: webSearchSchema.optional(),
 });
 
+const serverSchema = z.strictObject({
+  allowed_hosts: z.array(z.string().refine((h) => parseHostEntry(h) !== undefined)).optional(),
+});
+
 /** Profile names: letters, digits, `_`, `.` and `-`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -160,6 +165,7 @@ export const fileSchema = z.strictObject({
   permissions: permissionsSchema.optional(),
   tools: toolsSchema.optional(),
   mcp_servers: z.record(z.string().regex(PROFILE_NAME), mcpServerSchema).optional(),
+  server: serverSchema.optional(),
 });
 
 export type RawProfile = z.infer<typeof profileSchema>;
@@ -190,6 +196,7 @@ export function knownKeysAt(genericPath: string): string[] {
     tools: toolsSchema,
     'tools.web_search': webSearchSchema,
     'mcp_servers.*': mcpServerSchema,
+    server: serverSchema,
   };
   // Server names may hold dots, so any path below mcp_servers is one server entry.
   const shape = shapes[genericPath.startsWith('mcp_servers.') ? 'mcp_servers.*' : genericPath];

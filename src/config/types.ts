@@ -5,6 +5,7 @@
 
 import type { ProfileConfig } from '../llm/factory.js';
 import type { PermissionsConfig, ToolsConfig } from './sections.js';
+import type { ServerSettings } from './server.js';
 
 export type { ProfileConfig };
 
@@ -97,6 +98,8 @@ export interface TeaConfig {
   tools: ToolsConfig;
   /** MCP servers by name (`mcp_servers`); a project file cannot add stdio servers. */
   mcpServers: Record<string, McpServerSettings>;
+  /** `tea serve` settings (`server`); only the user's own file may add allowed hosts. */
+  server: ServerSettings;
   /** Settings that were read but ignored, with the reason. */
   warnings: string[];
 }

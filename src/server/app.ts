@@ -5,6 +5,8 @@ import { bearerAuth } from './auth.js';
 import { configRoutes } from './config.js';
 import { apiError, notFound, onError } from './errors.js';
 import { exportRoutes } from './export.js';
+import { CLIENT_HEADER, hostGuard, jsonBodies, originGuard } from './guard.js';
+import { HostPolicy } from './hosts.js';
 import { rateLimit, sizeLimit } from './limits.js';
 import { LiveSessions } from './live.js';
 import { memoryRoutes } from './memory.js';
@@ -20,6 +22,8 @@ import { DEFAULT_BODY_LIMIT, type ServerDeps } from './types.js';
 
 export interface TeaApp {
   app: Hono;
+  /** The Host values answered; `startServer` binds it to the listening address. */
+  hosts: HostPolicy;
   live: LiveSessions;
   docs: RouteDoc[];
   stats: ServerStats;
@@ -30,19 +34,23 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   const app = new Hono();
   const live = new LiveSessions(deps);
   const docs: RouteDoc[] = [];
+  const hosts = new HostPolicy(deps.allowedHosts);
   app.onError(onError);
   app.notFound(notFound);
 
+  // First of all: a request under a foreign name (DNS rebinding) gets nothing, not even the UI.
+  app.use('*', hostGuard(hosts));
   if (deps.cors && deps.cors.length > 0) {
     app.use(
       '*',
       cors({
         origin: deps.cors,
-        allowHeaders: ['authorization', 'content-type', 'last-event-id'],
+        allowHeaders: ['authorization', 'content-type', 'last-event-id', CLIENT_HEADER],
         exposeHeaders: ['retry-after', 'x-tea-session-id', 'content-disposition'],
       }),
     );
   }
+  app.use('*', originGuard(deps.cors ?? []));
   if (deps.rateLimit !== false) app.use('*', rateLimit(deps.rateLimit ?? { perMinute: 600 }));
   if (deps.token) {
     const guard = bearerAuth(deps.token);
@@ -50,6 +58,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
     app.use('*', (c, next) => (isApiPath(c.req.path) && c.req.path !== '/docs' ? guard(c, next) : next()));
   }
   app.use('*', sizeLimit(deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT));
+  app.use('*', jsonBodies());
 
   const stats: ServerStats = { chatsRunning: 0, chatsTotal: 0 };
   const ctx: AppContext = { app, deps, live, docs, stats };
@@ -73,7 +82,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   app.all('/v1/*', (c) => {
     throw methodNotAllowed(c.req.method, c.req.path, docs);
   });
-  return { app, live, docs, stats };
+  return { app, hosts, live, docs, stats };
 }
 
 /** The Hono app alone. */

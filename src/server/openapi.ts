@@ -45,6 +45,9 @@ function operation(route: RouteDoc): Record<string, unknown> {
       });
     }
   }
+  for (const name of route.headers ?? []) {
+    params.push({ name, in: 'header', required: true, schema: { type: 'string' } });
+  }
   const status = String(route.status ?? 200);
   const op: Record<string, unknown> = {
     summary: route.summary,

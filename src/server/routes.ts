@@ -19,6 +19,8 @@ export interface RouteDoc {
   query?: z.ZodType;
   /** The success status (default 200). */
   status?: number;
+  /** Request headers the route requires (lower case). */
+  headers?: string[];
   /** Response content type when not JSON (`text/event-stream`, `application/pdf`, …). */
   produces?: string;
 }

@@ -1,9 +1,20 @@
 /** Starts the app on a real HTTP server; `close()` cancels running turns and stops listening. */
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { createTeaApp, type TeaApp } from './app.js';
+import { apiError } from './errors.js';
+import { hostProblem } from './guard.js';
 import type { ServerDeps } from './types.js';
+
+/** A request the adapter could not turn into a `Request`: a 400 in the API's shape. */
+function unreadable(err: unknown): Response {
+  const e =
+    err instanceof RequestError
+      ? apiError(400, `unreadable request: ${err.message}`, { code: 'bad_request' })
+      : apiError(500, 'internal error', { code: 'internal_error' });
+  return Response.json(e.toBody(), { status: e.status });
+}
 
 export interface RunningServer {
   url: string;
@@ -18,12 +29,22 @@ export async function startServer(
   opts: { host: string; port: number },
 ): Promise<RunningServer> {
   const tea = createTeaApp(deps);
-  const server = createAdaptorServer({ fetch: tea.app.fetch }) as Server;
+  const listener = getRequestListener(tea.app.fetch, { errorHandler: unreadable });
+  // The Host check comes first, before the adapter parses the name (a malformed one
+  // would otherwise get a bare 400), and missing Host is ours to answer (Node's own reply is bare).
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    const problem = hostProblem(tea.hosts, req.headers.host);
+    if (!problem) return void listener(req, res);
+    res.writeHead(problem.status, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify(problem.toBody()));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // A deep accept queue: a burst of a thousand clients must not be reset.
     server.listen({ port: opts.port, host: opts.host, backlog: 4096 }, () => {
       server.off('error', reject);
+      // Before any connection is read: the real port (for --port 0) is part of every allowed Host.
+      tea.hosts.bind(opts.host, (server.address() as AddressInfo).port);
       resolve();
     });
   });

@@ -1,6 +1,7 @@
 /** Session routes: CRUD, messages, prompt, cancel, approvals and answers. */
 import * as z from 'zod';
 import { apiError } from './errors.js';
+import { CLIENT_HEADER, clientHeader } from './guard.js';
 import { sessionNotFound } from './live.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson, readQuery } from './validate.js';
@@ -163,8 +164,9 @@ export function sessionRoutes(ctx: AppContext): void {
     summary: 'Answer an approval_request',
     tag: 'sessions',
     body: approvalBody,
+    headers: [CLIENT_HEADER],
   });
-  app.post('/v1/sessions/:id/approvals/:requestId', async (c) => {
+  app.post('/v1/sessions/:id/approvals/:requestId', clientHeader, async (c) => {
     const body = await readJson(c, approvalBody);
     const id = c.req.param('id');
     if (!store.sessions.get(id)) throw sessionNotFound(id);
@@ -180,8 +182,9 @@ export function sessionRoutes(ctx: AppContext): void {
     summary: 'Answer a question',
     tag: 'sessions',
     body: answerBody,
+    headers: [CLIENT_HEADER],
   });
-  app.post('/v1/sessions/:id/answers/:requestId', async (c) => {
+  app.post('/v1/sessions/:id/answers/:requestId', clientHeader, async (c) => {
     const body = await readJson(c, answerBody);
     const id = c.req.param('id');
     if (!store.sessions.get(id)) throw sessionNotFound(id);

@@ -47,8 +47,13 @@ export interface ServerDeps {
   version: string;
   /** Bearer token; when set every route but `/health` needs it. */
   token?: string;
-  /** Allowed CORS origins; CORS is off when empty or absent. */
+  /** Allowed CORS origins; CORS is off when empty or absent. These may also send writes. */
   cors?: string[];
+  /**
+   * Host values answered besides the bound address and the loopback names
+   * (`name` for any port, `name:port`): names behind a proxy or in /etc/hosts.
+   */
+  allowedHosts?: string[];
   /** Where reasoning goes in chat-completion chunks (default `reasoning_content`). */
   reasoningField?: string;
   /** Largest request body in bytes (default 10 MB). */

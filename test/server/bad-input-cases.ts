@@ -12,6 +12,8 @@ export interface Case {
 }
 
 const user = [{ role: 'user', content: 'hi' }];
+/** Approvals and answers need the client header (see the attack table in guard.test.ts). */
+const CLIENT = { 'x-tea-client': 'test' };
 const chat = '/v1/chat/completions';
 
 /** A memory-route case on one line: `sub` is the path after /v1/memory. */
@@ -205,6 +207,7 @@ export function badInputCases(session: () => string): Case[] {
       method: 'POST',
       path: () => `/v1/sessions/${session()}/approvals/r_nope`,
       body: { decision: 'once' },
+      headers: CLIENT,
       status: 404,
       param: 'requestId',
       code: 'approval_not_found',
@@ -214,6 +217,7 @@ export function badInputCases(session: () => string): Case[] {
       method: 'POST',
       path: () => `/v1/sessions/${session()}/approvals/r_nope`,
       body: { decision: 'maybe' },
+      headers: CLIENT,
       status: 400,
       param: 'decision',
     },
@@ -222,6 +226,7 @@ export function badInputCases(session: () => string): Case[] {
       method: 'POST',
       path: () => `/v1/sessions/${session()}/answers/r_nope`,
       body: { text: 'x' },
+      headers: CLIENT,
       status: 404,
       code: 'question_not_found',
     },

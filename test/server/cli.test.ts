@@ -1,4 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runTea, spawnTea } from '../support/cli.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
@@ -20,6 +23,22 @@ function listening(child: ChildProcess): Promise<string> {
       if (m) resolve(m[1]!);
     });
     child.on('exit', (code) => reject(new Error(`tea serve exited ${code}: ${stderr}`)));
+  });
+}
+
+/** The status of `GET /v1/config` sent with this Host header. */
+function statusWithHost(url: string, host: string): Promise<number> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/v1/config', headers: { host }, setHost: false },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -79,6 +98,50 @@ describe('tea serve (the built CLI)', () => {
       // commander exits by itself for a subcommand's bad option (1), before main() maps codes.
       expect(res.code).not.toBe(0);
       expect(res.stderr).toContain('port');
+    } finally {
+      ctx.cleanup();
+    }
+  });
+
+  it('answers names from --allowed-host and server.allowed_hosts, and no others', async () => {
+    const ctx = cliEnv({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.openaiBaseUrl,
+      TEA_MODEL: 'scripted-model',
+    });
+    try {
+      writeFileSync(path.join(ctx.home, 'config.yaml'), 'server:\n  allowed_hosts: [box.local]\n');
+      const child = spawnTea(['serve', '--port', '0', '--allowed-host', 'Tea.Example.Test:1234'], {
+        env: ctx.env,
+        cwd: ctx.work,
+      });
+      const url = await listening(child);
+      const port = new URL(url).port;
+      expect(await statusWithHost(url, `127.0.0.1:${port}`)).toBe(200);
+      expect(await statusWithHost(url, `box.local:${port}`)).toBe(200);
+      expect(await statusWithHost(url, 'tea.example.test:1234')).toBe(200);
+      expect(await statusWithHost(url, `tea.example.test:${port}`)).toBe(403);
+      expect(await statusWithHost(url, `evil.example:${port}`)).toBe(403);
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+    } finally {
+      ctx.cleanup();
+    }
+  });
+
+  it('refuses --allowed-host with a URL and --cors * without a token', async () => {
+    const ctx = cliEnv({ OPENAI_API_KEY: 'sk-test', TEA_MODEL: 'scripted-model' });
+    try {
+      const url = await runTea(['serve', '--port', '0', '--allowed-host', 'http://box.local/'], {
+        env: ctx.env,
+      });
+      expect(url.code).not.toBe(0);
+      expect(url.stderr).toContain('expected a host name, optionally with :port');
+      const star = await runTea(['serve', '--port', '0', '--cors', '*'], { env: ctx.env });
+      expect(star.code).toBe(2);
+      expect(star.stderr).toContain('--cors * would let every web site drive this server');
+      expect(star.stderr).not.toContain('listening');
     } finally {
       ctx.cleanup();
     }

@@ -32,6 +32,7 @@ export interface TestServer {
     method: string,
     p: string,
     body?: unknown,
+    headers?: Record<string, string>,
   ): Promise<{ status: number; body: T }>;
   close(): Promise<void>;
 }
@@ -113,8 +114,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     log,
     server,
     req,
-    async json<T>(method: string, p: string, body?: unknown) {
-      const res = await req(method, p, body);
+    async json<T>(method: string, p: string, body?: unknown, headers?: Record<string, string>) {
+      const res = await req(method, p, body, headers);
       return { status: res.status, body: (await res.json()) as T };
     },
     async close() {

@@ -112,7 +112,8 @@ describe('streamed chat completions', () => {
     t.model.script(reply().thinking(THINKING).text(TEXT).chunkSize(3).usage(11, 13));
     const res = await t.server.tea.app.request('/v1/chat/completions', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // No socket here: the Host a client of the real server would send.
+      headers: { 'content-type': 'application/json', host: new URL(t.url).host },
       body: JSON.stringify(request),
     });
     expect(res.status).toBe(200);

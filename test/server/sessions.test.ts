@@ -15,6 +15,8 @@ beforeEach(() => t.model.reset());
 
 const parse = (e: SseEvent) => JSON.parse(e.data) as AgentEvent;
 const untilDone = (e: SseEvent) => e.event === 'done';
+/** Approvals and answers need the client header (the web UI sends `web`). */
+const CLIENT = { 'x-tea-client': 'test' };
 
 async function newSession(title?: string): Promise<string> {
   const res = await t.json<{ id: string }>('POST', '/v1/sessions', title ? { title } : undefined);
@@ -91,7 +93,12 @@ describe('session routes', () => {
     expect(existsSync(path.join(t.work, 'approved.txt'))).toBe(false);
     expect((await t.json('GET', `/v1/sessions/${id}`)).body).toMatchObject({ busy: true });
 
-    const ok = await t.json('POST', `/v1/sessions/${id}/approvals/${ask.requestId}`, { decision: 'once' });
+    const ok = await t.json(
+      'POST',
+      `/v1/sessions/${id}/approvals/${ask.requestId}`,
+      { decision: 'once' },
+      CLIENT,
+    );
     expect(ok).toEqual({ status: 200, body: { ok: true } });
     const rest = await readSse(`${t.url}/v1/sessions/${id}/events`, untilDone, {
       'last-event-id': upToAsk.at(-1)!.id!,
@@ -103,9 +110,8 @@ describe('session routes', () => {
     const again = await t.json<{ error: { code: string } }>(
       'POST',
       `/v1/sessions/${id}/approvals/${ask.requestId}`,
-      {
-        decision: 'once',
-      },
+      { decision: 'once' },
+      CLIENT,
     );
     expect(again.status).toBe(404);
     expect(again.body.error.code).toBe('approval_not_found');
@@ -122,7 +128,12 @@ describe('session routes', () => {
     const q = parse(upToQuestion.at(-1)!) as Extract<AgentEvent, { type: 'question' }>;
     expect(q).toMatchObject({ question: 'Which port?', options: ['3000', '8080'] });
 
-    const ok = await t.json('POST', `/v1/sessions/${id}/answers/${q.requestId}`, { text: '8080, please' });
+    const ok = await t.json(
+      'POST',
+      `/v1/sessions/${id}/answers/${q.requestId}`,
+      { text: '8080, please' },
+      CLIENT,
+    );
     expect(ok).toEqual({ status: 200, body: { ok: true } });
     const rest = await readSse(`${t.url}/v1/sessions/${id}/events`, untilDone, {
       'last-event-id': upToQuestion.at(-1)!.id!,
@@ -133,7 +144,12 @@ describe('session routes', () => {
       output: 'The user answered: 8080, please',
     });
     expect(rest.map(parse).at(-1)).toMatchObject({ type: 'done', text: 'Using 8080.' });
-    const wrong = await t.json('POST', `/v1/sessions/${id}/answers/${q.requestId}`, { text: 'again' });
+    const wrong = await t.json(
+      'POST',
+      `/v1/sessions/${id}/answers/${q.requestId}`,
+      { text: 'again' },
+      CLIENT,
+    );
     expect(wrong.status).toBe(404);
   });
 

@@ -7,7 +7,8 @@ import { expect } from 'vitest';
 export const CHROMIUM = process.env.TEA_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium flags, e.g. `--host-resolver-rules=…` to give 127.0.0.1 another name. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `the browser tests need Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium fonts-wqy-microhei, as .ci/run does) or set TEA_CHROMIUM to another Chromium`,
@@ -24,6 +25,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -52,8 +52,12 @@ export class Api {
     readonly token: string | null,
   ) {}
 
+  /**
+   * Every request names the client: the server takes approvals and answers only with
+   * this header, which a page of another site cannot send (it needs a CORS preflight).
+   */
   headers(extra: Record<string, string> = {}): Record<string, string> {
-    const h: Record<string, string> = { ...extra };
+    const h: Record<string, string> = { 'x-tea-client': 'web', ...extra };
     if (this.token) h.authorization = `Bearer ${this.token}`;
     return h;
   }
