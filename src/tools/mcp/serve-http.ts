@@ -27,7 +27,19 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const MCP_PATH = '/mcp';
 
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  return LOOPBACK.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * The Host header names this loopback server exactly: a loopback name (or the
+ * bound address) and the bound port — not `127.0.0.1.evil.example`, not another port.
+ */
+export function ownHost(header: string | undefined, bound: string, port: number): boolean {
+  const m = /^(\[[^\]]*\]|[^:[\]]+):(\d{1,5})$/.exec((header ?? '').toLowerCase());
+  if (!m || Number(m[2]) !== port) return false;
+  const name = m[1] as string;
+  const boundName = bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound.toLowerCase();
+  return name === '127.0.0.1' || name === 'localhost' || name === '[::1]' || name === boundName;
 }
 
 function rpcError(res: ServerResponse, status: number, message: string): void {
@@ -55,15 +67,32 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServeHandle
   const served = servedRegistry(opts);
   const limit = opts.maxBodyBytes ?? 4 * 1024 * 1024;
 
+  let boundPort = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== MCP_PATH) return rpcError(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
-    const hostHeader = (req.headers.host ?? '').replace(/:\d+$/, '');
-    if (loopback && !isLoopback(hostHeader)) return rpcError(res, 403, 'forbidden Host header');
+    // DNS rebinding: a page on another name reaches a loopback server with its own name in Host.
+    if (loopback && !ownHost(req.headers.host, host, boundPort)) {
+      return rpcError(
+        res,
+        403,
+        `forbidden Host header: only ${host}, localhost or [::1] with port ${boundPort}`,
+      );
+    }
+    // A page of another site may not drive the server: an Origin must be the server's own.
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`) {
+      return rpcError(res, 403, `forbidden Origin: ${origin}`);
+    }
     if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
       return rpcError(res, 401, 'missing or wrong bearer token');
     }
     if (req.method !== 'POST') return rpcError(res, 405, 'method not allowed (stateless server: POST only)');
+    // JSON only: a cross-site form or text/plain post (a "simple request") is not a client.
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return rpcError(res, 415, 'unsupported Content-Type: send application/json');
+    }
     let body: unknown;
     try {
       body = await readJson(req, limit);
@@ -97,6 +126,7 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServeHandle
     });
   });
   const port = (http.address() as AddressInfo).port;
+  boundPort = port;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}${MCP_PATH}`,
