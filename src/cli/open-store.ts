@@ -23,6 +23,8 @@ export function workspaceDir(cwd: string | undefined): string {
 /** Opens the store from the configured home without touching any model. */
 export async function openStore(cwd?: string): Promise<{ config: TeaConfig; store: Store }> {
   const config = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+  // An untrusted project's embedding or judge settings are ignored here too: say so.
+  for (const warning of config.warnings) process.stderr.write(`tea: warning: ${warning}\n`);
   return { config, store: Store.open(defaultDbPath(config.home)) };
 }
 

@@ -12,11 +12,14 @@ export type {
   ToolsConfig,
   WebSearchSettings,
 } from './sections.js';
+export { type TrustDecision, type TrustRecord, type TrustState, trustStateOf } from './trust-store.js';
 export type {
   EmbeddingConfig,
   KeySource,
   MainModelOrigin,
   ModelOverride,
   ProfileConfig,
+  ProjectTrust,
+  RestrictedSetting,
   TeaConfig,
 } from './types.js';
