@@ -2,23 +2,51 @@ import readline from 'node:readline';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { textRenderer } from './render.js';
-import { createRuntime, pickSession } from './runtime.js';
+import { createRuntime, pickSession, type Runtime, workspaceDir } from './runtime.js';
+import { confirmProjectTrust } from './trust-prompt.js';
 import { VERSION } from './version.js';
+
+/**
+ * Asks about an untrusted project config first (once per content of the file),
+ * then builds the runtime; undefined when the user closed the prompt instead.
+ * The interface is closed on failure or refusal (an open one keeps the process alive).
+ */
+async function startRuntime(rl: readline.Interface, flags: PromptFlags): Promise<Runtime | undefined> {
+  try {
+    const cwd = workspaceDir(flags.cwd);
+    if (!(await confirmProjectTrust(cwd, (q) => askOrClosed(rl, q), process.stdout))) {
+      rl.close();
+      return undefined;
+    }
+    return await createRuntime(flags);
+  } catch (e) {
+    rl.close();
+    throw e;
+  }
+}
 
 /**
  * A plain line-based conversation for terminals: each line is a prompt; Ctrl-C
  * cancels a running turn, or quits at the prompt; `/exit` quits.
  */
 export async function runInteractive(flags: PromptFlags): Promise<number> {
-  const rt = await createRuntime(flags);
-  const session = pickSession(rt, flags);
-  const render = textRenderer(process.stdout, process.stderr, true);
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: 'tea> ' });
   let abort: AbortController | undefined;
   rl.on('SIGINT', () => {
     if (abort) abort.abort();
     else rl.close();
   });
+  const rt = await startRuntime(rl, flags);
+  if (!rt) return EXIT.INTERRUPTED;
+  let session: ReturnType<typeof pickSession>;
+  try {
+    session = pickSession(rt, flags);
+  } catch (e) {
+    rl.close();
+    rt.close();
+    throw e;
+  }
+  const render = textRenderer(process.stdout, process.stderr, true);
   process.stdout.write(
     `Tea Agent ${VERSION} · ${rt.provider.info.model} · session ${session.id.slice(0, 8)}\n` +
       'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits.\n',
@@ -64,4 +92,16 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
 
 function ask(rl: readline.Interface, prompt: string): Promise<string> {
   return new Promise((resolve) => rl.question(prompt, resolve));
+}
+
+/** Like `ask`, but resolves undefined when the interface closes first (Ctrl-C, end of input). */
+function askOrClosed(rl: readline.Interface, prompt: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const onClose = (): void => resolve(undefined);
+    rl.once('close', onClose);
+    rl.question(prompt, (answer) => {
+      rl.off('close', onClose);
+      resolve(answer);
+    });
+  });
 }

@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { addFaceCommands } from './faces.js';
-import type { PromptFlags } from './flags.js';
+import { commandFlags, type PromptFlags } from './flags.js';
+import type { TrustFlags } from './trust-cmd.js';
 import { VERSION } from './version.js';
 
 function positiveInt(value: string): number {
@@ -198,6 +199,19 @@ function buildProgram(setCode: (code: number) => void): Command {
     .action(async (opts) => {
       const { checkConfig } = await import('./config-cmd.js');
       setCode(await checkConfig(opts));
+    });
+  program
+    .command('trust')
+    .description(
+      "trust this project's .tea/config.yaml, so its model endpoints, keys, MCP servers, env_allow and looser permissions apply (until the file changes)",
+    )
+    .option('--cwd <dir>', 'project directory (default: the current directory)')
+    .option('--list', 'list the project config files you trusted or declined')
+    .option('--revoke', "stop trusting this project's config")
+    .option('--json', 'with --list: machine-readable output')
+    .action(async (_opts: TrustFlags, cmd: Command) => {
+      const { trustCommand } = await import('./trust-cmd.js');
+      setCode(await trustCommand(commandFlags<TrustFlags>(cmd)));
     });
   addFaceCommands(program, setCode);
   return program;

@@ -22,8 +22,11 @@ export function workspaceDir(cwd: string | undefined): string {
 }
 
 /** The configuration, without probing for a local model server. */
-function loadLight(cwd?: string): Promise<TeaConfig> {
-  return loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+async function loadLight(cwd?: string): Promise<TeaConfig> {
+  const config = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
+  // An untrusted project's embedding or judge settings are ignored here too: say so.
+  for (const warning of config.warnings) process.stderr.write(`tea: warning: ${warning}\n`);
+  return config;
 }
 
 /** Opens the store from the configured home without touching any model. */

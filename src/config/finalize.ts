@@ -138,3 +138,29 @@ export function checkFallback(names: string[], file: string, profiles: Record<st
     });
   });
 }
+
+/**
+ * `profile`, on the same endpoint with the same key, with the tuning an untrusted
+ * project file set on it (model name, context limits, timeout). Another model
+ * drops the limits that were set for the old one (the model registry knows its own).
+ */
+export function tuneProfile(
+  profile: ProfileConfig,
+  tuning: PartialEndpoint,
+  opts: { keepModel?: boolean } = {},
+): ProfileConfig {
+  const out: ProfileConfig = { ...profile };
+  if (tuning.model !== undefined && !opts.keepModel && tuning.model !== profile.model) {
+    out.model = tuning.model;
+    delete out.contextWindow;
+    delete out.maxOutputTokens;
+    delete out.thinkingBudget;
+    delete out.contextThresholds;
+  }
+  if (tuning.contextWindow !== undefined) out.contextWindow = tuning.contextWindow;
+  if (tuning.maxOutputTokens !== undefined) out.maxOutputTokens = tuning.maxOutputTokens;
+  if (tuning.thinkingBudget !== undefined) out.thinkingBudget = tuning.thinkingBudget;
+  if (tuning.contextThresholds !== undefined) out.contextThresholds = { ...tuning.contextThresholds };
+  if (tuning.timeoutMs !== undefined) out.timeoutMs = tuning.timeoutMs;
+  return out;
+}

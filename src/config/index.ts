@@ -13,11 +13,14 @@ export type {
   WebSearchSettings,
 } from './sections.js';
 export { type HostEntry, parseHostEntry, type ServerSettings } from './server.js';
+export { type TrustDecision, type TrustRecord, type TrustState, trustStateOf } from './trust-store.js';
 export type {
   EmbeddingConfig,
   KeySource,
   MainModelOrigin,
   ModelOverride,
   ProfileConfig,
+  ProjectTrust,
+  RestrictedSetting,
   TeaConfig,
 } from './types.js';

@@ -196,8 +196,9 @@ function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
 
 /**
  * The effective MCP servers: a later file's entry replaces an earlier one of the same
- * name, but only the user's own file may start commands, so a stdio server from any
- * other (project) file is ignored with a warning.
+ * name, but only a trusted file (the user's own, or a project file the user trusts)
+ * may start commands. screen.ts already leaves out every server of an untrusted
+ * project file; this check stands behind it.
  */
 export function finaliseMcpServers(
   entries: readonly McpServerEntry[],

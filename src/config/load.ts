@@ -1,14 +1,30 @@
 /** loadConfig: files, env and local detection merged into one validated TeaConfig. */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { envMainModel, envValue } from './env.js';
+import { displayPath } from './errors.js';
 import { CONFIG_FILE, findProjectConfig, teaHome } from './files.js';
-import { checkFallback, fillMainFromEnv, finaliseEmbedding, finaliseProfile } from './finalize.js';
-import { emptyLayer, finaliseMcpServers, type Layer, mergeLayers, toLayer } from './layers.js';
+import {
+  checkFallback,
+  fillMainFromEnv,
+  finaliseEmbedding,
+  finaliseProfile,
+  tuneProfile,
+} from './finalize.js';
+import {
+  emptyLayer,
+  finaliseMcpServers,
+  type Layer,
+  mergeLayers,
+  type PartialEndpoint,
+  toLayer,
+} from './layers.js';
 import { DEFAULT_OLLAMA_TIMEOUT_MS, detectOllama } from './ollama.js';
+import { screenProject } from './screen.js';
 import { finaliseSections } from './sections.js';
 import { finaliseServer } from './server.js';
-import type { KeySource, MainModelOrigin, ProfileConfig, TeaConfig } from './types.js';
+import { trustStateOf } from './trust-store.js';
+import type { KeySource, MainModelOrigin, ProfileConfig, ProjectTrust, TeaConfig } from './types.js';
 
 export interface LoadConfigOptions {
   /** Where to look for a project `.tea/config.yaml` (default: `process.cwd()`). */
@@ -44,48 +60,125 @@ function mainFromFilesAndEnv(layer: Layer, env: NodeJS.ProcessEnv) {
   return fromEnv ? { endpoint: fromEnv, origin } : undefined;
 }
 
+/**
+ * The main model: files, then env, then a detected Ollama; `tuning` (from an
+ * untrusted project file, where no trusted file defines a main model) then sets
+ * the model name and limits on that same endpoint, below TEA_MODEL.
+ */
 async function resolveMain(
   layer: Layer,
   env: NodeJS.ProcessEnv,
   opts: LoadConfigOptions,
+  tuning: PartialEndpoint | undefined,
 ): Promise<{ profile: ProfileConfig; keySource: KeySource; origin: MainModelOrigin } | undefined> {
   const teaModel = envValue(env, 'TEA_MODEL');
+  const tune = (profile: ProfileConfig): ProfileConfig =>
+    tuning ? tuneProfile(profile, tuning, { keepModel: teaModel !== undefined }) : profile;
   const found = mainFromFilesAndEnv(layer, env);
   if (found) {
     const endpoint = teaModel ? { ...found.endpoint, model: teaModel } : found.endpoint;
     const { value, keySource } = finaliseProfile('main_model', endpoint, env);
-    return { profile: value, keySource, origin: found.origin };
+    return { profile: tune(value), keySource, origin: found.origin };
   }
   if (opts.detectOllama === false) return undefined;
   const ollama = await detectOllama(env, opts.ollamaTimeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS);
-  const model = teaModel ?? ollama?.models[0];
+  const model = teaModel ?? tuning?.model ?? ollama?.models[0];
   if (!ollama || !model) return undefined;
   const profile: ProfileConfig = { name: 'main_model', provider: 'openai', baseUrl: ollama.baseUrl, model };
-  return { profile, keySource: { kind: 'none' }, origin: 'ollama' };
+  return { profile: tune(profile), keySource: { kind: 'none' }, origin: 'ollama' };
+}
+
+/** The config files read, merged, and which of them are trusted. */
+interface FileLayers {
+  layer: Layer;
+  files: string[];
+  /** Resolved paths of the trusted files: the user's own, and a project file the user trusts. */
+  trusted: Set<string>;
+  project?: ProjectTrust;
+  /**
+   * What an untrusted project set on `main_model` / `cheap_model` where no trusted
+   * file defines one: a model name and limits for the endpoint the user has.
+   */
+  tuning: { main?: PartialEndpoint; cheap?: PartialEndpoint };
+}
+
+/**
+ * Reads the user file, then the nearest project file. The project file applies
+ * in full only when the user trusts this exact content (`tea trust`); otherwise
+ * its restricted settings are left out (see screen.ts).
+ */
+async function readFiles(home: string, userFile: string, cwd: string): Promise<FileLayers> {
+  const out: FileLayers = { layer: emptyLayer(), files: [], trusted: new Set(), tuning: {} };
+  const projectFile = findProjectConfig(cwd, userFile);
+  const hasUser = existsSync(userFile);
+  if (!hasUser && projectFile === undefined) return out;
+  // The YAML parser and schema load only when there is a file to read.
+  const { readConfigSource } = await import('./read.js');
+  if (hasUser) {
+    const source = readConfigSource(userFile);
+    if (source) {
+      out.files.push(userFile);
+      out.trusted.add(resolve(userFile));
+      out.layer = toLayer(source.raw, userFile);
+    }
+  }
+  const source = projectFile === undefined ? undefined : readConfigSource(projectFile);
+  if (projectFile === undefined || source === undefined) return out;
+  out.files.push(projectFile);
+  // The whole file is checked, trusted or not, so trusting it later holds no surprise.
+  const full = toLayer(source.raw, projectFile);
+  const { kept, restricted } = screenProject(source.raw, out.layer);
+  const state = trustStateOf(home, projectFile, source.sha256);
+  const dir = dirname(dirname(projectFile));
+  out.project = { file: projectFile, dir, sha256: source.sha256, state, restricted };
+  if (state === 'trusted') {
+    out.trusted.add(resolve(projectFile));
+    out.layer = mergeLayers(out.layer, full);
+    return out;
+  }
+  const screened = toLayer(kept, projectFile);
+  if (!out.layer.mainModel && screened.mainModel) {
+    out.tuning.main = screened.mainModel;
+    delete screened.mainModel;
+  }
+  if (!out.layer.cheapModel && screened.cheapModel) {
+    out.tuning.cheap = screened.cheapModel;
+    delete screened.cheapModel;
+  }
+  out.layer = mergeLayers(out.layer, screened);
+  return out;
+}
+
+/** The one warning about an untrusted project file's ignored settings, if any were. */
+function trustWarning(project: ProjectTrust | undefined): string | undefined {
+  if (!project || project.state === 'trusted' || project.restricted.length === 0) return undefined;
+  const why =
+    project.state === 'changed'
+      ? 'has changed since you trusted it'
+      : project.state === 'denied'
+        ? 'is not trusted (you declined)'
+        : 'is not trusted';
+  const keys = project.restricted.map((s) => s.key).join(', ');
+  return (
+    `${displayPath(project.file)} ${why}, so these settings in it were ignored: ${keys}. ` +
+    `A project's config may not choose model endpoints or keys, MCP servers, env_allow or looser permissions until you trust it: ` +
+    `review the file, then run \`tea trust\` in ${displayPath(project.dir)} (trust lapses when the file changes).`
+  );
 }
 
 /**
  * Loads the effective config: `$TEA_HOME/config.yaml`, then the nearest project
- * `.tea/config.yaml`, then env vars and, only when still needed, a local Ollama
- * (precedence in env.ts). Missing files are fine; a bad file throws ConfigError.
+ * `.tea/config.yaml` (its restricted settings only once the user trusts it), then
+ * env vars and, only when still needed, a local Ollama (precedence in env.ts).
+ * Missing files are fine; a bad file throws ConfigError.
  * With no model anywhere, `mainModel` is undefined (see `describeMissingModel`).
  */
 export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfig> {
   const env = opts.env ?? process.env;
   const home = opts.home ?? teaHome(env);
   const userFile = join(home, CONFIG_FILE);
-  const files: string[] = [];
-  let layer = emptyLayer();
-  const candidates = [userFile, findProjectConfig(opts.cwd ?? process.cwd(), userFile)];
-  for (const file of candidates) {
-    if (file === undefined || (file === userFile && !existsSync(file))) continue;
-    // The YAML parser and schema load only when there is a file to read.
-    const { readConfigFile } = await import('./read.js');
-    const raw = readConfigFile(file);
-    if (raw === undefined) continue;
-    files.push(file);
-    layer = mergeLayers(layer, toLayer(raw, file));
-  }
+  const read = await readFiles(home, userFile, opts.cwd ?? process.cwd());
+  const { layer, files, tuning } = read;
 
   const keySources: Record<string, KeySource> = {};
   const profiles: Record<string, ProfileConfig> = {};
@@ -97,9 +190,12 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
   const fallback = layer.fallback?.names ?? [];
   if (layer.fallback) checkFallback(fallback, layer.fallback.file, profiles);
 
-  const sections = finaliseSections(layer.sections, userFile, env);
-  const mcp = finaliseMcpServers(layer.mcpServers, (file) => resolve(file) === resolve(userFile));
+  const trusted = (file: string): boolean => read.trusted.has(resolve(file));
+  const sections = finaliseSections(layer.sections, trusted, env);
+  const mcp = finaliseMcpServers(layer.mcpServers, trusted);
+  // Allowed host names open the server to a name: only the user's own file may add them.
   const server = finaliseServer(layer.server, userFile);
+  const projectWarning = trustWarning(read.project);
   const config: TeaConfig = {
     home,
     files,
@@ -129,7 +225,13 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     ...sections,
     mcpServers: mcp.mcpServers,
     server: server.server,
-    warnings: [...sections.warnings, ...mcp.warnings, ...server.warnings],
+    ...(read.project ? { project: read.project } : {}),
+    warnings: [
+      ...(projectWarning ? [projectWarning] : []),
+      ...sections.warnings,
+      ...mcp.warnings,
+      ...server.warnings,
+    ],
   };
 
   if (layer.cheapModel) {
@@ -143,13 +245,14 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     keySources.embedding = keySource;
   }
 
-  const main = await resolveMain(layer, env, opts);
+  const main = await resolveMain(layer, env, opts, tuning.main);
   if (main) {
     config.mainModel = main.profile;
     config.mainModelOrigin = main.origin;
     keySources.main_model = main.keySource;
     if (!config.cheapModel) {
-      config.cheapModel = { ...main.profile, name: 'cheap_model' };
+      const cheap: ProfileConfig = { ...main.profile, name: 'cheap_model' };
+      config.cheapModel = tuning.cheap ? tuneProfile(cheap, tuning.cheap) : cheap;
       keySources.cheap_model = main.keySource;
     }
   }

@@ -117,6 +117,11 @@ export function maskedConfig(config: TeaConfig): string {
     ['embedding', config.embedding],
   ];
   const plain: Plain = { home: config.home, files: config.files };
+  if (config.project) {
+    const { file, state, restricted } = config.project;
+    // What `tea trust` would change (or changed): the restricted keys, never their values.
+    plain.project_config = { file, trust: state, restricted: restricted.map((s) => s.key) };
+  }
   for (const [name, endpoint] of endpoints) {
     if (endpoint) plain[name] = endpointToPlain(endpoint, sources[name]);
   }

@@ -26,7 +26,7 @@ export function describeMissingModel(config: TeaConfig): string {
     '       export OPENAI_BASE_URL=http://127.0.0.1:8000/v1 TEA_MODEL=your-model-id',
     '',
     `  2. A config file: ${userFile}`,
-    '     (or .tea/config.yaml in your project, which overrides it):',
+    '     (or .tea/config.yaml in a project, which applies these keys once you `tea trust` it):',
     '       main_model:',
     '         provider: openai             # or anthropic',
     `         base_url: ${DEFAULT_OPENAI_BASE_URL}`,

@@ -2,6 +2,7 @@
  * Reading and validating one config file. Loaded lazily (it pulls in the YAML
  * parser and the schema), only when a config file exists.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isMap, parseDocument } from 'yaml';
 import { ConfigError, displayPath } from './errors.js';
@@ -49,22 +50,36 @@ export function parseYaml(text: string, file: string): unknown {
   return dropNulls(doc.toJS() ?? {});
 }
 
+/** One config file as read: its validated settings and the SHA-256 of the exact bytes parsed. */
+export interface ConfigSource {
+  raw: RawFile;
+  sha256: string;
+}
+
+/**
+ * Reads, parses and validates one config file, hashing the very bytes it parses
+ * (project trust is keyed by that hash). With `optional`, a missing file gives undefined.
+ */
+export function readConfigSource(file: string, opts: { optional?: boolean } = {}): ConfigSource | undefined {
+  if (opts.optional && !existsSync(file)) return undefined;
+  let bytes: Buffer;
+  try {
+    if (statSync(file).isDirectory()) throw new Error('it is a directory');
+    bytes = readFileSync(file);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ConfigError(`${displayPath(file)}: cannot read the config file: ${reason}.`, { file });
+  }
+  const raw = parseYaml(bytes.toString('utf8'), file);
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) throw issuesToError(file, raw, parsed.error.issues);
+  return { raw: parsed.data, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
 /**
  * Reads, parses and validates one config file. With `optional`, a file that does
  * not exist gives undefined instead of an error.
  */
 export function readConfigFile(file: string, opts: { optional?: boolean } = {}): RawFile | undefined {
-  if (opts.optional && !existsSync(file)) return undefined;
-  let text: string;
-  try {
-    if (statSync(file).isDirectory()) throw new Error('it is a directory');
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new ConfigError(`${displayPath(file)}: cannot read the config file: ${reason}.`, { file });
-  }
-  const raw = parseYaml(text, file);
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) throw issuesToError(file, raw, parsed.error.issues);
-  return parsed.data;
+  return readConfigSource(file, opts)?.raw;
 }

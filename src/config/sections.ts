@@ -1,8 +1,9 @@
 /**
  * The `permissions` and `tools` sections: layered like the rest, with one rule
- * for safety — a project file (checked into a repository someone cloned) may make
- * Tea stricter, never looser: its `allow` rules, extra roots and looser modes are
- * ignored with a warning.
+ * for safety — an untrusted file (a project's, checked into a repository someone
+ * cloned) may make Tea stricter, never looser. screen.ts drops its `allow` rules,
+ * extra roots and looser modes before merging (one warning names them all); the
+ * checks here stand behind that.
  */
 import { resolve } from 'node:path';
 import { displayPath } from './errors.js';
@@ -108,16 +109,21 @@ export function mergeSections(base: SectionsLayer, over: SectionsLayer): Section
   };
 }
 
-const STRICTNESS: Record<PermissionModeName, number> = { 'read-only': 3, ask: 2, 'auto-edit': 1, yolo: 0 };
+/** Higher is stricter. */
+export const STRICTNESS: Record<PermissionModeName, number> = {
+  'read-only': 3,
+  ask: 2,
+  'auto-edit': 1,
+  yolo: 0,
+};
 
-/** The effective sections; `userFile` is trusted, any other file only restricts. */
+/** The effective sections; files `trusted` accepts may loosen, any other file only restricts. */
 export function finaliseSections(
   layer: SectionsLayer,
-  userFile: string,
+  trusted: (file: string) => boolean,
   env: NodeJS.ProcessEnv,
 ): { permissions: PermissionsConfig; tools: ToolsConfig; warnings: string[] } {
   const warnings: string[] = [];
-  const trusted = (file: string): boolean => resolve(file) === resolve(userFile);
   let mode: PermissionModeName = 'ask';
   for (const m of layer.modes) {
     if (trusted(m.file) || STRICTNESS[m.value] >= STRICTNESS[mode]) mode = m.value;

@@ -6,6 +6,7 @@
 import type { ProfileConfig } from '../llm/factory.js';
 import type { PermissionsConfig, ToolsConfig } from './sections.js';
 import type { ServerSettings } from './server.js';
+import type { TrustState } from './trust-store.js';
 
 export type { ProfileConfig };
 
@@ -55,6 +56,31 @@ export type McpServerSpec = (
   | { url: string; headers?: Record<string, string> }
 ) & { timeoutMs?: number; disabled?: boolean };
 
+/** A setting a project file holds that applies only once the user trusts the file. */
+export interface RestrictedSetting {
+  /** The dotted key as written, e.g. `main_model.base_url`, `permissions.rules[0]`. */
+  key: string;
+  /** What it is set to, for the trust prompt and `tea trust` (secrets hidden). */
+  value: string;
+}
+
+/**
+ * The project config file in force and whether the user trusts it. Until trusted,
+ * its `restricted` settings (endpoints, keys, MCP servers, looser permissions,
+ * env_allow…) are ignored; once trusted they apply.
+ */
+export interface ProjectTrust {
+  /** The project's `.tea/config.yaml`. */
+  file: string;
+  /** The project directory (holding `.tea/`), where `tea trust` is run. */
+  dir: string;
+  /** SHA-256 of the content read; trust is recorded for exactly this content. */
+  sha256: string;
+  state: TrustState;
+  /** The settings that need trust, whether or not they applied. */
+  restricted: RestrictedSetting[];
+}
+
 /** What configured the main model. */
 export type MainModelOrigin = 'file' | 'env' | 'ollama';
 
@@ -100,6 +126,8 @@ export interface TeaConfig {
   mcpServers: Record<string, McpServerSettings>;
   /** `tea serve` settings (`server`); only the user's own file may add allowed hosts. */
   server: ServerSettings;
+  /** The project config file, when there is one, and its trust. */
+  project?: ProjectTrust;
   /** Settings that were read but ignored, with the reason. */
   warnings: string[];
 }

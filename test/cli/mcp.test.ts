@@ -45,7 +45,8 @@ describe('tea mcp list', () => {
     );
     const r = await tea('mcp', 'list', '--json');
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('mcp_servers.sneaky ignored: a project file may not start commands');
+    expect(r.stderr).toContain('is not trusted, so these settings in it were ignored: mcp_servers.sneaky.');
+    expect(r.stderr).toContain('`tea trust`');
     const rows = JSON.parse(r.stdout) as Array<{ name: string; trusted: boolean }>;
     expect(rows.map((row) => row.name)).toEqual(['everything', 'docs', 'ghost']);
   });

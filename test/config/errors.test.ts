@@ -148,7 +148,7 @@ describe('config errors', () => {
   });
 
   it('a fallback naming an unknown profile suggests the closest', async () => {
-    const file = dirs.writeProject(
+    const file = dirs.writeUser(
       'profiles:\n  deepseek: { base_url: https://api.deepseek.com/v1, model: deepseek-chat }\nfallback: [deepseek, deepsek]\n',
     );
     const err = await failure();

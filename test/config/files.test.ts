@@ -143,7 +143,7 @@ describe('loadConfig from files', () => {
     expect(config.cheapModel).toBeUndefined();
   });
 
-  it('lets the project file override the user file key by key, deep-merging objects', async () => {
+  it('lets a trusted project file override the user file key by key, deep-merging objects', async () => {
     const user = dirs.writeUser(FULL);
     const project = dirs.writeProject(`
 main_model:
@@ -158,8 +158,11 @@ llm: { breaker: { recovery_s: 5 } }
 models:
   my-local-model: { context_window: 4096 }
 `);
+    dirs.trustProject();
     const config = await load({ OPENAI_API_KEY: 'sk-from-env-0123456789abcdef' });
     expect(config.files).toEqual([user, project]);
+    expect(config.project?.state).toBe('trusted');
+    expect(config.warnings).toEqual([]);
     // Deep merge: unchanged keys survive, changed keys win.
     expect(config.mainModel).toMatchObject({
       model: 'gpt-4.1',

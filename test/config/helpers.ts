@@ -1,7 +1,9 @@
 /** Temp dirs for config tests: a data home and a project (bounded by a `.git`). */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordTrustDecision } from '../../src/config/trust-store.js';
 
 export interface Dirs {
   root: string;
@@ -11,6 +13,8 @@ export interface Dirs {
   writeUser(yaml: string): string;
   /** Writes `$project/.tea/config.yaml`; returns its path. */
   writeProject(yaml: string): string;
+  /** Trusts the project file as it is now (what `tea trust` records). */
+  trustProject(): void;
   cleanup(): void;
 }
 
@@ -32,6 +36,11 @@ export function makeDirs(): Dirs {
     project,
     writeUser: (yaml) => write(join(home, 'config.yaml'), yaml),
     writeProject: (yaml) => write(join(project, '.tea', 'config.yaml'), yaml),
+    trustProject: () => {
+      const file = join(project, '.tea', 'config.yaml');
+      const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+      recordTrustDecision(home, file, sha256, 'trusted');
+    },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

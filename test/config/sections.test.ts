@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, maskedConfig } from '../../src/config/index.js';
 import { type Dirs, makeDirs } from './helpers.js';
@@ -80,10 +79,19 @@ describe('permissions and tools sections', () => {
       { tool: 'bash', pattern: 'rm *', action: 'deny' },
     ]);
     expect(c.permissions.roots).toEqual([]);
-    expect(c.warnings).toHaveLength(3);
-    expect(c.warnings.join('\n')).toContain(join('.tea', 'config.yaml'));
-    expect(c.warnings[0]).toMatch(/mode yolo ignored/);
-    expect(project).toContain(dirs.project);
+    // One warning names the file and every ignored key, and how to trust it.
+    expect(c.warnings).toHaveLength(1);
+    expect(c.warnings[0]).toContain(project);
+    expect(c.warnings[0]).toContain('permissions.mode, permissions.rules[0], permissions.roots');
+    expect(c.warnings[0]).toContain('`tea trust`');
+
+    // Trusted, the same file loosens too.
+    dirs.trustProject();
+    const trusted = await load();
+    expect(trusted.permissions.mode).toBe('yolo');
+    expect(trusted.permissions.rules).toContainEqual({ tool: '*', action: 'allow' });
+    expect(trusted.permissions.roots).toEqual(['/']);
+    expect(trusted.warnings).toEqual([]);
 
     dirs.writeProject('permissions:\n  mode: read-only\n');
     expect((await load()).permissions.mode).toBe('read-only');
