@@ -6,6 +6,7 @@ import { CONFIG_FILE, findProjectConfig, teaHome } from './files.js';
 import { checkFallback, fillMainFromEnv, finaliseEmbedding, finaliseProfile } from './finalize.js';
 import { emptyLayer, finaliseMcpServers, type Layer, mergeLayers, toLayer } from './layers.js';
 import { DEFAULT_OLLAMA_TIMEOUT_MS, detectOllama } from './ollama.js';
+import { finaliseSandbox } from './sandbox.js';
 import { finaliseSections } from './sections.js';
 import type { KeySource, MainModelOrigin, ProfileConfig, TeaConfig } from './types.js';
 
@@ -98,6 +99,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
 
   const sections = finaliseSections(layer.sections, userFile, env);
   const mcp = finaliseMcpServers(layer.mcpServers, (file) => resolve(file) === resolve(userFile));
+  const sandbox = finaliseSandbox(layer.sandbox, (file) => resolve(file) === resolve(userFile));
   const config: TeaConfig = {
     home,
     files,
@@ -125,8 +127,9 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     models: layer.models,
     keySources,
     ...sections,
+    sandbox: sandbox.sandbox,
     mcpServers: mcp.mcpServers,
-    warnings: [...sections.warnings, ...mcp.warnings],
+    warnings: [...sections.warnings, ...sandbox.warnings, ...mcp.warnings],
   };
 
   if (layer.cheapModel) {

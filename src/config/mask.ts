@@ -160,6 +160,7 @@ export function maskedConfig(config: TeaConfig): string {
         }
       : 'off',
   };
+  plain.sandbox = { mode: config.sandbox.mode, network: config.sandbox.network };
   if (config.warnings.length > 0) plain.warnings = config.warnings;
 
   const doc = new Document(plain);

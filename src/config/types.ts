@@ -4,6 +4,7 @@
  */
 
 import type { ProfileConfig } from '../llm/factory.js';
+import type { SandboxConfig } from './sandbox.js';
 import type { PermissionsConfig, ToolsConfig } from './sections.js';
 
 export type { ProfileConfig };
@@ -50,7 +51,14 @@ export type McpServerSettings = McpServerSpec & { trusted: boolean };
 
 /** An MCP server as one file writes it (before trust is decided). */
 export type McpServerSpec = (
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | {
+      command: string;
+      args?: string[];
+      env?: Record<string, string>;
+      cwd?: string;
+      /** Run the server in the shell sandbox (opt-in), with or without the network. */
+      sandbox?: { network: boolean };
+    }
   | { url: string; headers?: Record<string, string> }
 ) & { timeoutMs?: number; disabled?: boolean };
 
@@ -95,6 +103,8 @@ export interface TeaConfig {
   /** Approval mode, rules and extra roots (a project file can only make them stricter). */
   permissions: PermissionsConfig;
   tools: ToolsConfig;
+  /** Where shell tools run (`sandbox`; a project file can only make it stricter). */
+  sandbox: SandboxConfig;
   /** MCP servers by name (`mcp_servers`); a project file cannot add stdio servers. */
   mcpServers: Record<string, McpServerSettings>;
   /** Settings that were read but ignored, with the reason. */
