@@ -150,6 +150,7 @@ async function runOne(
       outputDir: deps.outputDir,
       host: makeHost(deps.services, { callId: call.id, signal, emit, activeTools: deps.activeTools }),
       ...(deps.services.fs ? { fs: deps.services.fs } : {}),
+      permissions: deps.policy,
     },
     {
       maxOutputChars: deps.maxOutputChars,

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { PERMISSION_MODES } from '../tools/permissions.js';
 import type { AcpFlags } from './acp-cmd.js';
 import { commandFlags } from './flags.js';
+import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 
 function permissionMode(value: string): string {
   if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
@@ -22,6 +23,7 @@ export function addAcpCommand(program: Command, setCode: (code: number) => void)
       permissionMode,
     )
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
+    .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .action(async (_opts: AcpFlags, cmd: Command) => {
       // Flags may sit before `acp` (the root's) or after it (its own): merged, given ones win.
       const flags = commandFlags<AcpFlags>(cmd);

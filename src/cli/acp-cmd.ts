@@ -2,6 +2,7 @@
 import { Readable, Writable } from 'node:stream';
 import { mcpAttacher } from '../acp/mcp.js';
 import { serveAcp } from '../acp/server.js';
+import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { EXIT } from './exit.js';
 import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
@@ -17,6 +18,7 @@ export interface AcpFlags {
   /** Inherited from the top-level command: `--allow` rules and `--add-dir` roots. */
   allow?: string[];
   addDir?: string[];
+  sandbox?: SandboxMode;
 }
 
 function log(line: string): void {
@@ -32,6 +34,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     ...(flags.yolo ? { yolo: true } : {}),
     ...(flags.allow ? { allow: flags.allow } : {}),
     ...(flags.addDir ? { addDir: flags.addDir } : {}),
+    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     approvals: 'ask',
     titles: true,
   });

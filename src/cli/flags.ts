@@ -16,6 +16,8 @@ export interface PromptFlags {
   allow?: string[];
   /** Extra directories file tools may use. */
   addDir?: string[];
+  /** `--sandbox`: where shell tools run (overrides the config's `sandbox`). */
+  sandbox?: 'auto' | 'on' | 'off';
 }
 
 /** What `commandFlags` needs of a commander command (kept structural so this file stays import-free). */

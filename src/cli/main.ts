@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { addFaceCommands } from './faces.js';
 import { commandFlags, type PromptFlags } from './flags.js';
+import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 import type { TrustFlags } from './trust-cmd.js';
 import { VERSION } from './version.js';
 
@@ -62,6 +63,7 @@ function buildProgram(setCode: (code: number) => void): Command {
       [],
     )
     .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
+    .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .showHelpAfterError()
     .action(async (words: string[], opts: PromptFlags) => {
       if (!opts.print && words.length === 0 && process.stdin.isTTY) {

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { commandFlags } from './flags.js';
+import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -35,6 +36,7 @@ export function addMcpCommand(program: Command, setCode: (code: number) => void)
     .command('tools <server>')
     .description('connect to a server and list its tools (refreshes the cached list)')
     .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .option('--json', 'machine-readable output')
     .action(async (server: string, _opts, command: Command) =>
       setCode(await (await impl()).listServerTools(server, flags(command))),
@@ -50,5 +52,6 @@ export function addMcpCommand(program: Command, setCode: (code: number) => void)
     .option('--yolo', 'run every tool without asking (same as --mode yolo)')
     .option('--allow <rule>', "allow a tool: 'tool' or 'tool:pattern' (repeatable)", collect, [])
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
+    .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .action(async (_opts, command: Command) => setCode(await (await impl()).serveMcp(flags(command))));
 }

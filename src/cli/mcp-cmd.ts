@@ -6,9 +6,11 @@ import { createToolRegistry } from '../tools/builtin/index.js';
 import { bridgeName, McpManager, readToolCache } from '../tools/mcp/index.js';
 import { PERMISSION_MODES, type PermissionMode, PermissionPolicy, parseRule } from '../tools/permissions.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { ToolError } from '../tools/types.js';
 import { CliError, EXIT } from './exit.js';
 import { workspaceDir } from './runtime.js';
+import { shellSetup } from './sandbox-setup.js';
 import { VERSION } from './version.js';
 
 async function config(cwd: string | undefined): Promise<TeaConfig> {
@@ -60,7 +62,10 @@ export async function listServers(opts: { cwd?: string; json?: boolean }): Promi
 }
 
 /** `tea mcp tools <server>`: connects, lists the tools and refreshes the cache. */
-export async function listServerTools(name: string, opts: { cwd?: string; json?: boolean }): Promise<number> {
+export async function listServerTools(
+  name: string,
+  opts: { cwd?: string; json?: boolean; sandbox?: SandboxMode },
+): Promise<number> {
   const cfg = await config(opts.cwd);
   if (!cfg.mcpServers[name]) {
     const known = Object.keys(cfg.mcpServers);
@@ -72,6 +77,7 @@ export async function listServerTools(name: string, opts: { cwd?: string; json?:
     home: cfg.home,
     cwd: workspaceDir(opts.cwd),
     clientInfo: { name: 'tea-agent', version: VERSION },
+    sandbox: shellSetup(cfg, opts.sandbox).sandbox,
   });
   try {
     const tools = await manager.refresh(name);
@@ -108,6 +114,7 @@ export interface ServeFlags {
   yolo?: boolean;
   allow?: string[];
   cwd?: string;
+  sandbox?: SandboxMode;
 }
 
 function policyFor(cfg: TeaConfig, flags: ServeFlags): PermissionPolicy {
@@ -138,6 +145,7 @@ export async function serveMcp(flags: ServeFlags): Promise<number> {
   const registry = createToolRegistry({
     ...(cfg.tools.webSearch ? { webSearch: cfg.tools.webSearch } : {}),
     envAllow: cfg.tools.envAllow,
+    ...shellSetup(cfg, flags.sandbox),
   });
   const options = {
     registry,

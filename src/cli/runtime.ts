@@ -23,8 +23,10 @@ import {
   parseRule,
 } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT } from './exit.js';
 import { embedderFor, workspaceDir } from './open-store.js';
+import { shellSetup } from './sandbox-setup.js';
 import { VERSION } from './version.js';
 
 export { embedderFor, openStore, workspaceDir } from './open-store.js';
@@ -42,6 +44,8 @@ export interface RuntimeOptions {
   approvals?: 'ask' | 'deny';
   /** Name new sessions on the cheap model (interactive; one-shot runs keep the prompt as title). */
   titles?: boolean;
+  /** `--sandbox`: overrides the config's `sandbox` mode. */
+  sandbox?: SandboxMode;
 }
 
 export interface Runtime {
@@ -95,13 +99,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const cheap = config.cheapModel ?? main;
   const cheapProvider = createModelChain([cheap], chainOptions(config, { cheap: true }));
   const store = Store.open(defaultDbPath(config.home));
+  const shell = shellSetup(config, opts.sandbox);
   const tools = createToolRegistry({
     ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
     envAllow: config.tools.envAllow,
+    ...shell,
   });
   const mcp = await attachMcp(tools, config.mcpServers, {
     home: config.home,
     cwd,
+    sandbox: shell.sandbox,
     warn: (m) => process.stderr.write(`tea: warning: ${m}\n`),
     clientInfo: { name: 'tea-agent', version: VERSION },
   });

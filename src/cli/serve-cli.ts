@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { parseHostEntry } from '../config/server.js';
 import { PERMISSION_MODES } from '../tools/permissions.js';
 import { commandFlags } from './flags.js';
+import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 
 function permissionMode(value: string): string {
   if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
@@ -75,6 +76,7 @@ export function addServeCommand(program: Command, setCode: (code: number) => voi
     .option('--rate-limit <n>', 'requests per minute per client address (0 = off)', perMinute, 600)
     .option('--profile <name>', 'config profile used when a request names none')
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
+    .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .action(async (_opts: unknown, cmd: Command) => {
       // Flags may sit before `serve` (the root's) or after it (its own): merged, given ones win.
       const { runServe } = await import('./serve-cmd.js');

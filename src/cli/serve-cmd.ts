@@ -6,6 +6,7 @@ import { AgentPool } from '../server/agents.js';
 import { isLoopback } from '../server/auth.js';
 import { startServer } from '../server/server.js';
 import type { PermissionMode } from '../tools/permissions.js';
+import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT } from './exit.js';
 import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
@@ -26,6 +27,7 @@ export interface ServeFlags {
   rateLimit: number;
   profile?: string;
   cwd?: string;
+  sandbox?: SandboxMode;
 }
 
 /** `dist/web` of this package (works from src/ and from the dist/ bundle), if built. */
@@ -67,6 +69,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     ...(flags.profile ? { profile: flags.profile } : {}),
     ...(requested ? { permissionMode: requested } : {}),
     ...(flags.yolo ? { yolo: true } : {}),
+    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
   });
   const permissionMode = (flags.yolo ? 'yolo' : (requested ?? rt.config.permissions.mode)) as PermissionMode;
   const memory = rt.memory;

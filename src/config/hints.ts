@@ -82,6 +82,18 @@ const BY_PATH: Record<string, Hint> = {
     expected: 'a positive number of seconds',
     fix: 'set the idle timeout of a model call in seconds, e.g. 120.',
   },
+  sandbox: {
+    expected: 'auto, on or off, or a mapping `{ mode: auto | on | off, network: true | false }`',
+    fix: 'use `sandbox: auto` (bubblewrap when it is there, the default), `on` (refuse shell tools without it) or `off`; add network with `sandbox: { mode: auto, network: true }`.',
+  },
+  'sandbox.mode': {
+    expected: 'auto, on or off',
+    fix: 'use `mode: auto` (the default), `on` or `off`.',
+  },
+  'sandbox.network': {
+    expected: 'true or false',
+    fix: 'use `network: true` to let sandboxed commands use the network, or remove it (off).',
+  },
   fallback: {
     expected: 'a list of profile names',
     fix: 'list names defined under `profiles`, e.g. `fallback: [deepseek]`.',
@@ -210,6 +222,14 @@ const MCP_KEYS: Record<string, Hint> = {
     fix: 'set the time limit of one tool call, e.g. 60.',
   },
   disabled: { expected: 'true or false', fix: 'e.g. `disabled: true` to keep the entry but not use it.' },
+  sandbox: {
+    expected: 'true, false or `{ network: true | false }`, only with `command` (stdio servers)',
+    fix: 'e.g. `sandbox: true` to run the server in the shell sandbox (no network), or `sandbox: { network: true }`.',
+  },
+  network: {
+    expected: 'true or false',
+    fix: 'e.g. `sandbox: { network: true }` to let the sandboxed server use the network.',
+  },
 };
 
 /** Hints below `mcp_servers` (server names may hold dots, so match by the last key). */

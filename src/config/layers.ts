@@ -4,6 +4,7 @@
  * ones key by key, objects deeply, lists replaced.
  */
 import { ConfigError, displayPath } from './errors.js';
+import { type SandboxEntry, toSandboxEntry } from './sandbox.js';
 import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
 import { emptySections, mergeSections, type SectionsLayer, toSections } from './sections.js';
 import { emptyServerLayer, mergeServerLayers, type ServerLayer } from './server.js';
@@ -49,6 +50,8 @@ export interface Layer {
   models: Record<string, ModelOverride>;
   sections: SectionsLayer;
   server: ServerLayer;
+  /** `sandbox` of every file, in file order. */
+  sandbox: SandboxEntry[];
   /** `mcp_servers` entries of every file, in file order (later ones replace earlier ones). */
   mcpServers: McpServerEntry[];
 }
@@ -68,6 +71,7 @@ export function emptyLayer(): Layer {
     models: {},
     sections: emptySections(),
     server: emptyServerLayer(),
+    sandbox: [],
     mcpServers: [],
   };
 }
@@ -182,6 +186,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
   }
   layer.sections = toSections(raw.permissions, raw.tools, file);
   if (raw.server?.allowed_hosts) layer.server.allowedHosts.push({ value: raw.server.allowed_hosts, file });
+  layer.sandbox = toSandboxEntry(raw.sandbox, file);
   for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
     layer.mcpServers.push({ name, value: normaliseMcpServer(server), file });
   }
@@ -191,7 +196,18 @@ export function toLayer(raw: RawFile, file: string): Layer {
 function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
   const common = defined({ timeoutMs: seconds(raw.timeout_s), disabled: raw.disabled });
   if (raw.url !== undefined) return defined({ url: raw.url, headers: raw.headers, ...common });
-  return defined({ command: raw.command ?? '', args: raw.args, env: raw.env, cwd: raw.cwd, ...common });
+  const sandbox =
+    raw.sandbox === undefined || raw.sandbox === false
+      ? undefined
+      : { network: raw.sandbox === true ? false : raw.sandbox.network === true };
+  return defined({
+    command: raw.command ?? '',
+    args: raw.args,
+    env: raw.env,
+    cwd: raw.cwd,
+    sandbox,
+    ...common,
+  });
 }
 
 /**
@@ -251,6 +267,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     models,
     sections: mergeSections(base.sections, over.sections),
     server: mergeServerLayers(base.server, over.server),
+    sandbox: [...base.sandbox, ...over.sandbox],
     mcpServers: [...base.mcpServers, ...over.mcpServers],
   });
 }

@@ -20,6 +20,7 @@ import {
   toLayer,
 } from './layers.js';
 import { DEFAULT_OLLAMA_TIMEOUT_MS, detectOllama } from './ollama.js';
+import { finaliseSandbox } from './sandbox.js';
 import { screenProject } from './screen.js';
 import { finaliseSections } from './sections.js';
 import { finaliseServer } from './server.js';
@@ -195,6 +196,8 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
   const mcp = finaliseMcpServers(layer.mcpServers, trusted);
   // Allowed host names open the server to a name: only the user's own file may add them.
   const server = finaliseServer(layer.server, userFile);
+  // A project file may only make the sandbox stricter, unless the user trusts it.
+  const sandbox = finaliseSandbox(layer.sandbox, trusted);
   const projectWarning = trustWarning(read.project);
   const config: TeaConfig = {
     home,
@@ -223,12 +226,14 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     models: layer.models,
     keySources,
     ...sections,
+    sandbox: sandbox.sandbox,
     mcpServers: mcp.mcpServers,
     server: server.server,
     ...(read.project ? { project: read.project } : {}),
     warnings: [
       ...(projectWarning ? [projectWarning] : []),
       ...sections.warnings,
+      ...sandbox.warnings,
       ...mcp.warnings,
       ...server.warnings,
     ],

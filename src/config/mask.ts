@@ -166,6 +166,7 @@ export function maskedConfig(config: TeaConfig): string {
       : 'off',
   };
   if (config.server.allowedHosts.length > 0) plain.server = { allowed_hosts: config.server.allowedHosts };
+  plain.sandbox = { mode: config.sandbox.mode, network: config.sandbox.network };
   if (config.warnings.length > 0) plain.warnings = config.warnings;
 
   const doc = new Document(plain);

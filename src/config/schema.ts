@@ -122,6 +122,18 @@ const toolsSchema = z.strictObject({
 const serverSchema = z.strictObject({
   allowed_hosts: z.array(z.string().refine((h) => parseHostEntry(h) !== undefined)).optional(),
 });
+const sandboxMode = z.enum(['auto', 'on', 'off']);
+
+/** `sandbox: auto | on | off`, or the long form with `network`. */
+const sandboxObjectSchema = z.strictObject({
+  mode: sandboxMode.optional(),
+  network: z.boolean().optional(),
+});
+const sandboxSchema = z.union([sandboxMode, sandboxObjectSchema]);
+
+/** An MCP stdio server opts in with `sandbox: true` (network off) or `sandbox: { network: true }`. */
+const mcpSandboxObjectSchema = z.strictObject({ network: z.boolean().optional() });
+const mcpSandboxSchema = z.union([z.boolean(), mcpSandboxObjectSchema]);
 
 /** Profile names: letters, digits, `_`, `.` and `-`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -140,13 +152,15 @@ export const mcpServerSchema = z
     headers: headers.optional(),
     timeout_s: positiveNumber.optional(),
     disabled: z.boolean().optional(),
+    sandbox: mcpSandboxSchema.optional(),
   })
   .superRefine((server, ctx) => {
     if ((server.command === undefined) === (server.url === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'either command or url', path: [] });
       return;
     }
-    const wrong = server.url !== undefined ? (['args', 'env', 'cwd'] as const) : (['headers'] as const);
+    const wrong =
+      server.url !== undefined ? (['args', 'env', 'cwd', 'sandbox'] as const) : (['headers'] as const);
     for (const key of wrong) {
       if (server[key] !== undefined) ctx.addIssue({ code: 'custom', message: `no ${key} here`, path: [key] });
     }
@@ -164,6 +178,7 @@ export const fileSchema = z.strictObject({
   models: z.record(nonEmpty, modelOverrideSchema).optional(),
   permissions: permissionsSchema.optional(),
   tools: toolsSchema.optional(),
+  sandbox: sandboxSchema.optional(),
   mcp_servers: z.record(z.string().regex(PROFILE_NAME), mcpServerSchema).optional(),
   server: serverSchema.optional(),
 });
@@ -195,11 +210,18 @@ export function knownKeysAt(genericPath: string): string[] {
     'permissions.rules.*': ruleSchema,
     tools: toolsSchema,
     'tools.web_search': webSearchSchema,
+    sandbox: sandboxObjectSchema,
     'mcp_servers.*': mcpServerSchema,
     server: serverSchema,
+    'mcp_servers.*.sandbox': mcpSandboxObjectSchema,
   };
   // Server names may hold dots, so any path below mcp_servers is one server entry.
-  const shape = shapes[genericPath.startsWith('mcp_servers.') ? 'mcp_servers.*' : genericPath];
+  const generic = genericPath.startsWith('mcp_servers.')
+    ? genericPath.endsWith('.sandbox')
+      ? 'mcp_servers.*.sandbox'
+      : 'mcp_servers.*'
+    : genericPath;
+  const shape = shapes[generic];
   return shape ? Object.keys(shape.shape) : [];
 }
 

@@ -4,6 +4,7 @@
  */
 
 import type { ProfileConfig } from '../llm/factory.js';
+import type { SandboxConfig } from './sandbox.js';
 import type { PermissionsConfig, ToolsConfig } from './sections.js';
 import type { ServerSettings } from './server.js';
 import type { TrustState } from './trust-store.js';
@@ -52,7 +53,14 @@ export type McpServerSettings = McpServerSpec & { trusted: boolean };
 
 /** An MCP server as one file writes it (before trust is decided). */
 export type McpServerSpec = (
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | {
+      command: string;
+      args?: string[];
+      env?: Record<string, string>;
+      cwd?: string;
+      /** Run the server in the shell sandbox (opt-in), with or without the network. */
+      sandbox?: { network: boolean };
+    }
   | { url: string; headers?: Record<string, string> }
 ) & { timeoutMs?: number; disabled?: boolean };
 
@@ -122,6 +130,8 @@ export interface TeaConfig {
   /** Approval mode, rules and extra roots (a project file can only make them stricter). */
   permissions: PermissionsConfig;
   tools: ToolsConfig;
+  /** Where shell tools run (`sandbox`; a project file can only make it stricter). */
+  sandbox: SandboxConfig;
   /** MCP servers by name (`mcp_servers`); a project file cannot add stdio servers. */
   mcpServers: Record<string, McpServerSettings>;
   /** `tea serve` settings (`server`); only the user's own file may add allowed hosts. */

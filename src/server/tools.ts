@@ -91,6 +91,7 @@ export function toolRoutes(ctx: AppContext): void {
         sessionId: 'api',
         callId: `api_${randomUUID().slice(0, 8)}`,
         signal: c.req.raw.signal,
+        permissions: policy,
       },
       { maxOutputChars: deps.config.tools.maxOutputChars },
     );

@@ -20,6 +20,20 @@ export interface ToolContext {
    * tools read and write text files through it when present; absent: the local disk.
    */
   fs?: ClientFs;
+  /**
+   * The permission policy in force, for tools that decide more than whether they run:
+   * the shell sandbox asks it whether a command may reach the network. Absent: the
+   * tool's own default (no network).
+   */
+  permissions?: PermissionView;
+}
+
+/** What tools may ask of the permission policy (PermissionPolicy implements it). */
+export interface PermissionView {
+  decide(call: { tool: string; approval: ApprovalClass; subject?: string }): {
+    action: 'allow' | 'ask' | 'deny';
+    reason: string;
+  };
 }
 
 /** Text-file access provided by a face's client (paths are absolute). */

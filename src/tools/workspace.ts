@@ -1,11 +1,12 @@
 /**
  * Path resolution for file tools: everything stays inside the workspace (`ctx.cwd`)
- * or an explicitly allowed root, and symlinks cannot be used to step outside.
- * Writing tools also may not touch any `.git` directory.
+ * or an explicitly allowed root, and neither symlinks nor hard links (hardlinks.ts)
+ * can be used to step outside. Writing tools also may not touch any `.git` directory.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { refuseOutsideLinks } from './hardlinks.js';
 import { HINTS, outsideWorkspaceHint } from './hints.js';
 import { type ToolContext, ToolError } from './types.js';
 
@@ -17,6 +18,7 @@ export interface ResolveOptions {
   /**
    * Resolve the parent directory but not the last component, so a symlink is
    * addressed itself (to delete, move or inspect the link rather than its target).
+   * The name is addressed, not the content, so hard links pass too.
    */
   keepLink?: boolean;
 }
@@ -119,6 +121,7 @@ export function resolvePath(ctx: Roots, p: string, opts: ResolveOptions = {}): s
   if (opts.mustExist && !exists(target, keep)) {
     throw new ToolError(`No such file or directory: ${p}`, HINTS.ENOENT);
   }
+  if (!keep) refuseOutsideLinks(roots, target, p);
   return target;
 }
 

@@ -1,6 +1,8 @@
 /** bg_start, bg_output, bg_input, bg_kill, bg_list: long-running processes the agent checks on. */
 import * as z from 'zod';
+import { type Sandbox, sandboxNotes } from '../sandbox/index.js';
 import { defineTool, type Tool } from '../types.js';
+import { workspaceRoots } from '../workspace.js';
 import type { BackgroundInfo, ProcessManager } from './process-manager.js';
 import { formatDuration } from './smart-timeout.js';
 
@@ -8,6 +10,8 @@ export interface BackgroundToolOptions {
   manager: ProcessManager;
   /** The environment each process gets (already scrubbed). */
   env: () => NodeJS.ProcessEnv;
+  /** Where processes run (default: unsandboxed). */
+  sandbox?: Sandbox;
   /** After starting, how long bg_start waits for early output or an early exit (default 300 ms). */
   startPeekMs?: number;
   /** Default characters bg_output returns (default 8 000). */
@@ -69,17 +73,29 @@ export function backgroundTools(opts: BackgroundToolOptions): Tool[] {
     timeoutMs: 30_000,
     subject: (args) => args.command,
     async execute(args, ctx) {
+      const launch = opts.sandbox
+        ? await opts.sandbox.launch({
+            command: 'bash',
+            args: ['-c', args.command],
+            cwd: ctx.cwd,
+            writable: workspaceRoots(ctx).slice(1),
+            env: opts.env(),
+            network: opts.sandbox.networkFor(ctx.permissions, args.command),
+          })
+        : undefined;
       const info = manager.start({
         command: args.command,
         cwd: ctx.cwd,
-        env: opts.env(),
+        env: launch?.env ?? opts.env(),
+        ...(launch?.sandbox ? { launch } : {}),
         ...(args.name ? { name: args.name } : {}),
       });
       // A short look catches commands that fail at once (typos, missing programs).
       await manager.waitForExit(info.id, opts.startPeekMs ?? 300, ctx.signal);
       const { info: now, output } = manager.read(info.id, outputChars);
       const header = `Started ${label(now)}: ${describeStatus(now)}. Read its output with bg_output id "${now.id}".`;
-      return withOutput(header, output);
+      const notes = launch ? sandboxNotes(launch, args.command, output) : [];
+      return [withOutput(header, output), ...notes].join('\n');
     },
   });
 

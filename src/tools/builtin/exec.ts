@@ -1,10 +1,13 @@
 /**
  * The exec family: bash (with a smart timeout), which, and the background-process
- * tools. Every program gets a scrubbed environment (env-scrub.ts).
+ * tools. Every program gets a scrubbed environment (env-scrub.ts) and runs in the
+ * sandbox the options give (sandbox/).
  */
 import * as z from 'zod';
 import { HINTS } from '../hints.js';
+import { Sandbox, sandboxNotes } from '../sandbox/index.js';
 import { defineTool, type Tool } from '../types.js';
+import { workspaceRoots } from '../workspace.js';
 import { backgroundTools } from './background.js';
 import { type EnvScrubOptions, scrubEnv } from './env-scrub.js';
 import { type BuiltinOptions, withDefaults } from './options.js';
@@ -31,6 +34,15 @@ export interface ExecToolOptions extends BuiltinOptions {
   envScrub?: boolean;
   /** Variable names passed through anyway (`NAME` or `PREFIX_*`); env_get shares this list. */
   envAllow?: string[];
+  /** Variables Tea was configured with (api_key_env names, MCP env, tokens): always dropped. */
+  envDenyNames?: string[];
+  /** Secret values Tea was configured with: a variable holding one is dropped. */
+  envDenyValues?: string[];
+  /**
+   * Where bash, bg_start and which's probe run (default: unsandboxed; every face
+   * passes the configured sandbox, `auto` unless the user says otherwise).
+   */
+  sandbox?: Sandbox;
   /** The background-process manager (default: a new one per tool set). */
   processManager?: ProcessManager;
   /** Background processes: unread output kept per process, head+tail (default 32 000 chars). */
@@ -80,7 +92,12 @@ function killHint(killed: KillReason): string | undefined {
   }
 }
 
-function bashTool(opts: Required<BuiltinOptions>, exec: ExecToolOptions, env: () => NodeJS.ProcessEnv): Tool {
+function bashTool(
+  opts: Required<BuiltinOptions>,
+  exec: ExecToolOptions,
+  env: () => NodeJS.ProcessEnv,
+  sandbox: Sandbox,
+): Tool {
   const factor = exec.bashMaxFactor ?? SMART_TIMEOUT_DEFAULTS.maxFactor;
   const defaultTimeout = exec.bashDefaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   return defineTool({
@@ -122,6 +139,14 @@ function bashTool(opts: Required<BuiltinOptions>, exec: ExecToolOptions, env: ()
     subject: (args) => args.command,
     async execute(args, ctx) {
       const baseMs = args.timeout_ms ?? defaultTimeout;
+      const launch = await sandbox.launch({
+        command: 'bash',
+        args: ['-c', args.command],
+        cwd: ctx.cwd,
+        writable: workspaceRoots(ctx).slice(1),
+        env: env(),
+        network: sandbox.networkFor(ctx.permissions, args.command),
+      });
       const result = await runCommand({
         command: args.command,
         cwd: ctx.cwd,
@@ -130,7 +155,8 @@ function bashTool(opts: Required<BuiltinOptions>, exec: ExecToolOptions, env: ()
         killGraceMs: opts.bashKillGraceMs,
         pipeDrainMs: opts.bashPipeDrainMs,
         maxOutputChars: opts.bashMaxOutputChars,
-        env: env(),
+        env: launch.env,
+        ...(launch.sandbox ? { launch } : {}),
         smart:
           exec.bashSmartTimeout === false
             ? false
@@ -145,6 +171,7 @@ function bashTool(opts: Required<BuiltinOptions>, exec: ExecToolOptions, env: ()
       if (result.detachedOutput) {
         lines.push('(background processes still hold the output open; their later output is not captured)');
       }
+      lines.push(...sandboxNotes(launch, args.command, result.output));
       const hint = result.killed ? killHint(result.killed) : undefined;
       if (hint !== undefined) return { output: `${lines.join('\n')}\nHint: ${hint}`, isError: true };
       return lines.join('\n');
@@ -158,7 +185,10 @@ export function execTools(options: ExecToolOptions = {}): Tool[] {
   const scrub: EnvScrubOptions = {
     enabled: options.envScrub !== false,
     ...(options.envAllow ? { allow: options.envAllow } : {}),
+    ...(options.envDenyNames ? { names: options.envDenyNames } : {}),
+    ...(options.envDenyValues ? { values: options.envDenyValues } : {}),
   };
+  const sandbox = options.sandbox ?? Sandbox.off();
   const env = (): NodeJS.ProcessEnv => scrubEnv(process.env, scrub);
   const manager =
     options.processManager ??
@@ -167,9 +197,10 @@ export function execTools(options: ExecToolOptions = {}): Tool[] {
       ...(options.bgMaxBufferChars === undefined ? {} : { maxBufferChars: options.bgMaxBufferChars }),
     });
   return [
-    bashTool(opts, options, env),
+    bashTool(opts, options, env, sandbox),
     whichTool({
       env,
+      sandbox,
       ...(options.whichVersionTimeoutMs === undefined
         ? {}
         : { versionTimeoutMs: options.whichVersionTimeoutMs }),
@@ -177,6 +208,7 @@ export function execTools(options: ExecToolOptions = {}): Tool[] {
     ...backgroundTools({
       manager,
       env,
+      sandbox,
       ...(options.bgStartPeekMs === undefined ? {} : { startPeekMs: options.bgStartPeekMs }),
     }),
   ];

@@ -3,9 +3,10 @@ import type { Stats } from 'node:fs';
 import { cp, lstat, mkdir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
+import { LinkGuard } from '../hardlinks.js';
 import { errorCode, HINTS } from '../hints.js';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
-import { containsRoot, displayPath, isInside, resolvePath } from '../workspace.js';
+import { containsRoot, displayPath, isInside, resolvePath, workspaceRoots } from '../workspace.js';
 import { formatSize, plural } from './text.js';
 
 interface Contents {
@@ -201,16 +202,28 @@ function copyPathTool(): Tool {
       const { from, to, fromInfo } = await endpoints(ctx, args, 'copy');
       await mkdir(dirname(to), { recursive: true });
       const overwrite = args.overwrite === true;
+      // A copy of a hard link to an outside file would bring that file's content in.
+      const guard = new LinkGuard(workspaceRoots(ctx));
+      const linked: string[] = [];
       await cp(from, to, {
         recursive: true,
         verbatimSymlinks: true,
         force: overwrite,
         errorOnExist: !overwrite,
+        filter: (src) => {
+          if (guard.allows(src)) return true;
+          linked.push(displayPath(ctx, src));
+          return false;
+        },
       });
       const contents = await measure(to);
       const what = fromInfo.isDirectory() ? `${describeContents(contents)}` : formatSize(contents.bytes);
       const kind = fromInfo.isDirectory() ? '/' : '';
-      return `Copied ${displayPath(ctx, from)}${kind} -> ${displayPath(ctx, to)}${kind} (${what})`;
+      const left =
+        linked.length === 0
+          ? ''
+          : `; left out ${linked.length === 1 ? 'a hard link' : `${linked.length} hard links`} to files outside the workspace: ${linked.slice(0, 5).join(', ')}`;
+      return `Copied ${displayPath(ctx, from)}${kind} -> ${displayPath(ctx, to)}${kind} (${what})${left}`;
     },
   });
 }

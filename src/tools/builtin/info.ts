@@ -2,8 +2,9 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import * as z from 'zod';
+import { refuseOutsideLinks } from '../hardlinks.js';
 import { defineTool, type Tool } from '../types.js';
-import { displayPath, resolvePath, rootOf } from '../workspace.js';
+import { displayPath, resolvePath, rootOf, workspaceRoots } from '../workspace.js';
 import { unifiedDiff } from './diff-text.js';
 import type { ResolvedFileOptions } from './file-options.js';
 import { detectImageType, imageSize } from './image.js';
@@ -79,6 +80,8 @@ export function fileInfoTool(opts: ResolvedFileOptions): Tool {
       const info = await lstat(abs);
       const out = [`path: ${displayPath(ctx, abs)}`];
       if (!info.isSymbolicLink()) {
+        // keepLink addressed the name; describing the file reads its content.
+        refuseOutsideLinks(workspaceRoots(ctx), abs, args.path, info);
         out.push(`type: ${kindOf(info)}`, ...(await describe(abs, info, opts)));
         return out.join('\n');
       }

@@ -37,6 +37,8 @@ export interface StartRequest {
   cwd: string;
   env: NodeJS.ProcessEnv;
   name?: string;
+  /** What to spawn instead of `bash -c <command>` (the same command wrapped in a sandbox). */
+  launch?: { file: string; args: string[] };
 }
 
 interface Entry {
@@ -88,7 +90,7 @@ export class ProcessManager {
         'stop one you no longer need with bg_kill (bg_list shows them)',
       );
     }
-    const child = spawn('bash', ['-c', request.command], {
+    const child = spawn(request.launch?.file ?? 'bash', request.launch?.args ?? ['-c', request.command], {
       cwd: request.cwd,
       env: { ...request.env, ...NON_INTERACTIVE_ENV },
       detached: true,

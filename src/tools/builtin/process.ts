@@ -27,6 +27,8 @@ export interface CommandOptions {
   env?: NodeJS.ProcessEnv;
   /** Smart deadline tuning; `false` forces a plain timeout. */
   smart?: SmartTimeoutOptions | false;
+  /** What to spawn instead of `bash -c <command>` (the same command wrapped in a sandbox). */
+  launch?: { file: string; args: string[] };
 }
 
 export interface CommandResult {
@@ -56,7 +58,7 @@ export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): vo
 
 export function runCommand(opts: CommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', opts.command], {
+    const child = spawn(opts.launch?.file ?? 'bash', opts.launch?.args ?? ['-c', opts.command], {
       cwd: opts.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,9 @@
 /** replace_in_files: a regex search-and-replace over many files, previewed before it writes. */
 import { lstat, readFile, stat } from 'node:fs/promises';
 import * as z from 'zod';
+import { LinkGuard } from '../hardlinks.js';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
-import { displayPath, resolvePath, rootOf } from '../workspace.js';
+import { displayPath, resolvePath, rootOf, workspaceRoots } from '../workspace.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { normalizeFileGlob } from './grep-core.js';
 import { compileJsRegex } from './grep-js.js';
@@ -105,11 +106,17 @@ export function replaceInFilesTool(opts: ReplaceOptions): Tool {
       }
       const root = resolvePath(ctx, args.path ?? '.', { mustExist: true });
       const changes: FileChange[] = [];
+      const guard = new LinkGuard(workspaceRoots(ctx));
+      const linked: string[] = [];
       let scanned = 0;
       for (const file of await filesToScan(ctx, root, args.glob)) {
         ctx.signal.throwIfAborted();
         const info = await lstat(file).catch(() => undefined);
         if (!info?.isFile() || info.size > opts.maxFileBytes) continue;
+        if (!guard.allows(file, info)) {
+          linked.push(displayPath(ctx, file));
+          continue;
+        }
         const bytes = await readFile(file).catch(() => undefined);
         if (bytes === undefined || looksBinary(bytes)) continue;
         scanned++;
@@ -121,8 +128,12 @@ export function replaceInFilesTool(opts: ReplaceOptions): Tool {
         if (after !== before) changes.push({ file, before, after, matches });
       }
       const where = displayPath(ctx, root);
+      const leftOut =
+        linked.length === 0
+          ? ''
+          : `\n(left out ${plural(linked.length, 'file')} that ${linked.length === 1 ? 'is a hard link' : 'are hard links'} to files outside the workspace: ${linked.slice(0, 5).join(', ')})`;
       if (changes.length === 0) {
-        return `No changes: /${args.pattern}/ matches nothing to replace in ${where}; searched ${plural(scanned, 'file')}`;
+        return `No changes: /${args.pattern}/ matches nothing to replace in ${where}; searched ${plural(scanned, 'file')}${leftOut}`;
       }
       if (changes.length > opts.maxFiles) {
         throw new ToolError(
@@ -150,7 +161,7 @@ export function replaceInFilesTool(opts: ReplaceOptions): Tool {
       }
       lines.push(...described.slice(0, opts.maxShown));
       if (described.length > opts.maxShown) lines.push('… more changed lines not shown');
-      return lines.join('\n');
+      return lines.join('\n') + leftOut;
     },
   });
 }

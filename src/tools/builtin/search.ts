@@ -5,8 +5,9 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import * as z from 'zod';
+import { LinkGuard } from '../hardlinks.js';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
-import { displayPath, resolvePath, rootOf } from '../workspace.js';
+import { displayPath, resolvePath, rootOf, workspaceRoots } from '../workspace.js';
 import { findFilesTool } from './find-files.js';
 import { type GrepBackend, GrepPatternError, type GrepResult } from './grep-core.js';
 import { jsGrepBackend } from './grep-js.js';
@@ -102,6 +103,16 @@ function backendFor(choice: SearchToolOptions['grepBackend']): GrepBackend {
   };
 }
 
+/** Leaves out files that are hard links to files outside the workspace (see hardlinks.ts). */
+function withoutOutsideLinks(ctx: ToolContext, result: GrepResult): { result: GrepResult; left: string[] } {
+  const guard = new LinkGuard(workspaceRoots(ctx));
+  const left = result.files.filter((hits) => !guard.allows(hits.file));
+  if (left.length === 0) return { result, left: [] };
+  const files = result.files.filter((hits) => !left.includes(hits));
+  const matches = files.reduce((sum, hits) => sum + hits.lines.filter((line) => line.match).length, 0);
+  return { result: { ...result, files, matches }, left: left.map((hits) => displayPath(ctx, hits.file)) };
+}
+
 /** For a single file: refuse what no backend would search, with the reason. */
 async function checkSingleFile(ctx: ToolContext, abs: string, maxBytes: number): Promise<void> {
   const info = await stat(abs);
@@ -186,12 +197,23 @@ function grepTool(opts: SearchOptions, backend: GrepBackend): Tool {
           : `Invalid regular expression: ${error.message}`;
         throw new ToolError(message, PATTERN_HINTS[error.dialect]);
       }
+      const filtered = withoutOutsideLinks(ctx, result);
+      result = filtered.result;
+      const leftOut =
+        filtered.left.length === 0
+          ? []
+          : [
+              `(left out ${plural(filtered.left.length, 'file')} that ${filtered.left.length === 1 ? 'is a hard link' : 'are hard links'} to files outside the workspace: ${filtered.left.slice(0, 5).join(', ')})`,
+            ];
       const where = displayPath(ctx, root);
       if (result.matches === 0) {
         const scope = args.glob && isDir ? ` (files matching "${args.glob}")` : '';
-        return `No matches for /${args.pattern}/ in ${where}${scope}; searched ${plural(result.filesSearched, 'file')}`;
+        return [
+          `No matches for /${args.pattern}/ in ${where}${scope}; searched ${plural(result.filesSearched, 'file')}`,
+          ...leftOut,
+        ].join('\n');
       }
-      const lines = [formatGrep(ctx, result, context, maxPerFile)];
+      const lines = [formatGrep(ctx, result, context, maxPerFile), ...leftOut];
       if (result.truncated) {
         lines.push(
           `… stopped after ${plural(result.matches, 'match', 'matches')}; narrow the pattern, path or glob, or raise max_results`,

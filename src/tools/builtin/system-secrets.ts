@@ -17,6 +17,11 @@ const SECRET_VALUES: readonly RegExp[] = [
   /\bBearer\s+\S{8,}/gi,
 ];
 
+/** The same patterns without the global flag, for a plain yes/no test. */
+export const SECRET_VALUE_PATTERNS: readonly RegExp[] = SECRET_VALUES.map(
+  (pattern) => new RegExp(pattern.source, pattern.flags.replace('g', '')),
+);
+
 /** `scheme://user:password@host`: the password part. */
 const URL_PASSWORD = /(:\/\/[^/\s:@]+:)([^/\s@]+)(@)/g;
 /** `API_TOKEN=abc`, `"password": "abc"`, `--api-key=abc`. */

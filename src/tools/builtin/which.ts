@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import * as z from 'zod';
+import { Sandbox } from '../sandbox/sandbox.js';
 import { defineTool, type Tool, ToolError } from '../types.js';
 
 /** Every executable file named `name` on `pathEnv`, in PATH order. */
@@ -39,12 +40,19 @@ export interface VersionProbe {
  */
 export function probeVersion(
   file: string,
-  opts: { timeoutMs: number; signal?: AbortSignal; cwd?: string; env?: NodeJS.ProcessEnv },
+  opts: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    /** What to spawn instead of `file --version` (the same wrapped in a sandbox). */
+    launch?: { file: string; args: string[] };
+  },
 ): Promise<VersionProbe> {
   return new Promise((resolve) => {
     let output = '';
     let timedOut = false;
-    const child = spawn(file, ['--version'], {
+    const child = spawn(opts.launch?.file ?? file, opts.launch?.args ?? ['--version'], {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       detached: true,
@@ -86,6 +94,8 @@ export interface WhichToolOptions {
   versionTimeoutMs?: number;
   /** The environment the probe runs with (default: the scrubbed process env). */
   env?: () => NodeJS.ProcessEnv;
+  /** Runs the `--version` probe (default: unsandboxed). */
+  sandbox?: Sandbox;
 }
 
 export function whichTool(options: WhichToolOptions = {}): Tool {
@@ -121,11 +131,19 @@ export function whichTool(options: WhichToolOptions = {}): Tool {
           'it is not installed (or not on PATH); check the spelling or look for an alternative program',
         );
       }
+      const launch = await (options.sandbox ?? Sandbox.off()).launch({
+        command: first,
+        args: ['--version'],
+        cwd: ctx.cwd,
+        env,
+        network: false,
+      });
       const probe = await probeVersion(first, {
         timeoutMs: versionTimeoutMs,
         signal: ctx.signal,
         cwd: ctx.cwd,
-        env,
+        env: launch.env,
+        launch,
       });
       const version = probe.timedOut
         ? `(no answer to --version within ${versionTimeoutMs / 1000} s)`

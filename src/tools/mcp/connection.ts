@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { formatSeconds } from '../abort.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { ToolError } from '../types.js';
 import {
   errorCode,
@@ -29,6 +30,8 @@ export interface ConnectionOptions {
   /** Time limit of start-up (spawn, handshake, first tool list); at least the call limit. */
   connectTimeoutMs: number;
   clientInfo: { name: string; version: string };
+  /** Where a stdio server that opts in (`sandbox`) runs. */
+  sandbox?: Sandbox;
   /** Called with the server's tool list after every successful connection. */
   onTools?: (tools: McpToolInfo[]) => void;
 }
@@ -143,12 +146,33 @@ export class McpConnection {
       const requestInit = server.headers ? { headers: server.headers } : undefined;
       return new StreamableHTTPClientTransport(new URL(server.url), requestInit ? { requestInit } : {});
     }
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { getDefaultEnvironment, StdioClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/stdio.js'
+    );
+    const cwd = path.resolve(this.opts.workspace, server.cwd ?? '.');
+    let command = server.command;
+    let args = server.args ?? [];
+    let env = server.env;
+    if (server.sandbox && this.opts.sandbox) {
+      const launch = await this.opts.sandbox.launch({
+        command,
+        args,
+        cwd,
+        writable: [this.opts.workspace],
+        env: { ...getDefaultEnvironment(), ...server.env },
+        network: server.sandbox.network,
+        // The SDK does not start servers in a session of their own.
+        newSession: true,
+      });
+      command = launch.file;
+      args = launch.args;
+      env = launch.sandbox ? (launch.env as Record<string, string>) : env;
+    }
     const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args ?? [],
-      ...(server.env ? { env: server.env } : {}),
-      cwd: path.resolve(this.opts.workspace, server.cwd ?? '.'),
+      command,
+      args,
+      ...(env ? { env } : {}),
+      cwd,
       stderr: 'pipe',
     });
     this.stderrTail = '';

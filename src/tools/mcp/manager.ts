@@ -5,6 +5,7 @@
  */
 import { addToolDiscoverer } from '../loading.js';
 import type { ToolRegistry } from '../registry.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { bridgeTool } from './bridge.js';
 import { readToolCache, writeToolCache } from './cache.js';
 import { McpConnection } from './connection.js';
@@ -22,6 +23,8 @@ export interface McpManagerOptions {
   /** Time limit for starting a server and listing its tools (default 30 s, at least the call limit). */
   connectTimeoutMs?: number;
   clientInfo?: { name: string; version: string };
+  /** Where stdio servers that opt in (`sandbox: true`) run; without one they run unsandboxed. */
+  sandbox?: Sandbox;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -100,6 +103,7 @@ export class McpManager {
       defaultTimeoutMs: this.opts.defaultTimeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
       connectTimeoutMs: this.opts.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
       clientInfo: this.opts.clientInfo ?? { name: 'tea-agent', version: '0.1.0' },
+      ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
       onTools: (tools) => {
         this.undiscovered.delete(name);
         this.sync(name, tools);

@@ -126,6 +126,7 @@ export async function createToolServer(
         callId: String(extra.requestId),
         signal: extra.signal,
         ...(opts.outputDir ? { outputDir: opts.outputDir } : {}),
+        permissions: opts.policy,
       },
       { authorize, ...(opts.maxOutputChars ? { maxOutputChars: opts.maxOutputChars } : {}) },
     );

@@ -19,6 +19,8 @@ export interface McpStdioServerConfig extends ServerCommon {
   env?: Record<string, string>;
   /** Working directory of the server (relative: to the workspace). */
   cwd?: string;
+  /** Run the server in the shell sandbox (opt-in), with or without the network. */
+  sandbox?: { network: boolean };
 }
 
 /** A server reached over streamable HTTP. */
