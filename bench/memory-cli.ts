@@ -5,7 +5,7 @@
  * alike. Also the same search in-process through MemoryService. Prints figures.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MemoryService } from '../src/memory/service.js';
@@ -50,13 +50,27 @@ export async function benchMemoryCli(size = 10_000): Promise<void> {
     }
     store.close();
 
+    // The same data home as a user with a model configured has it: a config.yaml to read.
+    const configured = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-memcli-conf-'));
+    symlinkSync(path.join(home, 'tea.db'), path.join(configured, 'tea.db'));
+    writeFileSync(
+      path.join(configured, 'config.yaml'),
+      'main_model:\n  provider: openai\n  base_url: http://127.0.0.1:9/v1\n  model: gpt-4o-mini\n' +
+        '  api_key_env: OPENAI_API_KEY\ncheap_model:\n  model: gpt-4o-mini\nmemory:\n  judge: true\n' +
+        'permissions:\n  mode: ask\n',
+    );
+    const confEnv = { ...env, HOME: configured, TEA_HOME: configured };
     const base: number[] = [];
     const search: number[] = [];
+    const searchConfigured: number[] = [];
     const add: number[] = [];
     timed([TEA, 'memory', 'search', 'warm', 'up'], env);
     for (let i = 0; i < RUNS; i++) {
       base.push(timed(['-e', '0'], env));
       search.push(timed([TEA, 'memory', 'search', questions[i % questions.length] as string], env));
+      searchConfigured.push(
+        timed([TEA, 'memory', 'search', questions[i % questions.length] as string], confEnv),
+      );
       add.push(
         timed(
           [
@@ -75,6 +89,10 @@ export async function benchMemoryCli(size = 10_000): Promise<void> {
       `memory ${size / 1000}k: search in-process p50 ${f(median(inProcess))} p95 ${f(p95(inProcess))} (target ≤ ${TARGET_IN_PROCESS_MS} ms) | ` +
         `tea memory search p50 ${f(median(search))} · tea memory add p50 ${f(median(add))} (target ≤ ${TARGET_PROCESS_MS} ms) | node -e 0 p50 ${f(median(base))}`,
     );
+    console.log(
+      `    with a config.yaml (a configured model): tea memory search p50 ${f(median(searchConfigured))}`,
+    );
+    rmSync(configured, { recursive: true, force: true });
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
