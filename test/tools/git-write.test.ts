@@ -1,4 +1,4 @@
-import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitFiles, git, makeRepo, run, tempDir, writeTree } from './git-fixtures.js';
@@ -139,16 +139,25 @@ describe('git_commit', () => {
     expect(git(cwd, 'rev-list', '--count', 'HEAD').trim()).toBe('1');
   });
 
-  it('runs the repository hooks and reports their refusal', async () => {
+  it('refuses to commit when a hook would run, and never runs it', async () => {
     const cwd = await makeRepo();
     const hook = join(cwd, '.git', 'hooks', 'pre-commit');
-    await writeFile(hook, '#!/bin/sh\necho "lint failed: fix src/a.ts" >&2\nexit 1\n');
+    await writeFile(hook, `#!/bin/sh\ntouch '${cwd}/hook-ran'\n`);
     await chmod(hook, 0o755);
     await writeTree(cwd, { 'README.md': 'v2\n' });
     git(cwd, 'add', 'README.md');
     const r = await run(cwd, 'git_commit', { message: 'try' });
-    expect(r.output).toBe('[ERROR] git commit failed: lint failed: fix src/a.ts');
+    expect(r.output).toBe(
+      '[ERROR] git commit -m try was not run: it would run programs this repository sets up, and git tools never run those:\n' +
+        `  - pre-commit hook (${hook})\n` +
+        'Hint: if the user trusts this repository, run the same git command with bash (it asks for approval to run commands), or ask the user to run it',
+    );
     expect(git(cwd, 'rev-list', '--count', 'HEAD').trim()).toBe('1');
+    await expect(stat(join(cwd, 'hook-ran'))).rejects.toThrow();
+
+    // A hook git would not run (not executable) is no reason to refuse.
+    await chmod(hook, 0o644);
+    expect((await run(cwd, 'git_commit', { message: 'try' })).output).toMatch(/^Committed [0-9a-f]{12} /);
   });
 });
 

@@ -55,7 +55,7 @@ describe('git tool declarations', () => {
   it('gives the git command line as the subject, and never throws for it', () => {
     expect(tool('git_status').subject?.({})).toBe('git status');
     expect(tool('git_diff').subject?.({ staged: true, path: 'src/a.ts' })).toBe(
-      'git diff --no-ext-diff --cached -- src/a.ts',
+      'git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --cached -- src/a.ts',
     );
     expect(tool('git_branch').subject?.({ action: 'delete', name: 'old' })).toBe('git branch --delete old');
     expect(tool('git_commit').subject?.({ message: 'fix: it works', all: true })).toBe(
@@ -89,10 +89,15 @@ describe('outside a repository', () => {
     const missing = await run(cwd, 'git_status', {}, gitRegistry({ binary: join(cwd, 'no-such-git') }));
     expect(missing.output).toMatch(/^\[ERROR\] git is not installed or not on PATH/);
 
+    // Real git for the config reads that come first; `git log` hangs.
     const fake = join(cwd, 'slow-git');
-    await writeFile(fake, '#!/bin/sh\necho $$ > "$(dirname "$0")/pid"\nexec sleep 30\n');
+    await writeFile(
+      fake,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = log ] && { echo $$ > '${cwd}/pid'; exec sleep 30; }; done\nexec git "$@"\n`,
+    );
     await chmod(fake, 0o755);
-    const slow = await run(cwd, 'git_log', {}, gitRegistry({ binary: fake, timeoutMs: 200 }));
+    const repo = await makeRepo();
+    const slow = await run(repo, 'git_log', {}, gitRegistry({ binary: fake, timeoutMs: 200 }));
     expect(slow.output).toMatch(/^\[ERROR\] git .*log .* timed out after 0\.2s\nHint: narrow the command/);
     const pid = Number((await readFile(join(cwd, 'pid'), 'utf8')).trim());
     expect(() => process.kill(pid, 0)).toThrow();

@@ -1,13 +1,26 @@
 /**
  * Running the `git` CLI for the git tools: argument arrays (never a shell), a
- * non-interactive environment, a time limit, the user's cancel signal, and an
- * output cap that stops git once enough has been read.
+ * non-interactive environment that runs none of the repository's programs (see
+ * git-safety.ts), a time limit, the user's cancel signal, and an output cap that
+ * stops git once enough has been read.
  */
 import { spawn } from 'node:child_process';
-import { relative } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { relative, resolve as resolveFrom } from 'node:path';
 import { formatSeconds } from '../abort.js';
 import { type ToolContext, ToolError } from '../types.js';
 import { realpathLoose, resolvePath } from '../workspace.js';
+import {
+  analyzeConfig,
+  configEnv,
+  parseConfigList,
+  parseSubmoduleNames,
+  type RepoConfig,
+  repoProgramsFor,
+  SAFE_CONFIG,
+  SAFE_ENV,
+  type WriteNeeds,
+} from './git-safety.js';
 
 /** Limits for the git tools; tests shrink them. */
 export interface GitToolOptions {
@@ -17,7 +30,7 @@ export interface GitToolOptions {
   maxOutputChars?: number;
   /** The git executable (default `git` from PATH). */
   binary?: string;
-  /** Time limit for `git commit`, whose hooks may run linters or tests (default 120 000 ms). */
+  /** Time limit for `git commit`, which may wait for a signing program (default 120 000 ms). */
   commitTimeoutMs?: number;
 }
 
@@ -39,20 +52,20 @@ export function gitSettings(opts: GitToolOptions = {}): GitSettings {
   };
 }
 
-/** Options placed before every subcommand: plain, stable, script-friendly output. */
-const GLOBAL_ARGS = ['-c', 'color.ui=false', '-c', 'core.quotepath=false', '--no-pager'] as const;
+/** `-c` pairs placed before every subcommand: plain, stable output, and no program run. */
+const GLOBAL_CONFIG: readonly (readonly [string, string])[] = [
+  ['color.ui', 'false'],
+  ['core.quotepath', 'false'],
+  ...SAFE_CONFIG,
+];
 
-/** Never prompt, never page, never open an editor, always English messages. */
-const GIT_ENV = {
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_PAGER: 'cat',
-  PAGER: 'cat',
-  GIT_EDITOR: ':',
-  GIT_SEQUENCE_EDITOR: ':',
-  GIT_LITERAL_PATHSPECS: '1',
-  LC_ALL: 'C',
-  LANG: 'C',
-} as const;
+function globalArgs(keepHooksPath: boolean): string[] {
+  const pairs = keepHooksPath ? GLOBAL_CONFIG.filter(([key]) => key !== 'core.hooksPath') : GLOBAL_CONFIG;
+  return [...pairs.flatMap(([key, value]) => ['-c', `${key}=${value}`]), '--no-pager'];
+}
+
+/** Never prompt, never page, never open an editor, no transport, always English messages. */
+const GIT_ENV = { ...SAFE_ENV, GIT_LITERAL_PATHSPECS: '1', LC_ALL: 'C', LANG: 'C' } as const;
 
 export interface GitResult {
   stdout: string;
@@ -69,6 +82,15 @@ export interface GitRunOptions {
   readOnly?: boolean;
   /** Text written to git's stdin. */
   input?: string;
+  /** A time limit other than `settings.timeoutMs` (commits, whose hooks are not run but may be slow). */
+  timeoutMs?: number;
+}
+
+interface SpawnOptions extends GitRunOptions {
+  /** Config for this repository from `analyzeConfig`. */
+  overrides?: readonly (readonly [string, string])[];
+  /** Leave `core.hooksPath` as configured (only to ask git where the hooks are). */
+  keepHooksPath?: boolean;
 }
 
 /** The command as a person would type it, words quoted only where needed; for subjects and messages. */
@@ -132,6 +154,12 @@ function hintFor(message: string): string | undefined {
   if (/did not match any file|does not exist in|exists on disk, but not in|no such path/i.test(message)) {
     return 'check the path with git_status or list_dir; paths are relative to the workspace';
   }
+  if (/transport '.*' not allowed|lazy fetching disabled/i.test(message)) {
+    return 'objects are missing (a partial clone) and git tools never contact a remote; fetch them with bash (git fetch), which asks for approval';
+  }
+  if (/unknown option.*show-scope/i.test(message)) {
+    return 'git tools need git 2.31 or newer; upgrade git';
+  }
   if (/dubious ownership/i.test(message)) {
     return 'the repository belongs to another user; the user can allow it with `git config --global --add safe.directory <path>`';
   }
@@ -144,31 +172,99 @@ function hintFor(message: string): string | undefined {
   return undefined;
 }
 
+/** Git in one repository for one tool call: its config read once, its programs never run. */
+export interface Git {
+  /** What the repository's config asks git to run. */
+  readonly config: RepoConfig;
+  /** Runs git in `ctx.cwd`; rejects with a ToolError carrying git's own message on failure. */
+  run(args: readonly string[], opts?: GitRunOptions): Promise<GitResult>;
+  /**
+   * Rejects with a ToolError naming them when `command` would run hooks or programs
+   * set by the repository (git tools disable hooks, so a write that would fire one is
+   * refused rather than run without it).
+   */
+  refuseRepoPrograms(command: readonly string[], needs: WriteNeeds): Promise<void>;
+}
+
+const CANARY = 'tea.configcount';
+
+/** Both results; on a failure, the first error once both have ended (no git left running). */
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
+  return [ra.value, rb.value];
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+}
+
 /**
- * Runs git in `ctx.cwd`; rejects with a ToolError carrying git's own message on failure.
- * Outside a repository `git diff` would quietly turn into `diff --no-index` on arbitrary
- * paths, so diffs first check that there is a repository.
+ * Reads the repository's config (scopes and origins) and `.gitmodules` before the
+ * first real command. Outside a repository this fails with the usual "not a git
+ * repository" error, which also keeps `git diff` from turning into `diff --no-index`.
  */
-export async function runGit(
-  ctx: ToolContext,
-  settings: GitSettings,
-  args: readonly string[],
-  opts: GitRunOptions = {},
-): Promise<GitResult> {
-  if (args[0] === 'diff') await spawnGit(ctx, settings, ['rev-parse', '--git-dir'], { readOnly: true });
-  return spawnGit(ctx, settings, args, opts);
+export async function openGit(ctx: ToolContext, settings: GitSettings): Promise<Git> {
+  const where = ['rev-parse', '--git-path', 'hooks', '--show-cdup'];
+  const listing = ['config', '--list', '--show-scope', '--show-origin', '-z'];
+  const [probe, listed] = await both(
+    spawnGit(ctx, settings, where, { readOnly: true, keepHooksPath: true }),
+    // The canary shows whether this git reads GIT_CONFIG_COUNT (2.31+), which carries the overrides.
+    spawnGit(ctx, settings, listing, { readOnly: true, overrides: [[CANARY, 'true']] }),
+  );
+  const [hooksLine = '', cdup] = probe.stdout.split('\n');
+  const hooksDir = hooksLine === '' ? undefined : resolveFrom(ctx.cwd, hooksLine);
+  const entries = parseConfigList(listed.stdout);
+  let submodules: string[] = [];
+  const gitmodules = cdup === undefined ? undefined : resolveFrom(ctx.cwd, cdup, '.gitmodules');
+  if (gitmodules !== undefined && (await isFile(gitmodules))) {
+    const names = ['config', '--file', gitmodules, '--name-only', '--list', '-z'];
+    // At a bad line git stops (and so does every command reading the file); the names before it count.
+    const result = await spawnGit(ctx, settings, names, { readOnly: true, okCodes: [1, 3, 128] });
+    submodules = parseSubmoduleNames(result.stdout);
+  }
+  const config = analyzeConfig(entries, submodules);
+  if (config.overrides.length > 0 && !entries.some((e) => e.key === CANARY)) {
+    throw new ToolError(
+      'this git cannot be told to leave the programs this repository sets up alone (git tools need git 2.31 or newer)',
+      'upgrade git; if the user trusts this repository, bash can run git instead (it asks for approval)',
+    );
+  }
+  return {
+    config,
+    run: (args, opts = {}) => spawnGit(ctx, settings, args, { ...opts, overrides: config.overrides }),
+    async refuseRepoPrograms(command, needs) {
+      const found = await repoProgramsFor(config, hooksDir, needs);
+      if (found.length === 0) return;
+      throw new ToolError(
+        `${commandLine(command)} was not run: it would run programs this repository sets up, and git ` +
+          `tools never run those:\n${found.map((f) => `  - ${f}`).join('\n')}`,
+        'if the user trusts this repository, run the same git command with bash (it asks for approval ' +
+          'to run commands), or ask the user to run it',
+      );
+    },
+  };
 }
 
 function spawnGit(
   ctx: ToolContext,
   settings: GitSettings,
   args: readonly string[],
-  opts: GitRunOptions = {},
+  opts: SpawnOptions = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     ctx.signal.throwIfAborted();
-    const env = { ...process.env, ...GIT_ENV, ...(opts.readOnly ? { GIT_OPTIONAL_LOCKS: '0' } : {}) };
-    const child = spawn(settings.binary, [...GLOBAL_ARGS, ...args], {
+    const env = {
+      ...process.env,
+      ...GIT_ENV,
+      ...configEnv(process.env, opts.overrides ?? []),
+      ...(opts.readOnly ? { GIT_OPTIONAL_LOCKS: '0' } : {}),
+    };
+    const child = spawn(settings.binary, [...globalArgs(opts.keepHooksPath === true), ...args], {
       cwd: ctx.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -188,10 +284,11 @@ function spawnGit(
         // The group is already gone.
       }
     };
+    const timeoutMs = opts.timeoutMs ?? settings.timeoutMs;
     const timer = setTimeout(() => {
       stopped = 'timeout';
       kill();
-    }, settings.timeoutMs);
+    }, timeoutMs);
     const onAbort = (): void => {
       stopped = 'cancelled';
       kill();
@@ -241,8 +338,8 @@ function spawnGit(
       if (stopped === 'timeout') {
         return reject(
           new ToolError(
-            `${commandLine(args)} timed out after ${formatSeconds(settings.timeoutMs)}`,
-            'narrow the command (a path, a ref range or a smaller max_count); for commits, check for slow hooks',
+            `${commandLine(args)} timed out after ${formatSeconds(timeoutMs)}`,
+            'narrow the command (a path, a ref range or a smaller max_count)',
           ),
         );
       }

@@ -3,7 +3,16 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
-import { cappedNote, checkRefLike, type GitSettings, gitPath, runGit, subjectOf } from './git-run.js';
+import {
+  cappedNote,
+  checkRefLike,
+  type Git,
+  type GitSettings,
+  gitPath,
+  openGit,
+  subjectOf,
+} from './git-run.js';
+import { HOOKS, type WriteNeeds } from './git-safety.js';
 
 type PathMap = (p: string) => string;
 const asGiven: PathMap = (p) => p;
@@ -43,7 +52,11 @@ function gitBranchTool(settings: GitSettings): Tool {
     timeoutMs: settings.timeoutMs + 5_000,
     subject: (a) => subjectOf(() => branchArgs(a), 'branch'),
     async execute(a, ctx) {
-      const result = await runGit(ctx, settings, branchArgs(a)).catch((error: unknown) => {
+      const git = await openGit(ctx, settings);
+      const args = branchArgs(a);
+      if (a.action === 'switch') await git.refuseRepoPrograms(args, { hooks: HOOKS.checkout, filters: true });
+      else if (a.action !== 'list') await git.refuseRepoPrograms(args, { hooks: HOOKS.refs });
+      const result = await git.run(args).catch((error: unknown) => {
         if (a.action === 'switch' && error instanceof ToolError && /invalid reference/.test(error.message)) {
           throw new ToolError(
             error.message,
@@ -84,8 +97,11 @@ function gitAddTool(settings: GitSettings): Tool {
     subject: (a) => subjectOf(() => ['add', '--', ...a.paths], 'add'),
     async execute(a, ctx) {
       const paths = a.paths.map((p) => gitPath(ctx, p));
-      await runGit(ctx, settings, ['add', '--', ...paths]);
-      const staged = await runGit(ctx, settings, ['diff', '--cached', '--name-status', '--', ...paths]);
+      const git = await openGit(ctx, settings);
+      await git.refuseRepoPrograms(['add', '--', ...paths], { hooks: HOOKS.index, filters: true });
+      await git.run(['add', '--', ...paths]);
+      const names = ['diff', '--no-ext-diff', '--no-textconv', '--cached', '--name-status', '--', ...paths];
+      const staged = await git.run(names);
       const lines = staged.stdout.split('\n').filter((l) => l.length > 0);
       if (lines.length === 0) return `Nothing to stage in ${a.paths.join(', ')} (no changes)`;
       const shown = lines.slice(0, 200).map((l) => `  ${l.replace('\t', ' ')}`);
@@ -112,8 +128,14 @@ function commitArgs(a: z.infer<typeof commitParams>): string[] {
   return args;
 }
 
-async function stagedNothing(ctx: ToolContext, settings: GitSettings): Promise<boolean> {
-  const result = await runGit(ctx, settings, ['diff', '--cached', '--quiet'], { okCodes: [1] });
+/** The commit as a person would type it (the message as -m rather than on stdin). */
+function typedCommit(a: z.infer<typeof commitParams>): string[] {
+  return [...commitArgs(a).filter((x) => x !== '--file=-'), '-m', a.message];
+}
+
+async function stagedNothing(git: Git): Promise<boolean> {
+  const args = ['diff', '--no-ext-diff', '--no-textconv', '--cached', '--quiet'];
+  const result = await git.run(args, { okCodes: [1] });
   return result.exitCode === 0;
 }
 
@@ -123,22 +145,26 @@ function gitCommitTool(settings: GitSettings): Tool {
     name: 'git_commit',
     description:
       'Commit the staged changes with a message (all=true also stages modified tracked files; amend=true ' +
-      'rewrites the last commit). Runs the repository hooks; returns the new commit hash.',
+      'rewrites the last commit); returns the new commit hash. Refuses when hooks would run, or programs the ' +
+      "repository's own config sets (signing; filters with all=true): git tools never run those.",
     parameters: commitParams,
     keywords: [...KEYWORDS, 'commit', 'save changes', 'amend', '提交'],
-    timeoutMs: settings.commitTimeoutMs + 2 * settings.timeoutMs + 5_000,
-    subject: (a) =>
-      subjectOf(() => [...commitArgs(a).filter((x) => x !== '--file=-'), '-m', a.message], 'commit'),
+    timeoutMs: settings.commitTimeoutMs + 5 * settings.timeoutMs + 5_000,
+    subject: (a) => subjectOf(() => typedCommit(a), 'commit'),
     async execute(a, ctx) {
       const nothing = (): ToolError =>
         new ToolError(
           'Nothing to commit: no changes are staged',
           'stage files with git_add first (see git_status), or pass all=true to commit every modified tracked file',
         );
-      if (!a.all && !a.amend && (await stagedNothing(ctx, settings))) throw nothing();
-      const result = await runGit(ctx, { ...settings, timeoutMs: settings.commitTimeoutMs }, commitArgs(a), {
-        input: a.message,
-      }).catch((error: unknown) => {
+      const git = await openGit(ctx, settings);
+      if (!a.all && !a.amend && (await stagedNothing(git))) throw nothing();
+      // Without all=true the commit takes the index as it is; filters are only off for reading.
+      const hooks = a.amend ? HOOKS.amend : HOOKS.commit;
+      const needs: WriteNeeds = { hooks, filters: a.all === true, commits: true };
+      await git.refuseRepoPrograms(typedCommit(a), needs);
+      const run = { input: a.message, timeoutMs: settings.commitTimeoutMs };
+      const result = await git.run(commitArgs(a), run).catch((error: unknown) => {
         if (
           error instanceof ToolError &&
           /nothing to commit|no changes added to commit|nothing added to commit/.test(error.message)
@@ -147,7 +173,7 @@ function gitCommitTool(settings: GitSettings): Tool {
         }
         throw error;
       });
-      const hash = (await runGit(ctx, settings, ['rev-parse', 'HEAD'], { readOnly: true })).stdout.trim();
+      const hash = (await git.run(['rev-parse', 'HEAD'], { readOnly: true })).stdout.trim();
       const summary = result.stdout.trim().split('\n').slice(0, 12).join('\n');
       return `${a.amend ? 'Amended' : 'Committed'} ${hash.slice(0, 12)} (${hash})\n${summary}`;
     },
@@ -173,7 +199,7 @@ function stashArgs(a: z.infer<typeof stashParams>): string[] {
     case 'list':
       return ['stash', 'list'];
     case 'show':
-      return ['stash', 'show', '--stat', '--patch', ...ref];
+      return ['stash', 'show', '--no-ext-diff', '--no-textconv', '--stat', '--patch', ...ref];
     case 'pop':
       return ['stash', 'pop', ...ref];
     case 'drop':
@@ -193,7 +219,12 @@ function gitStashTool(settings: GitSettings): Tool {
     timeoutMs: settings.timeoutMs + 5_000,
     subject: (a) => subjectOf(() => stashArgs(a), 'stash'),
     async execute(a, ctx) {
-      const result = await runGit(ctx, settings, stashArgs(a));
+      const git = await openGit(ctx, settings);
+      const args = stashArgs(a);
+      if (a.action === 'push' || a.action === 'pop') {
+        await git.refuseRepoPrograms(args, { hooks: HOOKS.stash, filters: true, merges: a.action === 'pop' });
+      } else if (a.action === 'drop') await git.refuseRepoPrograms(args, { hooks: HOOKS.refs });
+      const result = await git.run(args);
       const text = result.stdout.replace(/\n$/, '');
       if (a.action === 'list') return text || 'No stashes';
       if (a.action === 'push' && /No local changes to save/.test(text)) {
@@ -230,22 +261,17 @@ function gitCheckoutFileTool(settings: GitSettings): Tool {
     async execute(a, ctx) {
       const rel = gitPath(ctx, a.path);
       const ref = checkRefLike(a.ref ?? 'HEAD', 'ref');
-      const diff = ['diff', '--no-ext-diff', '--numstat', ref, '--', rel];
-      const before = await runGit(ctx, settings, diff, { readOnly: true });
+      const git = await openGit(ctx, settings);
+      const checkout = checkoutArgs(a, () => rel);
+      await git.refuseRepoPrograms(checkout, { hooks: HOOKS.checkout, filters: true });
+      const diff = ['diff', '--no-ext-diff', '--no-textconv', '--numstat', ref, '--', rel];
+      const before = await git.run(diff, { readOnly: true });
       if (before.stdout.trim() === '') {
-        await runGit(
-          ctx,
-          settings,
-          checkoutArgs(a, () => rel),
-        );
+        await git.run(checkout);
         return `${a.path} already matched ${ref}; nothing changed`;
       }
-      const kept = await keepWorkingCopy(ctx, settings, rel);
-      await runGit(
-        ctx,
-        settings,
-        checkoutArgs(a, () => rel),
-      );
+      const kept = await keepWorkingCopy(ctx, git, rel);
+      await git.run(checkout);
       const lines = countNumstat(before.stdout);
       const recover = kept === undefined ? '' : `; the discarded content is kept: git cat-file -p ${kept}`;
       return `Restored ${a.path} from ${ref} (${lines} changed lines discarded${recover})`;
@@ -267,17 +293,14 @@ function countNumstat(numstat: string): number {
  * Writes the working copy into git's object store before it is overwritten, so a
  * restore loses nothing; returns the blob hash (undefined when there is no file).
  */
-async function keepWorkingCopy(
-  ctx: ToolContext,
-  settings: GitSettings,
-  rel: string,
-): Promise<string | undefined> {
+async function keepWorkingCopy(ctx: ToolContext, git: Git, rel: string): Promise<string | undefined> {
   const exists = await stat(join(ctx.cwd, rel)).then(
     (info) => info.isFile(),
     () => false,
   );
   if (!exists) return undefined;
-  const result = await runGit(ctx, settings, ['hash-object', '-w', '--', rel]);
+  // The bytes on disk, as they are: no clean filter.
+  const result = await git.run(['hash-object', '-w', '--no-filters', '--', rel]);
   return result.stdout.trim().slice(0, 12) || undefined;
 }
 

@@ -11,9 +11,10 @@ import {
   type GitToolOptions,
   gitPath,
   gitSettings,
-  runGit,
+  openGit,
   subjectOf,
 } from './git-run.js';
+import { filterNote } from './git-safety.js';
 import { formatStatus, parseStatus } from './git-status.js';
 import { gitWriteTools } from './git-write.js';
 
@@ -34,7 +35,16 @@ const LOG_MAX_COUNT = 500;
 const READ = { category: 'git', readOnly: true, concurrencySafe: true, approval: 'none' } as const;
 
 function gitStatusTool(settings: GitSettings): Tool {
-  const args = ['status', '--porcelain=v2', '--branch', '--show-stash', '-z', '--untracked-files=all'];
+  const args = [
+    'status',
+    '--porcelain=v2',
+    '--branch',
+    '--show-stash',
+    '-z',
+    '--untracked-files=all',
+    // A submodule's own config is not read here: do not run git inside it.
+    '--ignore-submodules=dirty',
+  ];
   return defineTool({
     ...READ,
     name: 'git_status',
@@ -46,10 +56,13 @@ function gitStatusTool(settings: GitSettings): Tool {
     timeoutMs: settings.timeoutMs + 5_000,
     subject: () => 'git status',
     async execute(_args, ctx) {
-      const result = await runGit(ctx, settings, args, { readOnly: true });
+      const git = await openGit(ctx, settings);
+      const result = await git.run(args, { readOnly: true });
       const summary = formatStatus(parseStatus(result.stdout), STATUS_MAX_PER_SECTION);
       return (
-        summary + cappedNote(result, settings, 'the list is incomplete; pass a path to git_diff or list_dir')
+        summary +
+        cappedNote(result, settings, 'the list is incomplete; pass a path to git_diff or list_dir') +
+        filterNote(git.config)
       );
     },
   });
@@ -63,7 +76,8 @@ const diffParams = z.object({
 });
 
 function diffArgs(a: z.infer<typeof diffParams>, path: PathMap): string[] {
-  const args = ['diff', '--no-ext-diff'];
+  // No external diff or textconv program, no git run inside submodules.
+  const args = ['diff', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'];
   if (a.staged) args.push('--cached');
   if (a.stat_only) args.push('--stat');
   if (a.ref !== undefined) args.push(checkRefLike(a.ref, 'ref'));
@@ -90,10 +104,15 @@ function gitDiffTool(settings: GitSettings): Tool {
     timeoutMs: settings.timeoutMs + 5_000,
     subject: (a) => subjectOf(() => diffArgs(a, asGiven), 'diff'),
     async execute(a, ctx) {
-      const result = await runGit(ctx, settings, diffArgs(a, inWorkspace(ctx)), { readOnly: true });
+      const git = await openGit(ctx, settings);
+      const result = await git.run(diffArgs(a, inWorkspace(ctx)), { readOnly: true });
       const text = result.stdout.replace(/\n$/, '');
-      if (text === '') return noDiffMessage(a);
-      return text + cappedNote(result, settings, 'pass path to diff fewer files, or stat_only=true');
+      if (text === '') return noDiffMessage(a) + filterNote(git.config);
+      return (
+        text +
+        cappedNote(result, settings, 'pass path to diff fewer files, or stat_only=true') +
+        filterNote(git.config)
+      );
     },
   });
 }
@@ -133,8 +152,10 @@ function gitLogTool(settings: GitSettings): Tool {
     timeoutMs: settings.timeoutMs + 5_000,
     subject: (a) => subjectOf(() => logArgs(a, asGiven), 'log'),
     async execute(a, ctx) {
-      const result = await runGit(ctx, settings, logArgs(a, inWorkspace(ctx)), { readOnly: true }).catch(
-        (error: unknown) => {
+      const git = await openGit(ctx, settings);
+      const result = await git
+        .run(logArgs(a, inWorkspace(ctx)), { readOnly: true })
+        .catch((error: unknown) => {
           if (error instanceof ToolError && /does not have any commits yet/.test(error.message)) {
             throw new ToolError(
               'No commits yet in this repository',
@@ -142,8 +163,7 @@ function gitLogTool(settings: GitSettings): Tool {
             );
           }
           throw error;
-        },
-      );
+        });
       const max = a.max_count ?? 20;
       const lines = result.stdout.split('\n').filter((l) => l.length > 0);
       if (lines.length === 0) return 'No commits match';
@@ -167,7 +187,7 @@ function showArgs(a: z.infer<typeof showParams>, path: PathMap): string[] {
   const ref = checkRefLike(a.ref, 'ref');
   // `./` makes the path relative to the working directory rather than the repository root.
   if (a.path !== undefined) return ['show', `${ref}:./${path(a.path)}`];
-  return ['show', '--no-ext-diff', '--stat', '--patch', '--format=fuller', ref];
+  return ['show', '--no-ext-diff', '--no-textconv', '--stat', '--patch', '--format=fuller', ref];
 }
 
 function gitShowTool(settings: GitSettings): Tool {
@@ -182,7 +202,8 @@ function gitShowTool(settings: GitSettings): Tool {
     timeoutMs: settings.timeoutMs + 5_000,
     subject: (a) => subjectOf(() => showArgs(a, asGiven), 'show'),
     async execute(a, ctx) {
-      const result = await runGit(ctx, settings, showArgs(a, inWorkspace(ctx)), { readOnly: true });
+      const git = await openGit(ctx, settings);
+      const result = await git.run(showArgs(a, inWorkspace(ctx)), { readOnly: true });
       if (a.path !== undefined && result.stdout.includes('\0')) {
         return `${a.path} at ${a.ref} is a binary file; not shown`;
       }
@@ -201,7 +222,7 @@ const blameParams = z.object({
 });
 
 function blameArgs(a: z.infer<typeof blameParams>, path: PathMap): string[] {
-  const args = ['blame', '--date=short'];
+  const args = ['blame', '--no-textconv', '--date=short'];
   if (a.start_line !== undefined || a.end_line !== undefined) {
     const start = a.start_line ?? 1;
     if (a.end_line !== undefined && a.end_line < start) {
@@ -228,10 +249,15 @@ function gitBlameTool(settings: GitSettings): Tool {
     timeoutMs: settings.timeoutMs + 5_000,
     subject: (a) => subjectOf(() => blameArgs(a, asGiven), 'blame'),
     async execute(a, ctx) {
-      const result = await runGit(ctx, settings, blameArgs(a, inWorkspace(ctx)), { readOnly: true });
+      const git = await openGit(ctx, settings);
+      const result = await git.run(blameArgs(a, inWorkspace(ctx)), { readOnly: true });
       const text = result.stdout.replace(/\n$/, '');
       if (text === '') return `${a.path} is empty`;
-      return text + cappedNote(result, settings, 'pass start_line and end_line for a smaller range');
+      return (
+        text +
+        cappedNote(result, settings, 'pass start_line and end_line for a smaller range') +
+        filterNote(git.config)
+      );
     },
   });
 }
