@@ -23,9 +23,10 @@ await build({
   keepNames: false,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // Native addon, a package that finds its platform binary relative to itself, and
-  // one that reads its font files through package imports: all loaded from node_modules.
-  external: ['better-sqlite3', '@vscode/ripgrep', 'pdfkit'],
+  // Native addon, a package that finds its platform binary relative to itself, one
+  // that reads its font files through package imports, and the shell parser (1.5 MB of
+  // GopherJS, imported only when a shell command is checked): all loaded from node_modules.
+  external: ['better-sqlite3', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",

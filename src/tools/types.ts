@@ -109,6 +109,11 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
    * Tools without one are matched by name only.
    */
   subject?(args: z.infer<P>): string;
+  /**
+   * The subject is a bash command line. Permission rules then match each command
+   * in it (after parsing), never the line as a whole.
+   */
+  shell?: boolean;
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolReturn>;
 }
 

@@ -68,6 +68,7 @@ export function backgroundTools(opts: BackgroundToolOptions): Tool[] {
     approval: 'exec',
     timeoutMs: 30_000,
     subject: (args) => args.command,
+    shell: true,
     async execute(args, ctx) {
       const info = manager.start({
         command: args.command,

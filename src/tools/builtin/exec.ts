@@ -120,6 +120,7 @@ function bashTool(opts: Required<BuiltinOptions>, exec: ExecToolOptions, env: ()
     // The tool enforces its own deadline; the runner's limit is only a backstop.
     timeoutMs: BASH_MAX_TIMEOUT_MS * factor + opts.bashKillGraceMs + 10_000,
     subject: (args) => args.command,
+    shell: true,
     async execute(args, ctx) {
       const baseMs = args.timeout_ms ?? defaultTimeout;
       const result = await runCommand({
