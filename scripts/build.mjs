@@ -43,11 +43,12 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // A package that finds its platform binary relative to itself, one that reads its
-  // font files through package imports, and the addon finder better-sqlite3 would
-  // use: all loaded from node_modules. better-sqlite3's JavaScript is bundled (a
+  // font files through package imports, the addon finder better-sqlite3 would use, and
+  // the shell parser (1.5 MB of GopherJS, imported only when a shell command is
+  // checked): all loaded from node_modules. better-sqlite3's JavaScript is bundled (a
   // dozen small files less to resolve and load when `tea` starts); its native addon
   // stays in node_modules and is located by src/store/sqlite-addon.ts.
-  external: ['bindings', '@vscode/ripgrep', 'pdfkit'],
+  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",

@@ -5,7 +5,7 @@
  */
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { AgentEvent, ToolStatus } from '../agent/events.js';
-import { type CallFacts, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
+import { type CallFacts, callFacts, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs, PlanItem } from '../tools/types.js';
 import { DiffTracker } from './diffs.js';
@@ -68,7 +68,7 @@ export class UpdateMapper {
           toolCallId: e.callId,
           title: toolTitle(this.deps.tools, e.name, e.args),
           kind: toolKind(this.deps.tools, e.name),
-          status: this.runsWithoutAsking(e.name, e.args) ? 'in_progress' : 'pending',
+          status: (await this.runsWithoutAsking(e.name, e.args)) ? 'in_progress' : 'pending',
           locations: toolLocations(e.name, e.args, this.deps.cwd),
           rawInput: e.args,
         });
@@ -109,20 +109,15 @@ export class UpdateMapper {
   }
 
   /** Whether the permission mode lets this call run at once (display only; rules may still ask). */
-  private runsWithoutAsking(name: string, args: Record<string, unknown>): boolean {
+  private async runsWithoutAsking(name: string, args: Record<string, unknown>): Promise<boolean> {
     if (!this.deps.tools.has(name)) return true;
     this.policy.mode = this.deps.mode();
-    return this.policy.decide(this.facts(name, args)).action === 'allow';
+    return (await this.policy.decide(this.facts(name, args))).action === 'allow';
   }
 
   private facts(name: string, args: Record<string, unknown>): CallFacts {
     const tool = this.deps.tools.get(name);
-    let subject: string | undefined;
-    try {
-      subject = tool?.subject?.(args as never);
-    } catch {
-      subject = undefined;
-    }
-    return { tool: name, approval: tool?.approval ?? 'none', ...(subject === undefined ? {} : { subject }) };
+    if (!tool) return { tool: name, approval: 'none' };
+    return callFacts(tool, args, { cwd: this.deps.cwd });
   }
 }

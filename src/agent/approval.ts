@@ -1,4 +1,9 @@
-import type { PermissionPolicy, PermissionRule } from '../tools/permissions.js';
+import {
+  callFacts,
+  type PermissionDecision,
+  type PermissionPolicy,
+  type PermissionRule,
+} from '../tools/permissions.js';
 import type { Authorization } from '../tools/run.js';
 import type { Tool } from '../tools/types.js';
 import type { AgentEvent } from './events.js';
@@ -14,6 +19,8 @@ export interface ApprovalContext {
   args: Record<string, unknown>;
   signal: AbortSignal;
   emit: (e: AgentEvent) => void;
+  /** The workspace and extra roots the call runs in (shell redirections are checked against them). */
+  where?: { cwd?: string; roots?: readonly string[] };
 }
 
 function label(tool: Tool, subject: string | undefined): string {
@@ -22,11 +29,30 @@ function label(tool: Tool, subject: string | undefined): string {
     : tool.name;
 }
 
-/** An `--allow` rule that would let this call run without asking. */
-function ruleHint(tool: Tool, subject: string | undefined): string {
+/** An `--allow` rule that would let this call run without asking, if one would. */
+function ruleHint(tool: Tool, subject: string | undefined, decision: PermissionDecision): string | undefined {
+  if (decision.part !== undefined)
+    return decision.suggest === undefined ? undefined : `${tool.name}:${decision.suggest}`;
   if (!subject) return tool.name;
   const head = subject.split(/\s+/).slice(0, 2).join(' ');
   return `${tool.name}:${tool.approval === 'exec' ? `${head}*` : subject}`;
+}
+
+/** The refusal when a call needs approval and nobody can give it. */
+function unanswerable(tool: Tool, subject: string | undefined, decision: PermissionDecision): string {
+  const rule = ruleHint(tool, subject, decision);
+  const rerun = rule === undefined ? '--yolo' : `--allow '${rule}' or --yolo`;
+  if (decision.part === undefined) {
+    return (
+      `[DENIED] ${label(tool, subject)} needs the user's approval, and nobody can approve in this run.\n` +
+      `Hint: say what you would have run; the user can rerun with ${rerun}.`
+    );
+  }
+  const rewrite = rule === undefined ? 'write the command without that part, or ' : '';
+  return (
+    `[DENIED] ${label(tool, subject)} needs the user's approval (${decision.reason}), and nobody can approve in this run.\n` +
+    `Hint: ${rewrite}say what you would have run; the user can rerun with ${rerun}.`
+  );
 }
 
 /**
@@ -38,14 +64,9 @@ export async function authorize(
   parsedArgs: unknown,
   ctx: ApprovalContext,
 ): Promise<Authorization> {
-  let subject: string | undefined;
-  try {
-    subject = tool.subject?.(parsedArgs as never);
-  } catch {
-    subject = undefined;
-  }
-  const facts = { tool: tool.name, approval: tool.approval, ...(subject === undefined ? {} : { subject }) };
-  const decision = ctx.policy.decide(facts);
+  const facts = callFacts(tool, parsedArgs, ctx.where);
+  const subject = facts.subject;
+  const decision = await ctx.policy.decide(facts);
   if (decision.action === 'allow') return { allowed: true };
   if (decision.action === 'deny') {
     return {
@@ -55,13 +76,7 @@ export async function authorize(
     };
   }
   if (!ctx.services.interactions.canAsk) {
-    return {
-      allowed: false,
-      status: 'denied',
-      output:
-        `[DENIED] ${label(tool, subject)} needs the user's approval, and nobody can approve in this run.\n` +
-        `Hint: say what you would have run; the user can rerun with --allow '${ruleHint(tool, subject)}' or --yolo.`,
-    };
+    return { allowed: false, status: 'denied', output: unanswerable(tool, subject, decision) };
   }
   let requestId = '';
   try {
@@ -78,6 +93,7 @@ export async function authorize(
           ...(subject === undefined ? {} : { subject }),
           approval: tool.approval,
           reason: decision.reason,
+          ...(decision.part === undefined ? {} : { part: decision.part }),
         });
       },
       ctx.signal,

@@ -35,6 +35,8 @@ export type AgentEvent =
       subject?: string;
       approval: ApprovalClass;
       reason: string;
+      /** For a shell command line: the sub-command (or redirection, construct) that needs the approval. */
+      part?: string;
     }
   | { type: 'approval_result'; requestId: string; decision: ApprovalDecision; message?: string }
   | {

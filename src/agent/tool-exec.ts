@@ -154,8 +154,9 @@ async function runOne(
     },
     {
       maxOutputChars: deps.maxOutputChars,
-      authorize: (tool, args) =>
+      authorize: (tool, args, toolCtx) =>
         authorize(tool, args, {
+          where: { cwd: toolCtx.cwd, ...(toolCtx.allowedRoots ? { roots: toolCtx.allowedRoots } : {}) },
           policy: deps.policy,
           services: deps.services,
           callId: call.id,

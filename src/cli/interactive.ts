@@ -62,8 +62,10 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
           render.event(e);
           if (e.type === 'approval_request') {
             const what = e.subject ? `${e.tool}: ${e.subject}` : e.tool;
+            // A shell line names the piece that needs the approval.
+            const why = e.part === undefined ? '' : ` (${e.reason})`;
             const reply = (
-              await ask(rl, `Allow ${what}? [y]es once / [a]lways this session / [n]o (reason): `)
+              await ask(rl, `Allow ${what}?${why} [y]es once / [a]lways this session / [n]o (reason): `)
             ).trim();
             const [choice = '', ...reason] = reply.split(/\s+/);
             const decision = /^a/i.test(choice) ? 'always' : /^y/i.test(choice) ? 'once' : 'reject';

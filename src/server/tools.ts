@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { PermissionPolicy } from '../tools/permissions.js';
+import { callFacts, PermissionPolicy } from '../tools/permissions.js';
 import { runTool } from '../tools/run.js';
 import { apiError } from './errors.js';
 import { type AppContext, doc } from './routes.js';
@@ -62,13 +62,10 @@ export function toolRoutes(ctx: AppContext): void {
         code: 'invalid_value',
       });
     }
-    const subject = tool.subject?.(parsed.data);
     const policy = new PermissionPolicy(deps.permissionMode, deps.config.permissions.rules);
-    const decision = policy.decide({
-      tool: tool.name,
-      approval: tool.approval,
-      ...(subject ? { subject } : {}),
-    });
+    const decision = await policy.decide(
+      callFacts(tool, parsed.data, { cwd: deps.cwd, roots: deps.config.permissions.roots }),
+    );
     if (decision.action !== 'allow') {
       const why =
         decision.action === 'ask' ? 'needs approval, and nobody can approve a direct run' : 'is not allowed';

@@ -1,9 +1,12 @@
 /**
  * The approval policy: a mode sets the default per approval class, and ordered
  * rules from config or flags refine it (the last matching rule wins). Session
- * grants ("always allow for this session") sit on top.
+ * grants ("always allow for this session") sit on top. A shell tool's command
+ * line is parsed and judged command by command (shell/decide.ts).
  */
-import type { ApprovalClass } from './types.js';
+import { analyzeShell } from './shell/analyze.js';
+import { decideShell } from './shell/decide.js';
+import type { ApprovalClass, Tool } from './types.js';
 
 export type PermissionMode = 'read-only' | 'ask' | 'auto-edit' | 'yolo';
 export type RuleAction = 'allow' | 'ask' | 'deny';
@@ -20,10 +23,14 @@ export interface PermissionRule {
   action: RuleAction;
 }
 
-export type PermissionDecision =
-  | { action: 'allow'; reason: string }
-  | { action: 'ask'; reason: string }
-  | { action: 'deny'; reason: string };
+export interface PermissionDecision {
+  action: RuleAction;
+  reason: string;
+  /** For a shell command line: the piece that needed approval or was refused (a sub-command, redirection, construct). */
+  part?: string;
+  /** A rule pattern for this tool that would let that piece run, when one can. */
+  suggest?: string;
+}
 
 /** The default action of each mode for each approval class. */
 const MATRIX: Record<PermissionMode, Record<ApprovalClass, RuleAction>> = {
@@ -93,6 +100,33 @@ export interface CallFacts {
   approval: ApprovalClass;
   /** What the call acts on (command, path, URL), when the tool declares it. */
   subject?: string;
+  /** The subject is a bash command line: rules match each command in it. */
+  shell?: boolean;
+  /** The workspace and extra roots (where a shell redirection may write). */
+  cwd?: string;
+  roots?: readonly string[];
+}
+
+/** The facts of one call of `tool` with validated `args`, for `PermissionPolicy.decide`. */
+export function callFacts(
+  tool: Pick<Tool, 'name' | 'approval' | 'subject' | 'shell'>,
+  args: unknown,
+  where: { cwd?: string; roots?: readonly string[] } = {},
+): CallFacts {
+  let subject: string | undefined;
+  try {
+    subject = tool.subject?.(args as never);
+  } catch {
+    subject = undefined;
+  }
+  return {
+    tool: tool.name,
+    approval: tool.approval,
+    ...(subject === undefined ? {} : { subject }),
+    ...(tool.shell ? { shell: true } : {}),
+    ...(where.cwd === undefined ? {} : { cwd: where.cwd }),
+    ...(where.roots === undefined ? {} : { roots: where.roots }),
+  };
 }
 
 export class PermissionPolicy {
@@ -108,7 +142,8 @@ export class PermissionPolicy {
     return [...this.rules, ...this.grants];
   }
 
-  decide(call: CallFacts): PermissionDecision {
+  async decide(call: CallFacts): Promise<PermissionDecision> {
+    if (call.shell && call.subject !== undefined) return this.decideShell(call, call.subject);
     let action = MATRIX[this.mode][call.approval];
     let reason = `${this.mode} mode: ${call.approval === 'none' ? 'read' : call.approval} tools ${describe(action)}`;
     for (const rule of this.allRules) {
@@ -118,6 +153,21 @@ export class PermissionPolicy {
       reason = `rule ${rule.action} ${rule.tool}${rule.pattern ? `:${rule.pattern}` : ''}`;
     }
     return { action, reason };
+  }
+
+  private async decideShell(call: CallFacts, subject: string): Promise<PermissionDecision> {
+    const analysis = await analyzeShell(subject);
+    return decideShell(analysis, {
+      mode: this.mode,
+      execDefault: MATRIX[this.mode][call.approval],
+      writeDefault: MATRIX[this.mode].write,
+      rules: this.allRules.filter((rule) => matches(rule.tool, call.tool)),
+      subject,
+      matches,
+      ...(call.cwd === undefined ? {} : { cwd: call.cwd }),
+      ...(call.roots === undefined ? {} : { roots: call.roots }),
+      ...(process.env.CDPATH ? { cdpath: process.env.CDPATH } : {}),
+    });
   }
 
   /** "Always for this session": allows this tool (for this exact subject when there is one). */

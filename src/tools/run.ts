@@ -41,7 +41,7 @@ export interface RunToolOptions {
    * Asked after the arguments are valid and before the tool runs (the approval
    * policy); a refusal becomes the call's result and the tool never runs.
    */
-  authorize?: (tool: Tool, args: unknown) => Promise<Authorization>;
+  authorize?: (tool: Tool, args: unknown, ctx: ToolContext) => Promise<Authorization>;
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
@@ -227,7 +227,7 @@ async function runUntruncated(
   }
 
   if (opts.authorize) {
-    const verdict = await opts.authorize(tool, parsed.data);
+    const verdict = await opts.authorize(tool, parsed.data, ctx);
     if (!verdict.allowed) return { output: verdict.output, isError: true, status: verdict.status };
   }
 

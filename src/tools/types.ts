@@ -30,10 +30,15 @@ export interface ToolContext {
 
 /** What tools may ask of the permission policy (PermissionPolicy implements it). */
 export interface PermissionView {
-  decide(call: { tool: string; approval: ApprovalClass; subject?: string }): {
-    action: 'allow' | 'ask' | 'deny';
-    reason: string;
-  };
+  decide(call: {
+    tool: string;
+    approval: ApprovalClass;
+    subject?: string;
+    /** The subject is a command line: rules match each command in it. */
+    shell?: boolean;
+    cwd?: string;
+    roots?: readonly string[];
+  }): Promise<{ action: 'allow' | 'ask' | 'deny'; reason: string }>;
 }
 
 /** Text-file access provided by a face's client (paths are absolute). */
@@ -123,6 +128,11 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
    * Tools without one are matched by name only.
    */
   subject?(args: z.infer<P>): string;
+  /**
+   * The subject is a bash command line. Permission rules then match each command
+   * in it (after parsing), never the line as a whole.
+   */
+  shell?: boolean;
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolReturn>;
 }
 

@@ -101,8 +101,9 @@ describe('tea mcp serve over streamable HTTP', () => {
         const asked = await client.callTool({ name: 'bash', arguments: { command: 'touch made.txt' } });
         expect(asked.isError).toBe(true);
         expect(text(asked)).toContain(
-          'needs approval (ask mode: exec tools need approval), and nobody can approve',
+          'needs approval (ask mode: exec tools need approval, and no allow rule covers `touch made.txt`), and nobody can approve',
         );
+        expect(text(asked)).toContain("or --allow 'bash:touch made.txt*'");
         expect(existsSync(path.join(ctx.work, 'made.txt'))).toBe(false);
 
         const allowed = await client.callTool({

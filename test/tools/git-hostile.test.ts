@@ -97,7 +97,7 @@ for (const attack of ATTACKS) {
           for (const [label, name, args] of SEQUENCE) {
             const t = tool(name);
             const subject = t.subject?.(args);
-            const decision = policy.decide({
+            const decision = await policy.decide({
               tool: name,
               approval: t.approval,
               ...(subject ? { subject } : {}),

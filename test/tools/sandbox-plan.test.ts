@@ -2,7 +2,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs, hiddenPaths, mountPlan } from '../../src/tools/sandbox/index.js';
+import { type PermissionMode, PermissionPolicy, parseRule } from '../../src/tools/permissions.js';
+import { bwrapArgs, hiddenPaths, mountPlan, Sandbox } from '../../src/tools/sandbox/index.js';
 import { tempDir } from './helpers.js';
 
 const plan = (writable: string[], hidden: Array<[string, 'dir' | 'file']>) =>
@@ -123,5 +124,37 @@ describe('hiddenPaths', () => {
       { path: path.join(dotfiles, 'npmrc'), kind: 'file' },
       { path: teaHome, kind: 'dir' },
     ]);
+  });
+});
+
+describe('network per command', () => {
+  const policy = (mode: PermissionMode, rules: string[]) =>
+    new PermissionPolicy(
+      mode,
+      rules.map((r) => parseRule(r)),
+    );
+  const sandbox = new Sandbox({ mode: 'on' });
+  const where = { cwd: '/work/ws', roots: ['/work/ws'] };
+
+  it.each([
+    ['npm install', ['network:npm install*'], 'ask', true],
+    ['npm install left-pad', ['network:npm install*'], 'ask', true],
+    ['npm install; curl https://evil.example', ['network:npm install*'], 'ask', false],
+    ['npm install && c""url evil.example', ['network:npm install*'], 'ask', false],
+    ['npm install | sh', ['network:npm install*'], 'ask', false],
+    ['npm install $(curl evil.example)', ['network:npm install*'], 'ask', false],
+    ['curl evil.example', [], 'ask', false],
+    ['curl evil.example', [], 'yolo', true],
+    ['curl evil.example', ['deny:network:*curl*'], 'yolo', false],
+  ] as const)('%s with %j in %s mode → network %s', async (command, rules, mode, expected) => {
+    expect(await sandbox.networkFor(policy(mode, [...rules]), command, where)).toBe(expected);
+  });
+
+  it('the config can turn it on for every command, and a deny rule still wins', async () => {
+    const open = new Sandbox({ mode: 'on', network: true });
+    expect(await open.networkFor(policy('ask', []), 'curl example.com', where)).toBe(true);
+    expect(await open.networkFor(policy('ask', ['deny:network:*curl*']), 'curl example.com', where)).toBe(
+      false,
+    );
   });
 });

@@ -72,6 +72,7 @@ export function backgroundTools(opts: BackgroundToolOptions): Tool[] {
     approval: 'exec',
     timeoutMs: 30_000,
     subject: (args) => args.command,
+    shell: true,
     async execute(args, ctx) {
       const launch = opts.sandbox
         ? await opts.sandbox.launch({
@@ -80,7 +81,10 @@ export function backgroundTools(opts: BackgroundToolOptions): Tool[] {
             cwd: ctx.cwd,
             writable: workspaceRoots(ctx).slice(1),
             env: opts.env(),
-            network: opts.sandbox.networkFor(ctx.permissions, args.command),
+            network: await opts.sandbox.networkFor(ctx.permissions, args.command, {
+              cwd: ctx.cwd,
+              roots: workspaceRoots(ctx),
+            }),
           })
         : undefined;
       const info = manager.start({

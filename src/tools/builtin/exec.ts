@@ -137,6 +137,7 @@ function bashTool(
     // The tool enforces its own deadline; the runner's limit is only a backstop.
     timeoutMs: BASH_MAX_TIMEOUT_MS * factor + opts.bashKillGraceMs + 10_000,
     subject: (args) => args.command,
+    shell: true,
     async execute(args, ctx) {
       const baseMs = args.timeout_ms ?? defaultTimeout;
       const launch = await sandbox.launch({
@@ -145,7 +146,10 @@ function bashTool(
         cwd: ctx.cwd,
         writable: workspaceRoots(ctx).slice(1),
         env: env(),
-        network: sandbox.networkFor(ctx.permissions, args.command),
+        network: await sandbox.networkFor(ctx.permissions, args.command, {
+          cwd: ctx.cwd,
+          roots: workspaceRoots(ctx),
+        }),
       });
       const result = await runCommand({
         command: args.command,

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { PermissionPolicy } from '../permissions.js';
+import { callFacts, type PermissionPolicy } from '../permissions.js';
 import { ToolRegistry } from '../registry.js';
 import { type Authorization, runTool } from '../run.js';
-import type { Tool } from '../types.js';
+import type { Tool, ToolContext } from '../types.js';
 
 export interface McpServeOptions {
   /** The tools to offer (those needing a session, like ask_user, are left out). */
@@ -49,19 +49,16 @@ function label(tool: Tool, subject: string | undefined): string {
 }
 
 /** The policy's verdict for one call; 'ask' is a refusal, since no one can answer it. */
-export function authorizer(policy: PermissionPolicy): (tool: Tool, args: unknown) => Promise<Authorization> {
-  return async (tool, args) => {
-    let subject: string | undefined;
-    try {
-      subject = tool.subject?.(args as never);
-    } catch {
-      subject = undefined;
-    }
-    const decision = policy.decide({
-      tool: tool.name,
-      approval: tool.approval,
-      ...(subject === undefined ? {} : { subject }),
+export function authorizer(
+  policy: PermissionPolicy,
+): (tool: Tool, args: unknown, ctx?: Pick<ToolContext, 'cwd' | 'allowedRoots'>) => Promise<Authorization> {
+  return async (tool, args, ctx) => {
+    const facts = callFacts(tool, args, {
+      ...(ctx ? { cwd: ctx.cwd } : {}),
+      ...(ctx?.allowedRoots ? { roots: ctx.allowedRoots } : {}),
     });
+    const subject = facts.subject;
+    const decision = await policy.decide(facts);
     if (decision.action === 'allow') return { allowed: true };
     const what = label(tool, subject);
     if (decision.action === 'deny') {
@@ -71,12 +68,22 @@ export function authorizer(policy: PermissionPolicy): (tool: Tool, args: unknown
         output: `[DENIED] ${what} is not allowed here (${decision.reason}).\nHint: do not retry this call; the server's permission mode forbids it.`,
       };
     }
+    const allow =
+      decision.part === undefined
+        ? `, or --allow '${tool.name}'`
+        : decision.suggest === undefined
+          ? ''
+          : `, or --allow '${tool.name}:${decision.suggest}'`;
+    const rewrite =
+      decision.part !== undefined && decision.suggest === undefined
+        ? 'write the command without that part; '
+        : '';
     return {
       allowed: false,
       status: 'denied',
       output:
         `[DENIED] ${what} needs approval (${decision.reason}), and nobody can approve calls made over MCP.\n` +
-        `Hint: the user can restart tea mcp serve with --mode auto-edit or --yolo, or --allow '${tool.name}'.`,
+        `Hint: ${rewrite}the user can restart tea mcp serve with --mode auto-edit or --yolo${allow}.`,
     };
   };
 }

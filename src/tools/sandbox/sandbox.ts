@@ -63,7 +63,14 @@ type Probe = { ok: true; bwrap: string } | { ok: false; reason: string };
 
 /** The subset of a permission policy the sandbox consults (structural, see ToolContext.permissions). */
 export interface NetworkPolicy {
-  decide(call: { tool: string; approval: 'network'; subject?: string }): { action: string };
+  decide(call: {
+    tool: string;
+    approval: 'network';
+    subject?: string;
+    shell?: boolean;
+    cwd?: string;
+    roots?: readonly string[];
+  }): Promise<{ action: string }>;
 }
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -203,8 +210,16 @@ export class Sandbox {
    * `{ tool: network, pattern: "npm install*", action: allow }`, `--allow network`, or
    * yolo mode); a `deny` rule for `network` always wins.
    */
-  networkFor(policy: NetworkPolicy | undefined, subject: string): boolean {
-    const decision = policy?.decide({ tool: NETWORK_RULE_TOOL, approval: 'network', subject }).action;
+  async networkFor(
+    policy: NetworkPolicy | undefined,
+    subject: string,
+    where: { cwd?: string; roots?: readonly string[] } = {},
+  ): Promise<boolean> {
+    // Judged like a bash rule, command by command: `network:npm install*` lets `npm install`
+    // reach the network, not a `curl` chained after it.
+    const decision = (
+      await policy?.decide({ tool: NETWORK_RULE_TOOL, approval: 'network', subject, shell: true, ...where })
+    )?.action;
     if (decision === 'deny') return false;
     return decision === 'allow' || this.settings.network === true;
   }

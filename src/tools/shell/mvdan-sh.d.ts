@@ -1,0 +1,4 @@
+declare module 'mvdan-sh' {
+  const sh: { syntax: import('./ast.js').ShSyntax };
+  export default sh;
+}
