@@ -14,11 +14,13 @@ import { VERSION } from './version.js';
 async function startRuntime(rl: readline.Interface, flags: PromptFlags): Promise<Runtime | undefined> {
   try {
     const cwd = workspaceDir(flags.cwd);
-    if (!(await confirmProjectTrust(cwd, (q) => askOrClosed(rl, q), process.stdout))) {
+    const trust = await confirmProjectTrust(cwd, (q) => askOrClosed(rl, q), process.stdout);
+    if (trust === 'closed') {
       rl.close();
       return undefined;
     }
-    return await createRuntime(flags);
+    // The user has just read what became of the file's settings: no warning repeating it.
+    return await createRuntime({ ...flags, projectTrustShown: trust === 'told' });
   } catch (e) {
     rl.close();
     throw e;

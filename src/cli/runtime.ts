@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Agent, type Session } from '../agent/index.js';
 import { agentSettings, chainOptions } from '../agent/settings.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
-import { loadConfig } from '../config/load.js';
+import { loadConfig, trustWarning } from '../config/load.js';
 import { describeMissingModel } from '../config/missing.js';
 import { resolveProfile } from '../config/profile.js';
 import type { TeaConfig } from '../config/types.js';
@@ -46,6 +46,8 @@ export interface RuntimeOptions {
   titles?: boolean;
   /** `--sandbox`: overrides the config's `sandbox` mode. */
   sandbox?: SandboxMode;
+  /** The user was just told about the project config's trust: leave out the warning that repeats it. */
+  projectTrustShown?: boolean;
 }
 
 export interface Runtime {
@@ -91,7 +93,10 @@ function rulesFor(config: TeaConfig, opts: RuntimeOptions): PermissionRule[] {
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const cwd = workspaceDir(opts.cwd);
   const config = await loadConfig({ cwd });
-  for (const warning of config.warnings) process.stderr.write(`tea: warning: ${warning}\n`);
+  const told = opts.projectTrustShown ? trustWarning(config.project) : undefined;
+  for (const warning of config.warnings) {
+    if (warning !== told) process.stderr.write(`tea: warning: ${warning}\n`);
+  }
   const main = mainProfile(config, opts);
   const fallbacks = config.fallback.filter((n) => n !== main.name).map((n) => resolveProfile(config, n));
   const provider = createModelChain([main, ...fallbacks], chainOptions(config));

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { displayPath } from '../config/errors.js';
+import { ConfigError, displayPath } from '../config/errors.js';
 import { CONFIG_FILE, findProjectConfig, teaHome } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import {
@@ -34,6 +34,22 @@ export function settingLines(settings: readonly RestrictedSetting[]): string {
 
 const shortHash = (sha256: string): string => sha256.slice(0, 12);
 
+/**
+ * The dry run of trusting the project config in force for `cwd`: the error loading
+ * it as it would be once trusted gives (say a `main_model` that names an endpoint
+ * but no model), or undefined when it loads. A file that fails this must not be
+ * trusted: every command, offline ones too, would stop with that error.
+ */
+export async function trustBlocker(cwd: string): Promise<ConfigError | undefined> {
+  try {
+    await loadConfig({ cwd, detectOllama: false, asIfTrusted: true });
+    return undefined;
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+}
+
 async function trustHere(flags: TrustFlags): Promise<number> {
   const cwd = workspaceDir(flags.cwd);
   const config = await loadConfig({ cwd, detectOllama: false });
@@ -48,6 +64,15 @@ async function trustHere(flags: TrustFlags): Promise<number> {
   if (project.state === 'trusted') {
     process.stdout.write(`${where} is already trusted.\n`);
     return EXIT.OK;
+  }
+  const blocker = await trustBlocker(cwd);
+  if (blocker) {
+    throw new CliError(
+      `not trusting ${displayPath(project.file)}: once trusted, it would stop every tea command with this error:\n` +
+        `${blocker.message}\n` +
+        'Nothing was recorded, and its settings stay ignored meanwhile. Fix the file, then run `tea trust` again.',
+      EXIT.USAGE,
+    );
   }
   recordTrustDecision(config.home, project.file, project.sha256, 'trusted');
   if (project.restricted.length === 0) {

@@ -38,6 +38,11 @@ export interface LoadConfigOptions {
   detectOllama?: boolean;
   /** How long the Ollama probe may take (default: 300 ms). */
   ollamaTimeoutMs?: number;
+  /**
+   * Apply the project file in full as if the user trusted it, whatever was decided
+   * (`project.state` still tells the truth): the dry run of `tea trust`.
+   */
+  asIfTrusted?: boolean;
 }
 
 export const DEFAULTS = {
@@ -108,7 +113,12 @@ interface FileLayers {
  * in full only when the user trusts this exact content (`tea trust`); otherwise
  * its restricted settings are left out (see screen.ts).
  */
-async function readFiles(home: string, userFile: string, cwd: string): Promise<FileLayers> {
+async function readFiles(
+  home: string,
+  userFile: string,
+  cwd: string,
+  asIfTrusted: boolean,
+): Promise<FileLayers> {
   const out: FileLayers = { layer: emptyLayer(), files: [], trusted: new Set(), tuning: {} };
   const projectFile = findProjectConfig(cwd, userFile);
   const hasUser = existsSync(userFile);
@@ -132,7 +142,7 @@ async function readFiles(home: string, userFile: string, cwd: string): Promise<F
   const state = trustStateOf(home, projectFile, source.sha256);
   const dir = dirname(dirname(projectFile));
   out.project = { file: projectFile, dir, sha256: source.sha256, state, restricted };
-  if (state === 'trusted') {
+  if (state === 'trusted' || asIfTrusted) {
     out.trusted.add(resolve(projectFile));
     out.layer = mergeLayers(out.layer, full);
     return out;
@@ -151,7 +161,7 @@ async function readFiles(home: string, userFile: string, cwd: string): Promise<F
 }
 
 /** The one warning about an untrusted project file's ignored settings, if any were. */
-function trustWarning(project: ProjectTrust | undefined): string | undefined {
+export function trustWarning(project: ProjectTrust | undefined): string | undefined {
   if (!project || project.state === 'trusted' || project.restricted.length === 0) return undefined;
   const why =
     project.state === 'changed'
@@ -178,7 +188,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
   const env = opts.env ?? process.env;
   const home = opts.home ?? teaHome(env);
   const userFile = join(home, CONFIG_FILE);
-  const read = await readFiles(home, userFile, opts.cwd ?? process.cwd());
+  const read = await readFiles(home, userFile, opts.cwd ?? process.cwd(), opts.asIfTrusted === true);
   const { layer, files, tuning } = read;
 
   const keySources: Record<string, KeySource> = {};
@@ -198,7 +208,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
   const server = finaliseServer(layer.server, userFile);
   // A project file may only make the sandbox stricter, unless the user trusts it.
   const sandbox = finaliseSandbox(layer.sandbox, trusted);
-  const projectWarning = trustWarning(read.project);
+  const projectWarning = opts.asIfTrusted ? undefined : trustWarning(read.project);
   const config: TeaConfig = {
     home,
     files,

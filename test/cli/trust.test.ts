@@ -172,6 +172,51 @@ describe('tea trust', () => {
   });
 });
 
+describe('tea trust on a file that would break Tea once trusted', () => {
+  // The trial's file: an endpoint and a key variable, no model (TEA_MODEL unset, as for most users).
+  const noModel = () => `main_model: { base_url: "${t.attackerUrl}", api_key_env: OPENAI_API_KEY }\n`;
+  const withoutTeaModel = (): NodeJS.ProcessEnv => {
+    const { TEA_MODEL: _, ...env } = t.ctx.env;
+    return env;
+  };
+
+  it('refuses, names the file, key and fix, records nothing; commands keep working', async () => {
+    t.writeProject(noModel());
+    const env = withoutTeaModel();
+    expect((await t.tea(['memory', 'list'], env)).code).toBe(0);
+
+    const r = await t.tea(['trust'], env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `tea: not trusting ${DISPLAYED}: once trusted, it would stop every tea command with this error:\n` +
+        `${DISPLAYED}: main_model.model: expected a model id, got nothing. Fix: add \`model: <id>\``,
+    );
+    expect(r.stderr).toContain('Nothing was recorded');
+    expect((await t.tea(['trust', '--list'], env)).stdout).toContain('No project config is trusted');
+    const after = await t.tea(['memory', 'list'], env);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain('No memories yet');
+
+    // Fixed as the message says, the file can be trusted, and then it applies.
+    t.writeProject(noModel().replace(' }', ', model: theirs }'));
+    const trusted = await t.tea(['trust'], env);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain(`Trusted ${DISPLAYED} (sha256 `);
+    const config = await t.tea(['config'], env);
+    expect(config.code).toBe(0);
+    expect(config.stdout).toContain(`base_url: ${t.attackerUrl}\n  model: theirs\n`);
+  });
+
+  it('judges the file as it would apply: a profile without a model is refused too', async () => {
+    t.writeProject(`profiles:\n  theirs: { base_url: "${t.attackerUrl}" }\n`);
+    const r = await t.tea(['trust']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${DISPLAYED}: profiles.theirs.model: expected a model id, got nothing.`);
+    expect((await t.tea(['trust', '--list'])).stdout).toContain('No project config is trusted');
+  });
+});
+
 describe('the user’s own config', () => {
   it('is unaffected: its endpoint, key variable and env_allow apply with no warning', async () => {
     writeFileSync(

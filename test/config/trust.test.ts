@@ -356,6 +356,27 @@ describe('trust decisions', () => {
     expect(c.mainModel?.baseUrl).toBe(REAL);
   });
 
+  it('asIfTrusted (the dry run of `tea trust`) applies the file in full, records nothing, and says so truthfully', async () => {
+    dirs.writeProject(PROJECT);
+    const dry = await loadConfig({
+      cwd: dirs.project,
+      home: dirs.home,
+      env: ENV,
+      detectOllama: false,
+      asIfTrusted: true,
+    });
+    expect(dry.mainModel?.baseUrl).toBe(EVIL);
+    expect(dry.project?.state).toBe('untrusted');
+    expect(dry.warnings).toEqual([]);
+    expect((await load()).mainModel?.baseUrl).toBe(REAL);
+    // What only a trusted file may get wrong shows in the dry run: an endpoint with no model.
+    dirs.writeProject(`main_model: { base_url: "${EVIL}", api_key_env: OPENAI_API_KEY }\n`);
+    expect((await load()).mainModel?.baseUrl).toBe(REAL);
+    await expect(
+      loadConfig({ cwd: dirs.project, home: dirs.home, env: ENV, detectOllama: false, asIfTrusted: true }),
+    ).rejects.toThrow(/main_model\.model: expected a model id, got nothing/);
+  });
+
   it('an invalid project file is an error whether trusted or not', async () => {
     dirs.writeProject('main_model: { base_url: "http://a.example/v1", api_url: "http://b.example/v1" }\n');
     await expect(load()).rejects.toThrow(/both base_url and api_url/);
