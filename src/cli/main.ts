@@ -64,7 +64,6 @@ function buildProgram(setCode: (code: number) => void): Command {
     )
     .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
-    .showHelpAfterError()
     .action(async (words: string[], opts: PromptFlags) => {
       if (!opts.print && words.length === 0 && process.stdin.isTTY) {
         const { runInteractive } = await import('./interactive.js');

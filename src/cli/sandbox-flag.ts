@@ -8,7 +8,7 @@ const MODES: readonly SandboxFlag[] = ['auto', 'on', 'off'];
 /** Commander parser of `--sandbox`. */
 export function sandboxFlag(value: string): SandboxFlag {
   if ((MODES as readonly string[]).includes(value)) return value as SandboxFlag;
-  throw new InvalidArgumentError(`expected ${MODES.join(', ')}`);
+  throw new InvalidArgumentError('expected auto, on or off');
 }
 
 export const SANDBOX_FLAG_HELP =

@@ -155,8 +155,8 @@ describe.runIf(ON_LINUX)('tea -p and the shell sandbox', () => {
     expect(bad.stderr).toContain('Fix: use `sandbox: auto`');
     const flag = await runTea(['-p', 'go', '--sandbox', 'maybe'], { env, cwd: work });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain(
-      "option '--sandbox <mode>' argument 'maybe' is invalid. expected auto, on, off",
+    expect(flag.stderr).toBe(
+      "error: option '--sandbox <mode>' argument 'maybe' is invalid. expected auto, on or off\n",
     );
   });
 });
