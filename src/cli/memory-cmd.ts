@@ -1,5 +1,6 @@
 /** `tea memory …`: list, search, add, history, restore, rm, pin, export, import, profile. */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { isoDate } from '../memory/format.js';
 import { readMemoryFile } from '../memory/import-file.js';
 import type { MemorySearchHit, RememberResult } from '../memory/service.js';
 import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
@@ -33,7 +34,9 @@ function validity(m: Memory, newer?: Memory): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function hitLines(h: MemorySearchHit): string {
-  const head = `${h.score.toFixed(2)}  ${line(h.memory)}`;
+  const outdated =
+    h.newer === undefined ? '' : `  (since ${isoDate(h.memory.validFrom)}; probably older than #${h.newer})`;
+  const head = `${h.score.toFixed(2)}  ${line(h.memory)}${outdated}`;
   const others = h.versions.map(
     (v) =>
       `        ${v.validFrom > h.memory.validFrom ? 'later' : 'earlier'}: #${v.id} ${v.content}  (${validity(v)})`,

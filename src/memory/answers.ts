@@ -6,12 +6,27 @@
  */
 import type { MemoryRepo } from './repo.js';
 import { rivalsNewestFirst } from './rivals.js';
-import { type MemoryHit, namedMemories } from './search.js';
+import { type MemoryHit, namedMemories, normalizedScore } from './search.js';
 import type { TimeIntent } from './time-query.js';
 import { foldVersions, type VersionedHit } from './versions.js';
 
 /** How many statements naming the asked subject are read for rival answers the words ranked low. */
 const NAMED_RIVALS = 30;
+
+/** A hit as search returns it: the score on a 0–1 scale, what versions and rivals it has. */
+export function shownHit(h: VersionedHit): {
+  memory: VersionedHit['memory'];
+  score: number;
+  versions: VersionedHit['versions'];
+  newer?: number;
+} {
+  return {
+    memory: h.memory,
+    score: normalizedScore(h.score),
+    versions: h.versions,
+    ...(h.newer === undefined ? {} : { newer: h.newer }),
+  };
+}
 
 export function answersFor(
   repo: MemoryRepo,

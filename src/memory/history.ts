@@ -66,12 +66,15 @@ export function chainOf(repo: MemoryRepo, id: number): Memory[] | undefined {
  * happened: the two are separate facts, the link between them is cut). With
  * `replace`, its statement becomes the current version from now on: a new row
  * that supersedes the latest version of the chain, so the history stays a
- * sequence of periods that never overlap.
+ * sequence of periods that never overlap. A version already active beside a newer
+ * one (restored plainly earlier, or never linked to it) has no chain to follow:
+ * `newerVersions` names the newer versions search folds it under, and the newest
+ * of them is replaced (the restored row ends too, so the new row is the one current).
  */
 export function restoreMemory(
   repo: MemoryRepo,
   id: number,
-  opts: { replace?: boolean } = {},
+  opts: { replace?: boolean; newerVersions?: (m: Memory) => Memory[] } = {},
 ): { memory: Memory; replaced?: Memory } {
   const before = repo.get(id);
   if (before === undefined) throw new StoreError(`no memory with id ${id}`, 'not-found');
@@ -81,9 +84,14 @@ export function restoreMemory(
       throw new StoreError(`memory ${id} is already active; nothing to restore`, 'conflict');
     return { memory: repo.reactivate(id) };
   }
-  const latest = (chainOf(repo, id) ?? [before])[0] as Memory;
-  if (latest.id === id && active(before)) {
-    throw new StoreError(`memory ${id} is already the current version; nothing to restore`, 'conflict');
+  let latest = (chainOf(repo, id) ?? [before])[0] as Memory;
+  const beside = latest.id === id && active(before);
+  if (beside) {
+    const newer = (opts.newerVersions?.(before) ?? []).filter((m) => m.id !== id && active(m));
+    if (newer.length === 0) {
+      throw new StoreError(`memory ${id} is already the current version; nothing to restore`, 'conflict');
+    }
+    latest = newer.sort(newestFirst)[0] as Memory;
   }
   return repo.db.transaction(() => {
     const memory = repo.add({
@@ -97,6 +105,7 @@ export function restoreMemory(
       attribute: before.attribute,
       scope: before.scope,
     });
+    if (beside) repo.supersede(before.id, memory.id, memory.validFrom);
     if (!active(latest)) return { memory };
     const replaced = repo.supersede(latest.id, memory.id, memory.validFrom);
     return { memory, replaced };

@@ -29,7 +29,12 @@ const QUESTION_WORDS = new Set(
 export interface Rival {
   memory: Memory;
   score: number;
+  /** A newer rival answer moved above this one (this one is probably an older version). */
+  newer?: number;
 }
+
+/** A rival that a newer answer passed ranks visibly below it. */
+const PASSED = 0.97;
 
 /** Content keys of a statement that are not part of the anchors. */
 function attributeKeys(s: Statement, anchors: readonly string[]): Set<string> {
@@ -215,13 +220,15 @@ function promote<T extends Rival>(
     .map((h) => h.memory);
   const answer = pickVersion(members.sort(newestFirst), intent);
   const from = out.findIndex((h) => h.memory.id === answer.id);
-  if (from < 0) {
-    // From beyond the hits: it takes the leader's place and score; the rest shift down.
-    const found = { ...(question.pool.get(answer.id) as T), score: (out[to] as T).score };
-    return [...out.slice(0, to), found, ...out.slice(to)];
-  }
-  if (from <= to) return out;
-  // Rivals are one answer: the one moved up shows the best score among them.
-  const moved = { ...(out[from] as T), score: Math.max((out[from] as T).score, (out[to] as T).score) };
-  return [...out.slice(0, to), moved, ...out.slice(to, from), ...out.slice(from + 1)];
+  if (from >= 0 && from <= to) return out;
+  // Rivals are one answer: the one moved up (or found beyond the hits) shows the best score among them.
+  const best = Math.max((out[to] as T).score, from < 0 ? 0 : (out[from] as T).score);
+  const moved = { ...(from < 0 ? (question.pool.get(answer.id) as T) : (out[from] as T)), score: best };
+  const rest = from < 0 ? out.slice(to) : [...out.slice(to, from), ...out.slice(from + 1)];
+  // The older rivals it passed say so, and rank visibly below it.
+  const passed = new Set(members.filter((m) => m.validFrom < answer.validFrom).map((m) => m.id));
+  const marked = rest.map((h) =>
+    passed.has(h.memory.id) ? { ...h, newer: answer.id, score: Math.min(h.score, best * PASSED) } : h,
+  );
+  return [...out.slice(0, to), moved, ...marked];
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ACTIVE_SQL, MemoryRepo } from './repo.js';
 import { queryTerms } from './segment.js';
+import { UPDATE_MARKERS } from './statement-words.js';
 import { cached } from './statements.js';
 import { STOPWORDS } from './stopwords.js';
 import type { Memory } from './types.js';
@@ -112,7 +113,9 @@ export function trigramQuery(query: string): string | undefined {
   }
   const long = [...new Set(chunks.filter((c) => Array.from(c).length >= 3))];
   // Stopwords ("the", "what", "which") match most rows: ranking them is slow and tells nothing.
-  const meaningful = long.filter((c) => !STOPWORDS.has(c.toLowerCase()));
+  const meaningful = long.filter(
+    (c) => !STOPWORDS.has(c.toLowerCase()) && !UPDATE_MARKERS.has(c.toLowerCase()),
+  );
   const usable = (meaningful.length > 0 ? meaningful : long).slice(0, 64);
   return usable.length === 0 ? undefined : usable.map(quote).join(' OR ');
 }

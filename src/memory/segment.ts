@@ -5,6 +5,7 @@
  * even when the segmenter grouped the stored text differently.
  */
 
+import { UPDATE_MARKERS, ZH_UPDATE_MARKERS } from './statement-words.js';
 import { STOPWORDS } from './stopwords.js';
 import { wordPieces } from './words.js';
 
@@ -44,12 +45,18 @@ export function segmentWords(text: string): string {
  * The distinct search terms of a query, tokenised exactly like stored text. Single
  * CJK characters and English stopwords are dropped when other terms exist: the
  * bigrams already cover the former, and a lone "了", "的" or "the" matches nearly
- * everything (slow to rank, and no help in ranking).
+ * everything (slow to rank, and no help in ranking). Words that say when, not what
+ * ("now", "still", "现在", "还是") go too: "Heron … now runs on …" is no match for "Who
+ * looks after Coppermark now?".
  */
 export function queryTerms(text: string): string[] {
   const distinct = [...new Set(tokens(text))];
   const meaningful = distinct.filter(
-    (t) => !(Array.from(t).length === 1 && isCjkChar(t)) && !STOPWORDS.has(t),
+    (t) =>
+      !(Array.from(t).length === 1 && isCjkChar(t)) &&
+      !STOPWORDS.has(t) &&
+      !UPDATE_MARKERS.has(t) &&
+      !ZH_UPDATE_MARKERS.has(t),
   );
   const chosen = meaningful.length > 0 ? meaningful : distinct;
   return chosen.slice(0, MAX_QUERY_TERMS);

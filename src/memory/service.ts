@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from '../store/errors.js';
-import { answersFor } from './answers.js';
+import { answersFor, shownHit } from './answers.js';
 import { OfflineEmbedder } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import { formatMemories } from './format.js';
@@ -15,7 +15,7 @@ import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
-import { isRelevant, normalizedScore, searchMemories } from './search.js';
+import { isRelevant, searchMemories } from './search.js';
 import { DEFAULT_MAX_MEMORIES, DEFAULT_TOKEN_CAP, selectMemories } from './select.js';
 import { type ImportableMemory, importMemories, ingestInTimeOrder } from './service-import.js';
 import {
@@ -31,6 +31,7 @@ import { dropCoveredSummaries, sourcesOf } from './sources.js';
 import { readStatement } from './statement.js';
 import { type TimeIntent, timeIntent } from './time-query.js';
 import { type Category, type Embedder, type Memory, type Priority, REFLECTION_TAG } from './types.js';
+import { areVersions } from './versions.js';
 
 export type { ImportableMemory } from './service-import.js';
 export type { IngestOutcome, RememberResult } from './service-ingest.js';
@@ -61,6 +62,8 @@ export interface MemorySearchHit {
   score: number;
   /** Other versions of the same fact, newest first. */
   versions: Memory[];
+  /** A newer answer ranked above this one that is probably a later version of it. */
+  newer?: number;
 }
 
 export interface MemorySearchOptions {
@@ -171,9 +174,7 @@ export class MemoryService {
     });
     const kept = opts.all === true ? hits : hits.filter(isRelevant);
     const intent = opts.intent ?? timeIntent(query, this.now());
-    return answersFor(this.repo, query, kept, { intent, scopes: opts.scopes })
-      .slice(0, limit)
-      .map((h) => ({ memory: h.memory, score: normalizedScore(h.score), versions: h.versions }));
+    return answersFor(this.repo, query, kept, { intent, scopes: opts.scopes }).slice(0, limit).map(shownHit);
   }
 
   /**
@@ -276,7 +277,11 @@ export class MemoryService {
    * update), or with `replace` its statement becomes the current version from now on.
    */
   restore(id: number, opts: { replace?: boolean } = {}): { memory: Memory; replaced?: Memory } {
-    const result = restoreMemory(this.repo, id, opts);
+    const newerVersions = (m: Memory): Memory[] =>
+      searchMemories(this.repo, m.content, { limit: FOLD_WINDOW, scopes: [m.scope] })
+        .map((h) => h.memory)
+        .filter((o) => o.validFrom >= m.validFrom && areVersions(m, o, (x) => readStatement(x.content)));
+    const result = restoreMemory(this.repo, id, { ...opts, newerVersions });
     if (this.repo.getEmbedding(result.memory.id) === undefined) this.embedNow([result.memory]);
     return result;
   }

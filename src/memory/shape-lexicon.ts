@@ -57,8 +57,10 @@ export const LEXICON: Readonly<Record<LexiconShape, readonly string[]>> = {
 };
 
 const HAN = /\p{Script=Han}/u;
-/** A Latin word, keeping inner dots and dashes and a trailing ++ or # (Fly.io, Objective-C, C++, C#). */
-const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}_]|[.-](?=[\p{L}\p{N}]))*(?:\+\+|#)?/gu;
+/** A letter or digit of a spaced script: Chinese and Japanese runs are not words here (用的是UCloud的). */
+const L = '[[\\p{L}\\p{N}]--[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]]';
+/** A word, keeping inner dots and dashes and a trailing ++ or # (Fly.io, Objective-C, C++, C#). */
+const WORD = new RegExp(`${L}(?:${L}|_|[.\\-](?=${L}))*(?:\\+\\+|#)?`, 'gv');
 
 interface Index {
   /** Names as written, and lower-case forms of names of five letters or more. */

@@ -20,6 +20,8 @@ export interface VersionedHit {
   ranks: SearchRanks;
   /** The other versions of the same fact, newest first (empty when it has none). */
   versions: Memory[];
+  /** A newer rival answer moved above this one (see rivals.ts). */
+  newer?: number;
 }
 
 /** Content-word overlap below which two hits are not compared in detail (a swap keeps most words). */

@@ -195,6 +195,26 @@ describe('newest-first answers', () => {
     ]);
   });
 
+  it('a version restored beside the newer one can still be made current with replace', async () => {
+    const { service, clock } = open();
+    const old = await service.remember(fact('The staging API of Heron runs on port 9090.'));
+    clock.advance(DAY);
+    const now = await service.remember(fact("Heron's staging API now runs on port 9191."));
+    expect(now.outcome).toBe('update');
+    clock.advance(DAY);
+    service.restore(old.memory.id);
+    // Both active; search folds the old one under the newer.
+    clock.advance(DAY);
+    const back = service.restore(old.memory.id, { replace: true });
+    expect(back.replaced?.id).toBe(now.memory.id);
+    expect(back.memory.content).toBe('The staging API of Heron runs on port 9090.');
+    expect(active(service)).toEqual(['The staging API of Heron runs on port 9090.']);
+    expect(service.repo.get(old.memory.id)).toMatchObject({ supersededBy: back.memory.id, validTo: clock() });
+    expect(service.history(back.memory.id).map((m) => m.id)).toContain(now.memory.id);
+    // A memory with no newer version is still refused.
+    expect(() => service.restore(back.memory.id, { replace: true })).toThrow(/already the current version/);
+  });
+
   it('a newer fact about another qualifier (production) does not pass the one asked about (staging)', async () => {
     const { service, clock } = open();
     clock.set(Date.UTC(2025, 0, 1));

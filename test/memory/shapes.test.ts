@@ -90,6 +90,21 @@ describe('the newest statement holding a value of the asked kind answers', () =>
     expect(hits).toContain('Lena Romero looks after Coppermark and reviews every release.');
   });
 
+  it('the older rival it passed says so and ranks visibly below it', async () => {
+    const { service, clock } = open();
+    service.importAll([
+      fact('Lena Romero looks after Coppermark.', at(2023, 12)),
+      fact('Ownership of Coppermark has passed to Marco Costa.', at(2024, 8)),
+    ]);
+    clock.set(at(2026, 6));
+    const [answer, older] = await service.search('Who looks after Coppermark now?');
+    expect(answer?.memory.content).toBe('Ownership of Coppermark has passed to Marco Costa.');
+    expect(answer?.newer).toBeUndefined();
+    expect(older?.newer).toBe(answer?.memory.id);
+    // Two decimals apart at least, as the CLI shows scores.
+    expect(Number(older?.score.toFixed(2))).toBeLessThan(Number(answer?.score.toFixed(2)));
+  });
+
   it('a question naming an old value ("still on …?") is answered by the newest value of its kind', async () => {
     const hits = await firstAnswer(
       [
