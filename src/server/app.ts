@@ -1,6 +1,8 @@
 /** `createApp(deps)`: the Hono app with every route, middleware and error handler. */
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { CONFIG_FILE } from '../config/files.js';
 import { bearerAuth } from './auth.js';
 import { configRoutes } from './config.js';
 import { apiError, notFound, onError } from './errors.js';
@@ -34,7 +36,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   const app = new Hono();
   const live = new LiveSessions(deps);
   const docs: RouteDoc[] = [];
-  const hosts = new HostPolicy(deps.allowedHosts);
+  const hosts = new HostPolicy(deps.allowedHosts, join(deps.config.home, CONFIG_FILE));
   app.onError(onError);
   app.notFound(notFound);
 

@@ -10,6 +10,7 @@
  *   browser sends cross-site only after a CORS preflight this server refuses.
  */
 import type { MiddlewareHandler } from 'hono';
+import { displayPath } from '../config/errors.js';
 import { type ApiError, apiError } from './errors.js';
 import type { HostPolicy } from './hosts.js';
 import { isApiPath } from './static.js';
@@ -32,9 +33,10 @@ export function hostProblem(hosts: HostPolicy, host: string | undefined): ApiErr
     });
   }
   if (hosts.allows(host)) return undefined;
+  const file = hosts.configFile ? displayPath(hosts.configFile) : 'your config.yaml';
   return apiError(
     403,
-    `Host ${quoted(host)} is not allowed: this server answers to ${hosts.describe()}. To reach it under another name, start tea serve with --allowed-host <name> or add the name to server.allowed_hosts in ~/.tea/config.yaml`,
+    `Host ${quoted(host)} is not allowed: this server answers to ${hosts.describe()}. To reach it under another name, start tea serve with --allowed-host <name> or add the name to server.allowed_hosts in ${file}`,
     { code: 'host_not_allowed' },
   );
 }

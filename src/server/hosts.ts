@@ -26,8 +26,14 @@ export class HostPolicy {
   private readonly extra: HostEntry[];
   private bound: { name: string; port: number; wildcard: boolean } | undefined;
 
-  /** `extra`: configured entries, `name` (any port) or `name:port`; invalid ones throw. */
-  constructor(extra: readonly string[] = []) {
+  /**
+   * `extra`: configured entries, `name` (any port) or `name:port`; invalid ones throw.
+   * `configFile`: the user's config file, where `server.allowed_hosts` goes (named in errors).
+   */
+  constructor(
+    extra: readonly string[] = [],
+    readonly configFile?: string,
+  ) {
     this.extra = extra.map((text) => {
       const entry = parseHostEntry(text);
       if (!entry) throw new Error(`not a host name: ${JSON.stringify(text)} (expected name or name:port)`);

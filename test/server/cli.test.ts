@@ -27,19 +27,27 @@ function listening(child: ChildProcess): Promise<string> {
 }
 
 /** The status of `GET /v1/config` sent with this Host header. */
-function statusWithHost(url: string, host: string): Promise<number> {
+/** GET /v1/config sent with this Host header: the status and the body. */
+function withHost(url: string, host: string): Promise<{ status: number; body: string }> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path: '/v1/config', headers: { host }, setHost: false },
       (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+        let body = '';
+        res.on('data', (d: Buffer) => {
+          body += d.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
     req.on('error', reject);
     req.end();
   });
+}
+
+async function statusWithHost(url: string, host: string): Promise<number> {
+  return (await withHost(url, host)).status;
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -122,6 +130,11 @@ describe('tea serve (the built CLI)', () => {
       expect(await statusWithHost(url, 'tea.example.test:1234')).toBe(200);
       expect(await statusWithHost(url, `tea.example.test:${port}`)).toBe(403);
       expect(await statusWithHost(url, `evil.example:${port}`)).toBe(403);
+      // The refusal names the config file of this TEA_HOME (HOME is its parent: shown with ~).
+      const refused = await withHost(url, `evil.example:${port}`);
+      const message = (JSON.parse(refused.body) as { error: { message: string } }).error.message;
+      expect(message).toContain('add the name to server.allowed_hosts in ~/tea-home/config.yaml');
+      expect(message).not.toContain('~/.tea/');
       const code = exited(child);
       child.kill('SIGTERM');
       expect(await code).toBe(0);
