@@ -3,7 +3,14 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type PermissionMode, PermissionPolicy, parseRule } from '../../src/tools/permissions.js';
-import { bwrapArgs, hiddenPaths, mountPlan, Sandbox } from '../../src/tools/sandbox/index.js';
+import {
+  bwrapArgs,
+  hiddenPaths,
+  type Launch,
+  mountPlan,
+  Sandbox,
+  sandboxNotes,
+} from '../../src/tools/sandbox/index.js';
 import { tempDir } from './helpers.js';
 
 const plan = (writable: string[], hidden: Array<[string, 'dir' | 'file']>) =>
@@ -155,6 +162,119 @@ describe('network per command', () => {
     expect(await open.networkFor(policy('ask', []), 'curl example.com', where)).toBe(true);
     expect(await open.networkFor(policy('ask', ['deny:network:*curl*']), 'curl example.com', where)).toBe(
       false,
+    );
+  });
+});
+
+describe('the network note', () => {
+  const launch = (network: boolean): Launch => ({
+    file: 'bwrap',
+    args: [],
+    env: {},
+    sandbox: { network, writable: ['/work/ws'], readOnly: [], hidden: [] },
+  });
+  const note = (command: string, output: string, exitCode: number | null, network = false) =>
+    sandboxNotes(launch(network), command, output, exitCode).find((n) => n.includes('network is off'));
+  const where = { cwd: '/work/ws', roots: ['/work/ws'] };
+
+  it.each([
+    { command: 'curl -s https://example.com', output: '', code: 6, name: 'curl', pattern: 'curl *' },
+    {
+      command: 'curl -s https://example.com; echo "rc=$?"',
+      output: 'rc=6\n',
+      code: 0,
+      name: 'curl',
+      pattern: 'curl *',
+    },
+    {
+      command: 'wget -q https://example.com/f.tgz || echo failed with $?',
+      output: 'failed with 4\n',
+      code: 0,
+      name: 'wget',
+      pattern: 'wget *',
+    },
+    {
+      command: 'sudo -E /usr/bin/wget -q https://example.com',
+      output: '',
+      code: 4,
+      name: 'wget',
+      pattern: 'wget *',
+    },
+    {
+      command: 'cd app && npm --prefix . install',
+      output: '',
+      code: 1,
+      name: 'npm install',
+      pattern: 'npm install*',
+    },
+    {
+      command: 'git clone -q https://example.com/r.git',
+      output: '',
+      code: 128,
+      name: 'git clone',
+      pattern: 'git clone*',
+    },
+    {
+      command: 'python3 -m pip install -q requests',
+      output: '',
+      code: 1,
+      name: 'python3 -m pip install',
+      pattern: 'python3 -m pip install*',
+    },
+    { command: "bash -c 'ssh -q host true'", output: '', code: 255, name: 'ssh', pattern: 'ssh *' },
+  ])(
+    '$command (exit $code) names $name and suggests "$pattern"',
+    ({ command, output, code, name, pattern }) => {
+      const text = note(command, output, code);
+      expect(text).toContain(`Sandbox: network is off inside the sandbox, which may be why ${name} failed`);
+      expect(text).toContain(`pattern: "${pattern}"`);
+    },
+  );
+
+  it.each([
+    ['curl -s https://example.com', 'curl *'],
+    ['npm install left-pad', 'npm install*'],
+    ['git clone -q https://example.com/r.git', 'git clone*'],
+    ['python3 -m pip install -q requests', 'python3 -m pip install*'],
+  ])('the rule it suggests gives %j the network', async (command, pattern) => {
+    expect(note(command, '', 1)).toContain(`--allow 'network:${pattern}'`);
+    const policy = new PermissionPolicy('ask', [parseRule(`network:${pattern}`)]);
+    expect(await new Sandbox({ mode: 'on' }).networkFor(policy, command, where)).toBe(true);
+  });
+
+  it.each([
+    { command: 'curl -s https://example.com', output: '', code: 0, network: false, why: 'it worked' },
+    { command: 'curl -s https://example.com', output: '', code: 7, network: true, why: 'the network was on' },
+    {
+      command: 'curl -s https://example.com',
+      output: '',
+      code: null,
+      network: false,
+      why: 'still running or killed',
+    },
+    { command: 'grep -r curl .', output: '', code: 1, network: false, why: 'grep only names curl' },
+    { command: 'make test', output: '', code: 2, network: false, why: 'no network program' },
+    {
+      command: 'curl -s https://example.com; echo "rc=$?"',
+      output: 'rc=0\n',
+      code: 0,
+      network: false,
+      why: 'the status it echoed is 0',
+    },
+    {
+      command: 'curl -s https://example.com; echo done',
+      output: '7 files\n',
+      code: 0,
+      network: false,
+      why: 'no status echoed',
+    },
+  ])('none for $command (exit $code, network $network): $why', ({ command, output, code, network }) => {
+    expect(note(command, output, code, network)).toBeUndefined();
+  });
+
+  it('telltale output is enough whatever the exit code, as before', () => {
+    expect(note('node fetch.js', 'fetch failed\n', 0)).toContain(
+      'Sandbox: network is off inside the sandbox. The user can allow it',
     );
   });
 });

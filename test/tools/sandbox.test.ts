@@ -232,6 +232,53 @@ describe.runIf(ON_LINUX)('the shell sandbox (bubblewrap)', () => {
       expect(denied.output).toMatch(/^exit code: 1\nnode fetch failed: ECONNREFUSED/);
       expect(server.hits()).toBe(3);
     });
+
+    it('the note comes also when curl fails silently: -s with the status echoed, or its exit code alone', async () => {
+      const cwd = await tempDir();
+      const before = server.hits();
+      const echoed = await bash(registry('on'), cwd, `curl -s ${server.url} ; echo rc=$?`, policy('ask'));
+      expect(echoed.output).toBe(
+        'exit code: 0\nrc=7\nSandbox: network is off inside the sandbox, which may be why curl failed. ' +
+          'The user can allow it for matching commands with a permission rule { tool: network, pattern: "curl *", action: allow } ' +
+          "(or --allow 'network:curl *'), or for all with `sandbox: { network: true }`",
+      );
+      const quiet = await bash(registry('on'), cwd, `curl -s ${server.url}`, policy('ask'));
+      expect(quiet.output).toMatch(
+        /^exit code: 7\n\(no output\)\nSandbox: network is off inside the sandbox, which may be why curl failed \(exit code 7\)\. /,
+      );
+      // Without -s, curl's own message is the evidence (the note as before).
+      const loud = await bash(registry('on'), cwd, `curl ${server.url} ; echo rc=$?`, policy('ask'));
+      expect(loud.output).toContain('Failed to connect');
+      expect(loud.output).toContain('Sandbox: network is off inside the sandbox. The user can allow it');
+      expect(server.hits() - before).toBe(0);
+    });
+
+    it('no network note when the network was not the problem', async () => {
+      const cwd = await tempDir();
+      const before = server.hits();
+      // Network given (yolo): curl reaches the server, the line fails later for another reason.
+      const reached = await bash(
+        registry('on'),
+        cwd,
+        `curl -s ${server.url} ; echo rc=$?; false`,
+        policy('yolo'),
+      );
+      expect(reached.output).toBe('exit code: 1\nhello from loopbackrc=0');
+      // A failing line that runs no network program (grep only names curl), and a curl that worked.
+      const notNetwork = await bash(
+        registry('on'),
+        cwd,
+        'grep -r curl . ; echo rc=$?; exit 7',
+        policy('ask'),
+      );
+      expect(notNetwork.output).toBe('exit code: 7\nrc=1');
+      const worked = await bash(registry('on'), cwd, 'curl --version >/dev/null; echo rc=$?', policy('ask'));
+      expect(worked.output).toBe('exit code: 0\nrc=0');
+      // Unsandboxed, the network works and nothing is said about a sandbox.
+      const plain = await bash(registry('off'), cwd, `curl -s ${server.url} ; echo rc=$?`, policy('ask'));
+      expect(plain.output).toBe('exit code: 0\nhello from loopbackrc=0');
+      expect(server.hits() - before).toBe(2);
+    });
   });
 
   it('bg_start runs its command in the sandbox too', async () => {

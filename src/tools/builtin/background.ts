@@ -98,7 +98,7 @@ export function backgroundTools(opts: BackgroundToolOptions): Tool[] {
       await manager.waitForExit(info.id, opts.startPeekMs ?? 300, ctx.signal);
       const { info: now, output } = manager.read(info.id, outputChars);
       const header = `Started ${label(now)}: ${describeStatus(now)}. Read its output with bg_output id "${now.id}".`;
-      const notes = launch ? sandboxNotes(launch, args.command, output) : [];
+      const notes = launch ? sandboxNotes(launch, args.command, output, now.exitCode) : [];
       return [withOutput(header, output), ...notes].join('\n');
     },
   });

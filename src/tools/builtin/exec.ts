@@ -175,7 +175,7 @@ function bashTool(
       if (result.detachedOutput) {
         lines.push('(background processes still hold the output open; their later output is not captured)');
       }
-      lines.push(...sandboxNotes(launch, args.command, result.output));
+      lines.push(...sandboxNotes(launch, args.command, result.output, result.exitCode));
       const hint = result.killed ? killHint(result.killed) : undefined;
       if (hint !== undefined) return { output: `${lines.join('\n')}\nHint: ${hint}`, isError: true };
       return lines.join('\n');

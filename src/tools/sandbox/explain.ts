@@ -2,9 +2,11 @@
  * When a sandboxed program runs into the sandbox, a line that says what the sandbox
  * did, so the model (and the user reading along) do not mistake it for a broken
  * machine. Notes come from evidence only: a hidden path named in the command or the
- * output, "Read-only file system", a network error while the network is off.
+ * output, "Read-only file system", a network error while the network is off, or a
+ * network program (curl, git clone…) that failed without saying why (`curl -s`).
  */
 import { homedir } from 'node:os';
+import { type NetworkMention, networkTools, printsFailureCode } from './net-tools.js';
 import type { Launch } from './sandbox.js';
 
 const READ_ONLY = /Read-only file system|\bEROFS\b|could not (?:write|lock) config file .*\.git\/config/;
@@ -27,11 +29,41 @@ function hiddenMentioned(text: string, launch: Launch): string[] {
   return out;
 }
 
+/** A command that echoes an exit status (`curl -s URL; echo rc=$?`). */
+const SHOWS_STATUS = /\$\?|\$\{\?\}|PIPESTATUS/;
+
+/**
+ * Why the network note applies, if it does: the output says the network failed
+ * (`why` empty), or a network program the command names failed quietly: the command
+ * exited non-zero, or it echoes `$?` and printed that program's "no network" code.
+ */
+function networkEvidence(
+  command: string,
+  output: string,
+  exitCode: number | null | undefined,
+): { why: string; tool?: NetworkMention } | undefined {
+  const tools = networkTools(command);
+  if (NO_NETWORK.test(output)) return { why: '', ...(tools[0] ? { tool: tools[0] } : {}) };
+  const shown = SHOWS_STATUS.test(command) ? tools.find((t) => printsFailureCode(output, t)) : undefined;
+  if (shown) return { why: `, which may be why ${shown.name} failed`, tool: shown };
+  const failed = exitCode !== undefined && exitCode !== null && exitCode !== 0;
+  if (failed && tools[0]) {
+    return { why: `, which may be why ${tools[0].name} failed (exit code ${exitCode})`, tool: tools[0] };
+  }
+  return undefined;
+}
+
 /**
  * Notes for the output of a sandboxed program (empty when nothing points at the
- * sandbox). `command` is what was run; `output` what it printed.
+ * sandbox). `command` is what was run; `output` what it printed; `exitCode` how it
+ * ended (undefined or null: still running, or killed).
  */
-export function sandboxNotes(launch: Launch, command: string, output: string): string[] {
+export function sandboxNotes(
+  launch: Launch,
+  command: string,
+  output: string,
+  exitCode?: number | null,
+): string[] {
   const box = launch.sandbox;
   if (!box) return [];
   const notes: string[] = [];
@@ -48,9 +80,11 @@ export function sandboxNotes(launch: Launch, command: string, output: string): s
       `the sandbox lets commands write only in ${where}${git} and a private /tmp; everything else is read-only. Add a directory with --add-dir or permissions.roots if it must be written`,
     );
   }
-  if (!box.network && NO_NETWORK.test(output)) {
+  const network = box.network ? undefined : networkEvidence(command, output, exitCode);
+  if (network) {
+    const pattern = network.tool?.pattern ?? 'npm install*';
     notes.push(
-      'network is off inside the sandbox. The user can allow it for matching commands with a permission rule { tool: network, pattern: "npm install*", action: allow } (or --allow \'network:npm install*\'), or for all with `sandbox: { network: true }`',
+      `network is off inside the sandbox${network.why}. The user can allow it for matching commands with a permission rule { tool: network, pattern: "${pattern}", action: allow } (or --allow 'network:${pattern}'), or for all with \`sandbox: { network: true }\``,
     );
   }
   return notes.map((note) => `Sandbox: ${note}`);
