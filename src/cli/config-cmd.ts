@@ -1,13 +1,39 @@
-import { loadConfig, maskedConfig, resolveProfile } from '../config/index.js';
+import {
+  loadConfig,
+  maskedConfig,
+  maskedValues,
+  resolveProfile,
+  type SandboxReport,
+  type TeaConfig,
+} from '../config/index.js';
 import { complete } from '../llm/collect.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
 import { createRegistry } from '../llm/registry.js';
+import { Sandbox } from '../tools/sandbox/sandbox.js';
+import { sandboxStatus } from '../tools/sandbox/status.js';
 import { EXIT } from './exit.js';
 import { workspaceDir } from './runtime.js';
 
-export async function printConfig(opts: { cwd?: string }): Promise<number> {
+/** Whether the configured sandbox works here (bubblewrap probed as the shell tools would). */
+async function sandboxReport(config: TeaConfig): Promise<SandboxReport> {
+  const sandbox = new Sandbox({
+    mode: config.sandbox.mode,
+    network: config.sandbox.network,
+    teaHome: config.home,
+  });
+  const { summary, sandboxed } = await sandboxStatus(sandbox);
+  return { summary, sandboxed };
+}
+
+/** `tea config [--json]`: the effective config, secrets masked, with the sandbox's state here. */
+export async function printConfig(opts: { cwd?: string; json?: boolean }): Promise<number> {
   const config = await loadConfig({ cwd: workspaceDir(opts.cwd) });
-  process.stdout.write(maskedConfig(config));
+  const sandbox = await sandboxReport(config);
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify(maskedValues(config, { sandbox }), null, 2)}\n`
+      : maskedConfig(config, { sandbox }),
+  );
   return EXIT.OK;
 }
 
@@ -16,6 +42,10 @@ export async function checkConfig(opts: { cwd?: string }): Promise<number> {
   const config = await loadConfig({ cwd: workspaceDir(opts.cwd) });
   const files = config.files.length > 0 ? config.files.join(', ') : 'none (environment only)';
   process.stdout.write(`config files: ${files}\nconfig: valid\n`);
+  const sandbox = await sandboxReport(config);
+  process.stdout.write(`sandbox: ${sandbox.summary}\n`);
+  // `sandbox: on` without a working bubblewrap refuses every shell command.
+  const sandboxFailed = config.sandbox.mode === 'on' && !sandbox.sandboxed;
   const targets: ProfileConfig[] = [];
   if (config.mainModel) targets.push(config.mainModel);
   const main = config.mainModel;
@@ -53,5 +83,5 @@ export async function checkConfig(opts: { cwd?: string }): Promise<number> {
       );
     }
   }
-  return failed === 0 ? EXIT.OK : EXIT.ERROR;
+  return failed === 0 && !sandboxFailed ? EXIT.OK : EXIT.ERROR;
 }

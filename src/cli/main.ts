@@ -187,8 +187,9 @@ function buildProgram(setCode: (code: number) => void): Command {
 
   const config = program
     .command('config')
-    .description('print the effective configuration (secrets masked)')
+    .description('print the effective configuration (secrets masked) and whether the sandbox works here')
     .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .option('--json', 'machine-readable output')
     .action(async (opts) => {
       const { printConfig } = await import('./config-cmd.js');
       setCode(await printConfig(opts));

@@ -2,9 +2,10 @@
 export { ConfigError, type ConfigErrorDetails } from './errors.js';
 export { CONFIG_FILE, findProjectConfig, teaHome } from './files.js';
 export { type LoadConfigOptions, loadConfig } from './load.js';
-export { maskedConfig, maskSecret } from './mask.js';
+export { type MaskOptions, maskedConfig, maskedValues, maskSecret } from './mask.js';
 export { describeMissingModel } from './missing.js';
 export { profileNames, resolveProfile } from './profile.js';
+export type { SandboxConfig, SandboxReport } from './sandbox.js';
 export type {
   ConfigRule,
   PermissionModeName,

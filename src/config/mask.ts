@@ -1,6 +1,7 @@
 /** The effective config as YAML, with every secret masked and key origins noted. */
 import { Document, isScalar } from 'yaml';
 import { displayPath } from './errors.js';
+import type { SandboxReport } from './sandbox.js';
 import type { EmbeddingConfig, KeySource, ModelOverride, ProfileConfig, TeaConfig } from './types.js';
 
 const KNOWN_PREFIX = /^(sk-ant-|sk-proj-|sk-or-v1-|sk-|gsk_|xai-|hf_|sk_)/;
@@ -105,11 +106,17 @@ function comment(doc: Document, path: string[], text: string | undefined): void 
   if (isScalar(node)) node.comment = ` ${text}`;
 }
 
+/** What the caller probed to show beside the config. */
+export interface MaskOptions {
+  /** The sandbox's state here: adds `sandbox.status` and `sandbox.sandboxed`. */
+  sandbox?: SandboxReport;
+}
+
 /**
- * YAML of the effective config (snake_case, like the files) with every secret
- * masked, and a comment on each `api_key` saying where it came from.
+ * The effective config as plain values (snake_case, like the files) with every
+ * secret masked: what `tea config --json` prints and `maskedConfig` writes as YAML.
  */
-export function maskedConfig(config: TeaConfig): string {
+export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<string, unknown> {
   const sources = config.keySources ?? {};
   const endpoints: [string, ProfileConfig | EmbeddingConfig | undefined][] = [
     ['main_model', config.mainModel],
@@ -166,10 +173,22 @@ export function maskedConfig(config: TeaConfig): string {
       : 'off',
   };
   if (config.server.allowedHosts.length > 0) plain.server = { allowed_hosts: config.server.allowedHosts };
-  plain.sandbox = { mode: config.sandbox.mode, network: config.sandbox.network };
+  plain.sandbox = {
+    mode: config.sandbox.mode,
+    network: config.sandbox.network,
+    ...(opts.sandbox ? { status: opts.sandbox.summary, sandboxed: opts.sandbox.sandboxed } : {}),
+  };
   if (config.warnings.length > 0) plain.warnings = config.warnings;
+  return plain;
+}
 
-  const doc = new Document(plain);
+/**
+ * YAML of the effective config (snake_case, like the files) with every secret
+ * masked, and a comment on each `api_key` saying where it came from.
+ */
+export function maskedConfig(config: TeaConfig, opts: MaskOptions = {}): string {
+  const sources = config.keySources ?? {};
+  const doc = new Document(maskedValues(config, opts));
   doc.commentBefore = ' Effective Tea config (secrets masked). Later files override earlier ones.';
   const named: [string, string[]][] = [
     ['main_model', ['main_model']],

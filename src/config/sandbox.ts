@@ -19,6 +19,17 @@ export interface SandboxConfig {
   network: boolean;
 }
 
+/**
+ * What the sandbox setting amounts to on this machine, probed by the caller (the
+ * config layer does not run programs), for `tea config`.
+ */
+export interface SandboxReport {
+  /** The mode and what it means here: `auto (bubblewrap 0.8.0 works)`. */
+  summary: string;
+  /** Shell commands run inside bubblewrap. */
+  sandboxed: boolean;
+}
+
 export interface SandboxEntry {
   mode?: SandboxModeName;
   network?: boolean;

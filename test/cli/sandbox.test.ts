@@ -2,6 +2,7 @@
  * The sandbox end to end: `tea -p` with a scripted model that runs bash, a fake home
  * with credentials (outside /tmp), real bubblewrap, and `--sandbox` / `sandbox:`.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -144,6 +145,83 @@ describe.runIf(ON_LINUX)('tea -p and the shell sandbox', () => {
     } finally {
       await web.close();
     }
+  });
+
+  describe('tea config and tea config check say whether the sandbox works here', () => {
+    const version = () =>
+      /bubblewrap (\S+)/.exec(execFileSync(requireBwrap(), ['--version'], { encoding: 'utf8' }))?.[1];
+    const config = (runEnv = env) => runTea(['config'], { env: runEnv, cwd: work });
+    const json = async (runEnv = env) => {
+      const r = await runTea(['config', '--json'], { env: runEnv, cwd: work });
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as { sandbox: Record<string, unknown> }).sandbox;
+    };
+    const check = (runEnv = env) => {
+      server.script(reply().text('ok'));
+      return runTea(['config', 'check'], { env: runEnv, cwd: work });
+    };
+    /** A PATH with bash and, when given, a `bwrap` script. */
+    const pathWith = (bwrapScript?: string) => {
+      const bin = path.join(fx.dir, 'bin');
+      mkdirSync(bin);
+      symlinkSync('/bin/bash', path.join(bin, 'bash'));
+      if (bwrapScript) writeFileSync(path.join(bin, 'bwrap'), bwrapScript, { mode: 0o755 });
+      return { ...env, PATH: bin };
+    };
+
+    it('auto with a working bubblewrap: its version, sandboxed', async () => {
+      const v = version();
+      expect(v).toMatch(/^\d+\.\d+/);
+      const r = await config();
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(
+        `sandbox:\n  mode: auto\n  network: false\n  status: auto (bubblewrap ${v} works)\n  sandboxed: true\n`,
+      );
+      // The JSON keeps the existing fields and their types; the state is added beside them.
+      expect(await json()).toEqual({
+        mode: 'auto',
+        network: false,
+        status: `auto (bubblewrap ${v} works)`,
+        sandboxed: true,
+      });
+      const c = await check();
+      expect(c.code).toBe(0);
+      expect(c.stdout).toContain(`config: valid\nsandbox: auto (bubblewrap ${v} works)\n`);
+    });
+
+    it('auto without bubblewrap: not found, commands run unsandboxed; on: refused, and check fails', async () => {
+      const noBwrap = pathWith();
+      expect(await json(noBwrap)).toMatchObject({
+        mode: 'auto',
+        status: 'auto (bubblewrap not found: commands run unsandboxed)',
+        sandboxed: false,
+      });
+      const auto = await check(noBwrap);
+      expect(auto.code).toBe(0);
+      expect(auto.stdout).toContain('sandbox: auto (bubblewrap not found: commands run unsandboxed)\n');
+      writeFileSync(path.join(env.TEA_HOME!, 'config.yaml'), `${NO_MEMORY_JOBS}sandbox: on\n`);
+      const on = await check(noBwrap);
+      expect(on.stdout).toContain('sandbox: on (bubblewrap not found: shell commands are refused)\n');
+      expect(on.stdout).toContain('main_model: ok');
+      expect(on.code).toBe(1);
+    });
+
+    it('a bubblewrap that does not work says why; off says commands run unsandboxed', async () => {
+      const broken = pathWith(
+        '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n',
+      );
+      expect(await json(broken)).toMatchObject({
+        status: `auto (${path.join(fx.dir, 'bin', 'bwrap')} does not work here: bwrap: No permissions to create new namespace: commands run unsandboxed)`,
+        sandboxed: false,
+      });
+      writeFileSync(path.join(env.TEA_HOME!, 'config.yaml'), `${NO_MEMORY_JOBS}sandbox: off\n`);
+      expect(await json()).toEqual({
+        mode: 'off',
+        network: false,
+        status: 'off (shell commands run unsandboxed)',
+        sandboxed: false,
+      });
+    });
   });
 
   it('bad values name the file, the key and the fix; a bad flag is a usage error', async () => {

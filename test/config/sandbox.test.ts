@@ -1,6 +1,6 @@
 /** The `sandbox` config key, MCP servers opting in, and the secrets Tea is configured with. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig, maskedConfig } from '../../src/config/index.js';
+import { loadConfig, maskedConfig, maskedValues } from '../../src/config/index.js';
 import { configuredSecrets } from '../../src/config/secrets.js';
 import { type Dirs, makeDirs } from './helpers.js';
 
@@ -22,6 +22,22 @@ describe('sandbox', () => {
     const c = await load();
     expect(c.sandbox).toEqual({ mode: 'on', network: true });
     expect(maskedConfig(c)).toContain('sandbox:\n  mode: on\n  network: true\n');
+  });
+
+  it('shows the state the caller probed beside the setting, keeping the setting as it was', async () => {
+    dirs.writeUser('sandbox: on\n');
+    const c = await load();
+    expect(maskedValues(c).sandbox).toEqual({ mode: 'on', network: false });
+    const sandbox = { summary: 'on (bubblewrap not found: shell commands are refused)', sandboxed: false };
+    expect(maskedValues(c, { sandbox }).sandbox).toEqual({
+      mode: 'on',
+      network: false,
+      status: 'on (bubblewrap not found: shell commands are refused)',
+      sandboxed: false,
+    });
+    expect(maskedConfig(c, { sandbox })).toContain(
+      'sandbox:\n  mode: on\n  network: false\n  status: "on (bubblewrap not found: shell commands are refused)"\n  sandboxed: false\n',
+    );
   });
 
   it('names the file, the key and the fix for a bad value', async () => {

@@ -10,5 +10,7 @@ export {
   SANDBOX_MODES,
   Sandbox,
   type SandboxMode,
+  type SandboxProbe,
   type SandboxSettings,
 } from './sandbox.js';
+export { type SandboxStatus, sandboxStatus } from './status.js';

@@ -59,7 +59,13 @@ export interface Launch {
   sandbox: { network: boolean; writable: string[]; readOnly: string[]; hidden: HiddenPath[] } | null;
 }
 
-type Probe = { ok: true; bwrap: string } | { ok: false; reason: string };
+/** Whether bwrap works here: its path, or why not. */
+export type SandboxProbe =
+  | { ok: true; bwrap: string }
+  /** `missing`: there is no bwrap on PATH (rather than one that does not work). */
+  | { ok: false; reason: string; missing?: boolean };
+
+type Probe = SandboxProbe;
 
 /** The subset of a permission policy the sandbox consults (structural, see ToolContext.permissions). */
 export interface NetworkPolicy {
@@ -198,7 +204,7 @@ export class Sandbox {
       }
       const pathEnv = this.settings.pathEnv ?? process.env.PATH;
       const bwrap = findOnPath('bwrap', pathEnv);
-      if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not on PATH' };
+      if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not on PATH', missing: true };
       return runProbe(bwrap, pathEnv);
     })();
     return this.probed;
