@@ -1,5 +1,7 @@
 /** `tea mcp list | tools | serve`: loaded only when one of them runs. */
 import path from 'node:path';
+import { displayPath } from '../config/errors.js';
+import { CONFIG_FILE } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
@@ -28,8 +30,9 @@ function firstSentence(text: string, max = 100): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-const HOW_TO_ADD =
-  'add one to ~/.tea/config.yaml, e.g.\n  mcp_servers:\n    fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", /tmp] }\n';
+/** How to add a server, naming the user's config file (in TEA_HOME). */
+const howToAdd = (cfg: TeaConfig): string =>
+  `add one to ${displayPath(path.join(cfg.home, CONFIG_FILE))}, e.g.\n  mcp_servers:\n    fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", /tmp] }\n`;
 
 /** `tea mcp list`: every configured server with its transport, state and cached tool count. */
 export async function listServers(opts: { cwd?: string; json?: boolean }): Promise<number> {
@@ -47,7 +50,7 @@ export async function listServers(opts: { cwd?: string; json?: boolean }): Promi
     return EXIT.OK;
   }
   if (rows.length === 0) {
-    process.stdout.write(`No MCP servers configured; ${HOW_TO_ADD}`);
+    process.stdout.write(`No MCP servers configured; ${howToAdd(cfg)}`);
     return EXIT.OK;
   }
   const width = Math.max(...rows.map((r) => r.name.length));
@@ -70,7 +73,7 @@ export async function listServerTools(
   if (!cfg.mcpServers[name]) {
     const known = Object.keys(cfg.mcpServers);
     throw new CliError(
-      `no MCP server named "${name}"; ${known.length ? `configured: ${known.join(', ')}` : `none is configured; ${HOW_TO_ADD}`}`,
+      `no MCP server named "${name}"; ${known.length ? `configured: ${known.join(', ')}` : `none is configured; ${howToAdd(cfg)}`}`,
     );
   }
   const manager = new McpManager(new ToolRegistry(), cfg.mcpServers, {

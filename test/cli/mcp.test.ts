@@ -55,7 +55,7 @@ describe('tea mcp list', () => {
     writeFileSync(path.join(ctx.home, 'config.yaml'), '');
     const r = await tea('mcp', 'list');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('No MCP servers configured');
+    expect(r.stdout).toContain('No MCP servers configured; add one to ~/tea-home/config.yaml, e.g.');
     expect(r.stdout).toContain('mcp_servers:');
   });
 

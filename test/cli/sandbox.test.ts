@@ -130,6 +130,10 @@ describe.runIf(ON_LINUX)('tea -p and the shell sandbox', () => {
       expect(r.results[0]).toMatch(
         /^\[ERROR\] Refusing to run: the sandbox is on, but bubblewrap \(bwrap\) is not on PATH\nHint: install bubblewrap/,
       );
+      // The hint names the config file of this TEA_HOME, not ~/.tea/config.yaml.
+      expect(r.results[0]).toContain(
+        `or set \`sandbox: auto\` in ${env.TEA_HOME}/config.yaml (or pass --sandbox auto)`,
+      );
     });
   });
 

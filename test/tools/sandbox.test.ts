@@ -326,7 +326,7 @@ describe.runIf(ON_LINUX)('the shell sandbox (bubblewrap)', () => {
     expect(refused.isError).toBe(true);
     expect(refused.output).toBe(
       '[ERROR] Refusing to run: the sandbox is on, but bubblewrap (bwrap) is not on PATH\n' +
-        'Hint: install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or set `sandbox: auto` in ~/.tea/config.yaml (or pass --sandbox auto) to run unsandboxed when it is missing',
+        `Hint: install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or set \`sandbox: auto\` in ${teaHome}/config.yaml (or pass --sandbox auto) to run unsandboxed when it is missing`,
     );
     expect(existsSync(marker)).toBe(false);
 

@@ -142,6 +142,14 @@ function defaultHomes(): string[] {
   return [...new Set(homes)];
 }
 
+/** The user's config file in the data home, `~` for the home directory, for hints. */
+function userConfigFile(teaHome: string | undefined): string {
+  if (!teaHome) return 'your config.yaml';
+  const file = join(teaHome, 'config.yaml');
+  const home = homedir();
+  return home && home !== '/' && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}
+
 function inside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
@@ -239,7 +247,7 @@ export class Sandbox {
       if (this.mode === 'on') {
         throw new ToolError(
           `Refusing to run: the sandbox is on, but ${probe.reason}`,
-          'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or set `sandbox: auto` in ~/.tea/config.yaml (or pass --sandbox auto) to run unsandboxed when it is missing',
+          `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or set \`sandbox: auto\` in ${userConfigFile(this.settings.teaHome)} (or pass --sandbox auto) to run unsandboxed when it is missing`,
         );
       }
       this.warnOnce(
