@@ -65,14 +65,17 @@ interface Proposal {
   id: number;
   score: number;
   structured: boolean;
+  /** Tie-breaks: an update replaces the latest version, and a pinned one only when it must. */
+  pinned: boolean;
+  validFrom: number;
 }
 
 function better(current: Proposal | undefined, next: Proposal): boolean {
-  return (
-    current === undefined ||
-    (next.structured && !current.structured) ||
-    (next.structured === current.structured && next.score > current.score)
-  );
+  if (current === undefined) return true;
+  if (next.structured !== current.structured) return next.structured;
+  if (next.score !== current.score) return next.score > current.score;
+  if (next.pinned !== current.pinned) return !next.pinned;
+  return next.validFrom > current.validFrom;
 }
 
 /**
@@ -85,6 +88,8 @@ function better(current: Proposal | undefined, next: Proposal): boolean {
  * - new otherwise, including every pair the text cannot settle. Those, and the
  *   decision's own target, are listed in `close` for a judge.
  */
+const ties = (m: SimilarMemory['memory']) => ({ id: m.id, pinned: m.pinned, validFrom: m.validFrom });
+
 export function readIngest(candidate: IngestCandidate, similar: SimilarMemory[]): IngestReading {
   const active = similar.filter((s) => isActive(s.memory));
   const exact = active.find((s) => s.memory.contentHash === candidate.hash);
@@ -104,7 +109,7 @@ export function readIngest(candidate: IngestCandidate, similar: SimilarMemory[])
       const sameValue = candidate.value
         ? mentions(memory.content, candidate.value)
         : relate(theirs, mine).kind === 'same';
-      const proposal = { id: memory.id, score: Math.max(score, cos), structured: true };
+      const proposal = { ...ties(memory), score: Math.max(score, cos), structured: true };
       if (sameValue && better(duplicate, proposal)) duplicate = proposal;
       if (!sameValue && better(update, proposal)) update = proposal;
       close.push(proposal);
@@ -122,7 +127,7 @@ export function readIngest(candidate: IngestCandidate, similar: SimilarMemory[])
       close.push({ id: memory.id, score: names + Math.max(score, cos) + (relation.kind === 'slot' ? 1 : 0) });
     }
     if (memory.category !== candidate.category) continue;
-    const proposal = { id: memory.id, score, structured: false };
+    const proposal = { ...ties(memory), score, structured: false };
     if (relation.kind === 'same' && better(duplicate, proposal)) duplicate = proposal;
     if (relation.kind === 'slot' && relation.single && better(update, proposal)) update = proposal;
   }

@@ -266,3 +266,23 @@ describe('acceptJudgement', () => {
     expect(acceptJudgement({ decision: 'update', id: 999 }, more, [pg])).toBeUndefined();
   });
 });
+
+describe('which of two equally close versions an update replaces', () => {
+  it('the latest, whatever order search found them in; a pinned one only when it is the only choice', () => {
+    const old = stored('The Osprey cache runs on port 7000.', { validFrom: 1000, pinned: true });
+    const latest = stored('The Osprey cache now runs on port 7100.', { validFrom: 2000 });
+    const next = candidate('The Osprey cache now runs on port 7200.');
+    for (const order of [
+      [old, latest],
+      [latest, old],
+    ]) {
+      expect(decideIngest(next, similar(order))).toEqual({ outcome: 'update', supersedes: latest.id });
+    }
+    const unpinnedOld = stored('The Osprey cache runs on port 6900.', { validFrom: 500 });
+    expect(decideIngest(next, similar([unpinnedOld, old]))).toEqual({
+      outcome: 'update',
+      supersedes: unpinnedOld.id,
+    });
+    expect(decideIngest(next, similar([old]))).toEqual({ outcome: 'update', supersedes: old.id });
+  });
+});

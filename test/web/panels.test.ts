@@ -320,7 +320,7 @@ describe('web UI: panels', () => {
       const badges = await badgeContrast(page);
       const texts = badges.map((b) => b.text ?? '');
       for (const kind of ['fact', 'pinned', 'also active', 'current', 'superseded by']) {
-        expect(texts.some((t) => t.startsWith(kind))).toBe(true);
+        expect({ kind, texts, ok: texts.some((t) => t.startsWith(kind)) }).toMatchObject({ ok: true });
       }
       expect(texts.some((t) => /^relevance \d\.\d\d$/.test(t))).toBe(true);
       expect(badges.filter((b) => b.ratio < 4.5)).toEqual([]);

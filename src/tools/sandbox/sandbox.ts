@@ -189,6 +189,22 @@ function runProbe(bwrap: string, pathEnv: string | undefined): Promise<Probe> {
   });
 }
 
+/**
+ * The private `/tmp` hides what lives there: a program (or its script) started from
+ * `/tmp/x/…` would not exist inside. Its top directory under `/tmp` is brought back
+ * read-only, so the program runs and can still write nothing there.
+ */
+export function programHomes(paths: readonly string[], writable: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (!isAbsolute(p) || !inside('/tmp', p) || p === '/tmp') continue;
+    if (writable.some((root) => inside(root, p)) || !existsSync(p)) continue;
+    const top = join('/tmp', p.slice('/tmp/'.length).split('/')[0] ?? '');
+    if (top !== '/tmp') out.add(top);
+  }
+  return [...out];
+}
+
 export class Sandbox {
   private probed: Promise<Probe> | undefined;
   private warned = false;
@@ -266,7 +282,7 @@ export class Sandbox {
     // A TMPDIR the program cannot write would break it; the private /tmp always works.
     if (env.TMPDIR && !['/tmp', ...writable].some((root) => inside(root, env.TMPDIR!))) env.TMPDIR = '/tmp';
     const cwd = realDir(req.cwd) ?? req.cwd;
-    const readOnly = gitControlPaths(writable);
+    const readOnly = [...gitControlPaths(writable), ...programHomes([req.command, ...req.args], writable)];
     const args = bwrapArgs({
       cwd: existsSync(cwd) ? cwd : '/',
       writable,
