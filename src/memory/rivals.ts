@@ -10,8 +10,8 @@
 
 import { newestFirst } from './history.js';
 import { KINDS, namesIn } from './names.js';
-import { type Shape, shapedValues, shapeOf, shapesAsked } from './shapes.js';
-import { readStatement, type Statement } from './statement.js';
+import { type Shape, type ShapedValue, shapedValues, shapeOf, shapesAsked } from './shapes.js';
+import { readStatement as readText, type Statement } from './statement.js';
 import type { TimeIntent } from './time-query.js';
 import type { Memory } from './types.js';
 import { pickVersion } from './versions.js';
@@ -25,6 +25,29 @@ const QUESTION_WORDS = new Set(
     ' ',
   ),
 );
+
+/** Readings of the texts rivals compare, kept across searches: a search reads each hit several times. */
+const READ_CACHE = 2048;
+const readings = new Map<string, { statement: Statement; values?: ShapedValue[] }>();
+
+function reading(text: string): { statement: Statement; values?: ShapedValue[] } {
+  let r = readings.get(text);
+  if (r === undefined) {
+    if (readings.size >= READ_CACHE) readings.clear();
+    r = { statement: readText(text) };
+    readings.set(text, r);
+  }
+  return r;
+}
+
+const readStatement = (text: string): Statement => reading(text).statement;
+
+/** The values of known kinds a memory's text holds (read once per text). */
+function valuesOf(text: string): ShapedValue[] {
+  const r = reading(text);
+  r.values ??= shapedValues(r.statement);
+  return r.values;
+}
 
 export interface Rival {
   memory: Memory;
@@ -118,7 +141,7 @@ function shapeGroups<T extends Rival>(
       const s = readStatement(m.content);
       const text = s.text.normalize('NFKC').toLowerCase();
       if (!subject.every((a) => text.includes(a))) return false;
-      return shapedValues(s).some((v) => v.shape === shape && !subject.some((a) => v.key.includes(a)));
+      return valuesOf(m.content).some((v) => v.shape === shape && !subject.some((a) => v.key.includes(a)));
     };
     const members = hits.flatMap((h, i) => (holds(h.memory) ? [i] : []));
     if (members.length === 0) continue;
@@ -145,7 +168,7 @@ export function rivalsNewestFirst<T extends Rival>(
   /** Statements naming all of `subject` beyond the hits (none when not given). */
   naming: (subject: string[]) => T[] = () => [],
 ): T[] {
-  const q = readStatement(query);
+  const q = readText(query);
   const text = (m: Memory) => m.content.normalize('NFKC').toLowerCase();
   // A name no hit contains is a misreading of the question (e.g. a question word taken for a name).
   const anchors = namesIn(q).filter((a) => hits.some((h) => text(h.memory).includes(a)));
@@ -154,7 +177,7 @@ export function rivalsNewestFirst<T extends Rival>(
   // A question asking for a kind of value ("who") is not answered by a rival holding none.
   const kinds = shapesAsked(q.text);
   const answers = (m: Memory): boolean =>
-    kinds.size === 0 || shapedValues(readStatement(m.content)).some((v) => kinds.has(v.shape));
+    kinds.size === 0 || valuesOf(m.content).some((v) => kinds.has(v.shape));
   const pool = new Map<number, T>();
   const more = (subject: string[]): T[] => {
     const found = naming(subject);

@@ -291,12 +291,9 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
   }
   const named = namesQuery(options.names ?? []);
   if (named !== undefined) raw.names = ftsIds(repo.db, 'memories_fts_words', named);
-  // Those naming everything the query names ("Felix Jensen") before those naming a part ("Pablo Jensen").
-  const every = (options.names?.length ?? 0) > 1 ? namesQuery(options.names ?? [], 'AND') : undefined;
-  const complete = new Set(every === undefined ? [] : ftsIds(repo.db, 'memories_fts_words', every));
   const lists = activeLists(repo.db, raw, { now, scopes: options.scopes, embedder: options.embedder });
   const weights = isExactQuery(query) ? FUSION_WEIGHTS.exact : FUSION_WEIGHTS.normal;
-  if (lists.names !== undefined) lists.names = byOtherLists(lists, weights, complete);
+  if (lists.names !== undefined) lists.names = byOtherLists(lists, weights);
   return ranked(repo, fuse(lists, weights), limit, now, similarity);
 }
 
@@ -309,15 +306,13 @@ export function searchMemories(source: Source, query: string, options: SearchOpt
 function byOtherLists(
   lists: Partial<Record<ListName, number[]>>,
   weights: Record<ListName, number>,
-  complete: ReadonlySet<number>,
 ): number[] {
   const { names = [], ...others } = lists;
   const fused = fuse(others, weights);
   const score = (id: number) => fused.get(id)?.rrf ?? 0;
-  const tier = (id: number) => (complete.has(id) ? 0 : 1);
   return names
     .map((id, bm25) => ({ id, bm25 }))
-    .sort((a, b) => tier(a.id) - tier(b.id) || score(b.id) - score(a.id) || a.bm25 - b.bm25)
+    .sort((a, b) => score(b.id) - score(a.id) || a.bm25 - b.bm25)
     .map((x) => x.id);
 }
 

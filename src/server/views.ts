@@ -112,7 +112,18 @@ export function memoryView(m: Memory): MemoryView {
   };
 }
 
-/** A search hit: the memory that answers, its 0–1 score, and the fact's other versions (newest first). */
-export function memoryHitView(hit: MemorySearchHit): MemoryView & { score: number; versions: MemoryView[] } {
-  return { ...memoryView(hit.memory), score: hit.score, versions: hit.versions.map(memoryView) };
+/**
+ * A search hit: the memory that answers, its 0–1 score, the fact's other versions
+ * (newest first), and `newer`: the id of a newer answer ranked above it that is
+ * probably a later version of it.
+ */
+export function memoryHitView(
+  hit: MemorySearchHit,
+): MemoryView & { score: number; versions: MemoryView[]; newer?: number } {
+  return {
+    ...memoryView(hit.memory),
+    score: hit.score,
+    versions: hit.versions.map(memoryView),
+    ...(hit.newer === undefined ? {} : { newer: hit.newer }),
+  };
 }

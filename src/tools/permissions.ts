@@ -6,7 +6,7 @@
  */
 import { analyzeShell } from './shell/analyze.js';
 import { decideShell } from './shell/decide.js';
-import type { ApprovalClass, Tool } from './types.js';
+import type { ApprovalClass, CallFacts, Tool } from './types.js';
 
 export type PermissionMode = 'read-only' | 'ask' | 'auto-edit' | 'yolo';
 export type RuleAction = 'allow' | 'ask' | 'deny';
@@ -95,17 +95,7 @@ export function parseRule(text: string, defaultAction: RuleAction = 'allow'): Pe
   return pattern ? { tool, pattern, action } : { tool, action };
 }
 
-export interface CallFacts {
-  tool: string;
-  approval: ApprovalClass;
-  /** What the call acts on (command, path, URL), when the tool declares it. */
-  subject?: string;
-  /** The subject is a bash command line: rules match each command in it. */
-  shell?: boolean;
-  /** The workspace and extra roots (where a shell redirection may write). */
-  cwd?: string;
-  roots?: readonly string[];
-}
+export type { CallFacts } from './types.js';
 
 /** The facts of one call of `tool` with validated `args`, for `PermissionPolicy.decide`. */
 export function callFacts(

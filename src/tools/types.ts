@@ -30,15 +30,20 @@ export interface ToolContext {
 
 /** What tools may ask of the permission policy (PermissionPolicy implements it). */
 export interface PermissionView {
-  decide(call: {
-    tool: string;
-    approval: ApprovalClass;
-    subject?: string;
-    /** The subject is a command line: rules match each command in it. */
-    shell?: boolean;
-    cwd?: string;
-    roots?: readonly string[];
-  }): Promise<{ action: 'allow' | 'ask' | 'deny'; reason: string }>;
+  decide(call: CallFacts): Promise<{ action: 'allow' | 'ask' | 'deny'; reason: string }>;
+}
+
+/** What the permission policy judges of one tool call. */
+export interface CallFacts {
+  tool: string;
+  approval: ApprovalClass;
+  /** What the call acts on (command, path, URL), when the tool declares it. */
+  subject?: string;
+  /** The subject is a bash command line: rules match each command in it. */
+  shell?: boolean;
+  /** The workspace and extra roots (where a shell redirection may write). */
+  cwd?: string;
+  roots?: readonly string[];
 }
 
 /** Text-file access provided by a face's client (paths are absolute). */

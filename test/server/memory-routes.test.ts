@@ -18,7 +18,7 @@ interface Mem {
   superseded_by: number | null;
   deleted_at: number | null;
 }
-type Hit = Mem & { score: number; versions: Mem[] };
+type Hit = Mem & { score: number; versions: Mem[]; newer?: number };
 interface Added {
   outcome: string;
   memory: Mem;
@@ -167,6 +167,20 @@ describe('history and restore', () => {
     expect(spec.body.paths['/v1/memory/import']?.post?.requestBody).toBeDefined();
     const params = spec.body.paths['/v1/memory/search']?.get?.parameters.map((p) => p.name);
     expect(params).toEqual(expect.arrayContaining(['q', 'limit', 'all']));
+  });
+});
+
+describe('GET /v1/memory/search, rivals worded apart', () => {
+  it('marks an older rival the newer answer passed with `newer`', async () => {
+    const items = [
+      { content: 'Lena Romero looks after Coppermark.', created_at: '2023-12-09' },
+      { content: 'Ownership of Coppermark has passed to Marco Costa.', created_at: '2024-08-23' },
+    ];
+    expect((await t.json('POST', '/v1/memory/import', { items })).status).toBe(200);
+    const [answer, older] = await search('Who looks after Coppermark now?');
+    expect(answer?.content).toBe('Ownership of Coppermark has passed to Marco Costa.');
+    expect(answer?.newer).toBeUndefined();
+    expect(older).toMatchObject({ content: 'Lena Romero looks after Coppermark.', newer: answer?.id });
   });
 });
 

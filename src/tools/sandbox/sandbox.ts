@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
-import { ToolError } from '../types.js';
+import { type PermissionView, ToolError } from '../types.js';
 import { bwrapArgs } from './bwrap.js';
 import { type HiddenPath, hiddenPaths } from './hidden.js';
 
@@ -68,16 +68,8 @@ export type SandboxProbe =
 type Probe = SandboxProbe;
 
 /** The subset of a permission policy the sandbox consults (structural, see ToolContext.permissions). */
-export interface NetworkPolicy {
-  decide(call: {
-    tool: string;
-    approval: 'network';
-    subject?: string;
-    shell?: boolean;
-    cwd?: string;
-    roots?: readonly string[];
-  }): Promise<{ action: string }>;
-}
+/** What the sandbox asks of the permission policy: whether a command may use the network. */
+export type NetworkPolicy = PermissionView;
 
 const PROBE_TIMEOUT_MS = 5_000;
 
