@@ -6,6 +6,7 @@
  * question says which kind it wants: by a question word ("who", "which host",
  * "谁") or by naming a value ("Is billing still on app-21.tyo2?").
  */
+import { KINDS } from './names.js';
 import { type LexiconShape, lexiconMatches } from './shape-lexicon.js';
 import type { Statement, Token } from './statement.js';
 import { isZhVerb, ZH_SURNAMES } from './statement-words.js';
@@ -25,8 +26,6 @@ const VERSION = /^v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?$/i;
 const CLOCK = /^\d{1,2}:\d{2}$/;
 /** Files look like hosts (config.yaml); their extensions are not top-level domains. */
 const FILE_EXT = /\.(?:ya?ml|json|toml|ini|env|conf|cfg|txt|md|ts|js|py|rs|go|sh|lock|xml|csv|log)$/i;
-/** Chinese words naming what kind of thing the name before them is: 雷泉平台 is no person. */
-const ZH_KINDS = /^(?:项目|平台|系统|团队|公司|产品|仓库|应用|集群|小组|部门|服务)/u;
 /** Pieces of a Chinese time expression (每周|二|下午|四|点|半), read as one run. */
 const ZH_TIME_PIECE =
   /^(?:每?周[一二三四五六日天]?|每?星期[一二三四五六日天]?|[上下中]午|早上|晚上|凌晨|傍晚|[0-9零一二三四五六七八九十两]+[点时]?[半]?|点|半|[0-9一二三四五六七八九十]+分|分|一刻|三刻)$/u;
@@ -72,7 +71,9 @@ function zhPerson(tokens: readonly Token[], i: number): [string, number] | undef
     name += (tokens[++j] as Token).raw;
   } else return undefined;
   if (Array.from(name).length < 2) return undefined;
-  if (ZH_KINDS.test(tokens[j + 1]?.raw ?? '')) return undefined;
+  // A kind word after it (雷泉平台): the name of a thing, not a person.
+  const next = tokens[j + 1]?.raw ?? '';
+  if ([...KINDS].some((kind) => next.startsWith(kind))) return undefined;
   return [name, j];
 }
 
