@@ -53,6 +53,9 @@ await build({
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",
   },
+  // yaml's Node entry is CommonJS (bundled as one opaque module body); its ESM build is
+  // the same code as ES modules, which esbuild hoists and trims: ~7 ms off reading a config.
+  alias: { yaml: `${root}node_modules/yaml/browser/index.js` },
   plugins: [commanderSpawnsLazily],
   logLevel: 'warning',
 });

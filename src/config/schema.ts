@@ -3,7 +3,7 @@
  * Every key is optional here: a file may hold only part of the config and is
  * merged with the others; completeness is checked after merging.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseHostEntry } from './server.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -17,170 +17,174 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const httpUrl = z.string().refine(isHttpUrl);
-const nonEmpty = z.string().trim().min(1);
-const positiveInt = z.number().int().positive();
-const wholeNumber = z.number().int().nonnegative();
-const positiveNumber = z.number().positive();
-const price = z.number().nonnegative();
-const share = z.number().gt(0).lte(1);
+const envName = z.string().check(z.regex(ENV_NAME));
+const httpUrl = z.string().check(z.refine(isHttpUrl));
+const nonEmpty = z.string().check(z.trim(), z.minLength(1));
+const positiveInt = z.int().check(z.positive());
+const wholeNumber = z.int().check(z.nonnegative());
+const positiveNumber = z.number().check(z.positive());
+const price = z.number().check(z.nonnegative());
+const share = z.number().check(z.gt(0), z.lte(1));
 const headers = z.record(z.string(), z.string());
 
 /** Keys shared by model profiles and the embedding section. */
 const endpointKeys = {
-  base_url: httpUrl.optional(),
+  base_url: z.optional(httpUrl),
   /** Legacy alias of `base_url` (Python seed). */
-  api_url: httpUrl.optional(),
-  api_key: nonEmpty.optional(),
-  api_key_env: z.string().regex(ENV_NAME).optional(),
-  model: nonEmpty.optional(),
+  api_url: z.optional(httpUrl),
+  api_key: z.optional(nonEmpty),
+  api_key_env: z.optional(envName),
+  model: z.optional(nonEmpty),
   /** Legacy alias of `model`. */
-  model_name: nonEmpty.optional(),
-  timeout_s: positiveNumber.optional(),
-  headers: headers.optional(),
+  model_name: z.optional(nonEmpty),
+  timeout_s: z.optional(positiveNumber),
+  headers: z.optional(headers),
 };
 
 export const profileSchema = z.strictObject({
-  provider: z.enum(['openai', 'anthropic']).optional(),
+  provider: z.optional(z.enum(['openai', 'anthropic'])),
   ...endpointKeys,
-  context_window: positiveInt.optional(),
+  context_window: z.optional(positiveInt),
   /** Legacy alias of `context_window`; 0 means unset. */
-  max_context_tokens: wholeNumber.optional(),
-  max_output: positiveInt.optional(),
+  max_context_tokens: z.optional(wholeNumber),
+  max_output: z.optional(positiveInt),
   /** Anthropic only: extended-thinking token budget. */
-  thinking_budget: positiveInt.optional(),
+  thinking_budget: z.optional(positiveInt),
   /** Context engine: trim / ask for brevity / stop offering tools at these shares of the window. */
-  compress_at: share.optional(),
-  brief_at: share.optional(),
-  final_at: share.optional(),
+  compress_at: z.optional(share),
+  brief_at: z.optional(share),
+  final_at: z.optional(share),
 });
 
 export const embeddingSchema = z.strictObject({
-  provider: z.enum(['openai']).optional(),
+  provider: z.optional(z.enum(['openai'])),
   ...endpointKeys,
-  dimensions: positiveInt.optional(),
+  dimensions: z.optional(positiveInt),
 });
 
 const modelOverrideSchema = z.strictObject({
-  context_window: positiveInt.optional(),
-  max_output: positiveInt.optional(),
-  input_price: price.optional(),
-  output_price: price.optional(),
-  cached_input_price: price.optional(),
+  context_window: z.optional(positiveInt),
+  max_output: z.optional(positiveInt),
+  input_price: z.optional(price),
+  output_price: z.optional(price),
+  cached_input_price: z.optional(price),
 });
 
 const agentSchema = z.strictObject({
-  max_iterations: positiveInt.optional(),
-  max_parallel_tools: positiveInt.optional(),
-  auto_title: z.boolean().optional(),
+  max_iterations: z.optional(positiveInt),
+  max_parallel_tools: z.optional(positiveInt),
+  auto_title: z.optional(z.boolean()),
 });
 
 const memorySchema = z.strictObject({
-  extract: z.boolean().optional(),
-  tune: z.boolean().optional(),
-  judge: z.boolean().optional(),
+  extract: z.optional(z.boolean()),
+  tune: z.optional(z.boolean()),
+  judge: z.optional(z.boolean()),
 });
 
 const breakerSchema = z.strictObject({
-  failure_threshold: positiveInt.optional(),
-  recovery_s: positiveNumber.optional(),
+  failure_threshold: z.optional(positiveInt),
+  recovery_s: z.optional(positiveNumber),
 });
 
 const llmSchema = z.strictObject({
-  timeout_s: positiveNumber.optional(),
-  max_retries: wholeNumber.optional(),
-  retry_base_ms: wholeNumber.optional(),
-  breaker: breakerSchema.optional(),
+  timeout_s: z.optional(positiveNumber),
+  max_retries: z.optional(wholeNumber),
+  retry_base_ms: z.optional(wholeNumber),
+  breaker: z.optional(breakerSchema),
 });
 
 const ruleSchema = z.strictObject({
   tool: nonEmpty,
-  pattern: nonEmpty.optional(),
+  pattern: z.optional(nonEmpty),
   action: z.enum(['allow', 'ask', 'deny']),
 });
 
 const permissionsSchema = z.strictObject({
-  mode: z.enum(['read-only', 'ask', 'auto-edit', 'yolo']).optional(),
-  rules: z.array(ruleSchema).optional(),
-  roots: z.array(nonEmpty).optional(),
+  mode: z.optional(z.enum(['read-only', 'ask', 'auto-edit', 'yolo'])),
+  rules: z.optional(z.array(ruleSchema)),
+  roots: z.optional(z.array(nonEmpty)),
 });
 
 const webSearchSchema = z.strictObject({
   provider: z.enum(['searxng', 'brave', 'tavily']),
-  url: httpUrl.optional(),
-  api_key: nonEmpty.optional(),
-  api_key_env: z.string().regex(ENV_NAME).optional(),
+  url: z.optional(httpUrl),
+  api_key: z.optional(nonEmpty),
+  api_key_env: z.optional(envName),
 });
 
 const toolsSchema = z.strictObject({
-  loading: z.enum(['intent', 'all']).optional(),
-  max_output_chars: positiveInt.optional(),
-  env_allow: z.array(z.string().regex(ENV_NAME)).optional(),
-  web_search: webSearchSchema.optional(),
+  loading: z.optional(z.enum(['intent', 'all'])),
+  max_output_chars: z.optional(positiveInt),
+  env_allow: z.optional(z.array(envName)),
+  web_search: z.optional(webSearchSchema),
 });
 
 const serverSchema = z.strictObject({
-  allowed_hosts: z.array(z.string().refine((h) => parseHostEntry(h) !== undefined)).optional(),
+  allowed_hosts: z.optional(z.array(z.string().check(z.refine((h) => parseHostEntry(h) !== undefined)))),
 });
 const sandboxMode = z.enum(['auto', 'on', 'off']);
 
 /** `sandbox: auto | on | off`, or the long form with `network`. */
 const sandboxObjectSchema = z.strictObject({
-  mode: sandboxMode.optional(),
-  network: z.boolean().optional(),
+  mode: z.optional(sandboxMode),
+  network: z.optional(z.boolean()),
 });
 const sandboxSchema = z.union([sandboxMode, sandboxObjectSchema]);
 
 /** An MCP stdio server opts in with `sandbox: true` (network off) or `sandbox: { network: true }`. */
-const mcpSandboxObjectSchema = z.strictObject({ network: z.boolean().optional() });
+const mcpSandboxObjectSchema = z.strictObject({ network: z.optional(z.boolean()) });
 const mcpSandboxSchema = z.union([z.boolean(), mcpSandboxObjectSchema]);
 
 /** Profile names: letters, digits, `_`, `.` and `-`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** YAML writes `PORT: 3001` as a number; environment values are strings. */
-const envValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const envValue = z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String));
 
 /** One MCP server: `command` (stdio, with args/env/cwd) or `url` (streamable HTTP, with headers). */
 export const mcpServerSchema = z
   .strictObject({
-    command: nonEmpty.optional(),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), envValue).optional(),
-    cwd: nonEmpty.optional(),
-    url: httpUrl.optional(),
-    headers: headers.optional(),
-    timeout_s: positiveNumber.optional(),
-    disabled: z.boolean().optional(),
-    sandbox: mcpSandboxSchema.optional(),
+    command: z.optional(nonEmpty),
+    args: z.optional(z.array(z.string())),
+    env: z.optional(z.record(z.string(), envValue)),
+    cwd: z.optional(nonEmpty),
+    url: z.optional(httpUrl),
+    headers: z.optional(headers),
+    timeout_s: z.optional(positiveNumber),
+    disabled: z.optional(z.boolean()),
+    sandbox: z.optional(mcpSandboxSchema),
   })
-  .superRefine((server, ctx) => {
-    if ((server.command === undefined) === (server.url === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'either command or url', path: [] });
-      return;
-    }
-    const wrong =
-      server.url !== undefined ? (['args', 'env', 'cwd', 'sandbox'] as const) : (['headers'] as const);
-    for (const key of wrong) {
-      if (server[key] !== undefined) ctx.addIssue({ code: 'custom', message: `no ${key} here`, path: [key] });
-    }
-  });
+  .check(
+    z.superRefine((server, ctx) => {
+      if ((server.command === undefined) === (server.url === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'either command or url', path: [] });
+        return;
+      }
+      const wrong =
+        server.url !== undefined ? (['args', 'env', 'cwd', 'sandbox'] as const) : (['headers'] as const);
+      for (const key of wrong) {
+        if (server[key] !== undefined)
+          ctx.addIssue({ code: 'custom', message: `no ${key} here`, path: [key] });
+      }
+    }),
+  );
 
 export const fileSchema = z.strictObject({
-  main_model: profileSchema.optional(),
-  cheap_model: profileSchema.optional(),
-  embedding: embeddingSchema.optional(),
-  profiles: z.record(z.string().regex(PROFILE_NAME), profileSchema).optional(),
-  fallback: z.array(nonEmpty).optional(),
-  agent: agentSchema.optional(),
-  memory: memorySchema.optional(),
-  llm: llmSchema.optional(),
-  models: z.record(nonEmpty, modelOverrideSchema).optional(),
-  permissions: permissionsSchema.optional(),
-  tools: toolsSchema.optional(),
-  sandbox: sandboxSchema.optional(),
-  mcp_servers: z.record(z.string().regex(PROFILE_NAME), mcpServerSchema).optional(),
-  server: serverSchema.optional(),
+  main_model: z.optional(profileSchema),
+  cheap_model: z.optional(profileSchema),
+  embedding: z.optional(embeddingSchema),
+  profiles: z.optional(z.record(z.string().check(z.regex(PROFILE_NAME)), profileSchema)),
+  fallback: z.optional(z.array(nonEmpty)),
+  agent: z.optional(agentSchema),
+  memory: z.optional(memorySchema),
+  llm: z.optional(llmSchema),
+  models: z.optional(z.record(nonEmpty, modelOverrideSchema)),
+  permissions: z.optional(permissionsSchema),
+  tools: z.optional(toolsSchema),
+  sandbox: z.optional(sandboxSchema),
+  mcp_servers: z.optional(z.record(z.string().check(z.regex(PROFILE_NAME)), mcpServerSchema)),
+  server: z.optional(serverSchema),
 });
 
 export type RawProfile = z.infer<typeof profileSchema>;
@@ -195,7 +199,7 @@ export type RawMcpServer = z.infer<typeof mcpServerSchema>;
  * Record entries are written as `*` (e.g. `profiles.*`).
  */
 export function knownKeysAt(genericPath: string): string[] {
-  const shapes: Record<string, z.ZodObject> = {
+  const shapes: Record<string, z.ZodMiniObject> = {
     '': fileSchema,
     main_model: profileSchema,
     cheap_model: profileSchema,

@@ -136,10 +136,22 @@ function singleValued(older: Statement, newer: Statement, swapped: Token[]): boo
   return SINGLE_VALUED_ZH.some((w) => older.text.includes(w) && newer.text.includes(w));
 }
 
+const contentKeys = new WeakMap<Statement, Set<string>>();
+
+/** A statement's content-word keys (read statements are cached, and so are these). */
+function keysOf(s: Statement): Set<string> {
+  let keys = contentKeys.get(s);
+  if (keys === undefined) {
+    keys = new Set(s.content.map((t) => t.key));
+    contentKeys.set(s, keys);
+  }
+  return keys;
+}
+
 /** Jaccard overlap of the two statements' content words. */
 export function overlap(older: Statement, newer: Statement): number {
-  const a = new Set(older.content.map((t) => t.key));
-  const b = new Set(newer.content.map((t) => t.key));
+  const a = keysOf(older);
+  const b = keysOf(newer);
   let shared = 0;
   for (const k of a) if (b.has(k)) shared++;
   const union = a.size + b.size - shared;

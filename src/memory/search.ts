@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { nearestFromCopy } from './knn-mirror.js';
 import { ACTIVE_SQL, MemoryRepo } from './repo.js';
 import { queryTerms } from './segment.js';
 import { UPDATE_MARKERS } from './statement-words.js';
@@ -189,10 +190,19 @@ function ftsIds(db: Database.Database, table: string, match: string): number[] {
 function vectorIds(db: Database.Database, vector: Float32Array, similarity: Map<number, number>): number[] {
   if (!hasVectorIndex(db, vector.length)) return [];
   const table = ensureVectorIndex(db, vector.length);
-  const knn = cached(db, `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?`).all(
-    unitBytes(vector),
-    VECTOR_K,
-  ) as Array<{ rowid: number; distance: number }>;
+  const unit = unitBytes(vector);
+  const knn =
+    nearestFromCopy(
+      db,
+      table,
+      vector.length,
+      new Float32Array(unit.buffer, unit.byteOffset, vector.length),
+      VECTOR_K,
+    ) ??
+    (cached(db, `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?`).all(
+      unit,
+      VECTOR_K,
+    ) as Array<{ rowid: number; distance: number }>);
   // Unit vectors: cosine = 1 − L2² / 2.
   for (const { rowid, distance } of knn) similarity.set(rowid, 1 - (distance * distance) / 2);
   return knn.map((r) => r.rowid);

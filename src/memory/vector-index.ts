@@ -7,6 +7,7 @@
  * tables) is converted on first use.
  */
 import type Database from 'better-sqlite3';
+import { markIndexWrite } from './knn-mirror.js';
 import { ensureVectorSupport } from './repo-rows.js';
 import { cached } from './statements.js';
 
@@ -90,6 +91,7 @@ export function indexVector(db: Database.Database, id: number, vector: Float32Ar
   const table = ensureVectorIndex(db, vector.length);
   cached(db, `DELETE FROM ${table} WHERE rowid = ?`).run(BigInt(id));
   cached(db, `INSERT INTO ${table} (rowid, embedding) VALUES (?, ?)`).run(BigInt(id), unitBytes(vector));
+  markIndexWrite(db, table, id);
 }
 
 /** Removes a memory from the index of its dimension (no-op when there is none). */
@@ -97,4 +99,5 @@ export function unindexVector(db: Database.Database, id: number, dims: number): 
   if (!hasVectorIndex(db, dims)) return;
   const table = ensureVectorIndex(db, dims);
   cached(db, `DELETE FROM ${table} WHERE rowid = ?`).run(BigInt(id));
+  markIndexWrite(db, table, id);
 }

@@ -32,6 +32,10 @@ const keyed = (m: Memory): string | undefined =>
     ? `${m.subject.trim().toLowerCase()}\u0000${m.attribute.trim().toLowerCase()}`
     : undefined;
 
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((word, i) => word === b[i]);
+}
+
 /** Are two active memories versions of one fact? */
 export function areVersions(a: Memory, b: Memory, read: (m: Memory) => Statement): boolean {
   if (a.scope !== b.scope) return false;
@@ -40,8 +44,7 @@ export function areVersions(a: Memory, b: Memory, read: (m: Memory) => Statement
   const [older, newer] = newestFirst(a, b) > 0 ? [a, b] : [b, a];
   const [so, sn] = [read(older), read(newer)];
   // Cheap tests first: a version has the same subject phrase and swaps one short value.
-  if (so.boundary !== -1 && sn.boundary !== -1 && so.subject.join('\u0000') !== sn.subject.join('\u0000'))
-    return false;
+  if (so.boundary !== -1 && sn.boundary !== -1 && !sameWords(so.subject, sn.subject)) return false;
   if (overlap(so, sn) < MIN_OVERLAP) return false;
   return relate(so, sn).kind === 'slot';
 }

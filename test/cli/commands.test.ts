@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readConfigFile } from '../../src/config/read.js';
 import { runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 
@@ -115,5 +116,42 @@ describe('tea config', () => {
     expect(r.stderr).toContain('tea-home/config.yaml');
     expect(r.stderr).toMatch(/max_iteratoins/);
     expect(r.stderr).toMatch(/max_iterations/);
+  });
+
+  // The built CLI reads YAML with the yaml package's ES module build and validates with
+  // zod/mini (scripts/build.mjs): it must report what the sources report.
+  it.each([
+    ['a repeated key', 'agent:\n  max_iterations: 5\n  max_iterations: 6\n'],
+    ['bad indentation', 'agent:\n  max_iterations: 5\n   auto_title: true\n'],
+    ['a tab for indentation', 'agent:\n\tmax_iterations: 5\n'],
+    ['a wrong type', 'agent:\n  max_iterations: many\n'],
+    ['a value that fails a check', 'llm:\n  max_retries: -1\n'],
+    ['an MCP server with both command and url', 'mcp_servers:\n  x:\n    command: a\n    url: http://h/\n'],
+    ['a list at the top', '- a\n- b\n'],
+  ])('check on %s reports what the sources report', async (_what, text) => {
+    const file = path.join(t.ctx.home, 'config.yaml');
+    writeFileSync(file, text);
+    let expected = '';
+    try {
+      readConfigFile(file);
+    } catch (err) {
+      // From the file name on: the CLI writes the home as ~.
+      expected = (err as Error).message.slice((err as Error).message.indexOf('config.yaml: '));
+    }
+    expect(expected).not.toBe('');
+    const r = await tea(['config', 'check']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(expected);
+  });
+
+  it('reads YAML values as the sources do (hex numbers, booleans)', async () => {
+    writeFileSync(
+      path.join(t.ctx.home, 'config.yaml'),
+      'agent:\n  max_iterations: 0x10\n  auto_title: false\n',
+    );
+    const r = await tea(['config']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/max_iterations: 16\n/);
+    expect(r.stdout).toMatch(/auto_title: false\n/);
   });
 });
