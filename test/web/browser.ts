@@ -34,8 +34,12 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
  * A fresh page (its own localStorage) on the app. Console errors and failed page
  * scripts are collected so a test can assert the page ran cleanly.
  */
-export async function openApp(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+export async function openApp(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number } = { width: 1200, height: 800 },
+): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(8000);
   const errors: string[] = [];

@@ -6,6 +6,7 @@ import type {
   ListOf,
   Memory,
   MemoryHit,
+  ModelEntry,
   RememberResult,
   RestoreResult,
   Session,
@@ -180,6 +181,11 @@ export class Api {
 
   config(): Promise<ConfigView> {
     return this.json('GET', '/v1/config');
+  }
+
+  /** The model profiles with their model ids (`tea` names the active one). */
+  models(): Promise<ListOf<ModelEntry>> {
+    return this.json('GET', '/v1/models');
   }
 
   switchProfile(profile: string): Promise<{ active_profile: string }> {

@@ -7,6 +7,8 @@ import { ChatView } from './chat.js';
 import { Composer } from './composer.js';
 import { attempt, byId, toast } from './dom.js';
 import { MemoryPanel } from './memory-panel.js';
+import { ModelBadge } from './model-badge.js';
+import { Panels } from './panels.js';
 import { SessionList, sessionTitle } from './sessions.js';
 import { SettingsPanel } from './settings.js';
 import { EventStream, LIVE_ONLY } from './sse.js';
@@ -25,7 +27,9 @@ export class App {
   private readonly sessions: SessionList;
   private readonly memory: MemoryPanel;
   private readonly settings: SettingsPanel;
+  private readonly panels: Panels;
   private readonly usage = new UsageMeter();
+  private readonly badge = new ModelBadge();
   private readonly title = byId('session-title');
 
   constructor(private readonly api: Api) {
@@ -38,17 +42,24 @@ export class App {
       stop: () => void this.stop(),
     });
     this.sessions = new SessionList(api, {
-      select: (s) => void this.open(s),
-      create: () => this.newChat(),
+      select: (s) => {
+        this.panels.sessionChosen();
+        void this.open(s);
+      },
+      create: () => {
+        this.panels.sessionChosen();
+        this.newChat();
+      },
       deleted: (id) => {
         if (this.session?.id === id) this.newChat();
       },
     });
     this.memory = new MemoryPanel(api);
-    this.settings = new SettingsPanel(api, (name) => {
-      byId('active-profile').textContent = name;
+    this.settings = new SettingsPanel(api, (name, models) => this.badge.setProfiles(name, models));
+    this.panels = new Panels((name) => {
+      if (name === 'memory') void this.memory.refresh();
+      else void this.settings.refresh();
     });
-    this.wirePanels();
     byId('export-markdown').addEventListener('click', () => void this.exportAs('markdown'));
     byId('export-pdf').addEventListener('click', () => void this.exportAs('pdf'));
   }
@@ -71,6 +82,7 @@ export class App {
     this.usage.reset();
     this.setRunning(false);
     this.title.textContent = 'New chat';
+    this.badge.setSession(null);
     this.sessions.setActive(null);
     this.setExportEnabled(false);
     this.composer.focus();
@@ -86,6 +98,7 @@ export class App {
     this.session = session;
     this.sessions.setActive(session.id);
     this.title.textContent = sessionTitle(session);
+    this.badge.setSession(session);
     this.setExportEnabled(true);
     const [fresh, history] = await Promise.all([
       attempt(() => this.api.getSession(session.id)),
@@ -95,6 +108,7 @@ export class App {
     const current = fresh ?? session;
     this.session = current;
     this.title.textContent = sessionTitle(current);
+    this.badge.setSession(current);
     this.chat.renderHistory(history?.data ?? [], current.busy);
     this.usage.reset(current.usage);
     this.setRunning(current.busy);
@@ -201,30 +215,5 @@ export class App {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
-
-  /** The right-hand drawer (memory, settings) and the sidebar toggle on small screens. */
-  private wirePanels(): void {
-    const drawer = byId('drawer');
-    const show = (name: 'memory' | 'settings'): void => {
-      const same = !drawer.hidden && drawer.dataset.panel === name;
-      drawer.hidden = same;
-      drawer.dataset.panel = name;
-      byId('memory-panel').hidden = name !== 'memory';
-      byId('settings-panel').hidden = name !== 'settings';
-      byId('memory-toggle').setAttribute('aria-expanded', String(!same && name === 'memory'));
-      byId('settings-toggle').setAttribute('aria-expanded', String(!same && name === 'settings'));
-      if (same) return;
-      if (name === 'memory') void this.memory.refresh();
-      else void this.settings.refresh();
-    };
-    byId('memory-toggle').addEventListener('click', () => show('memory'));
-    byId('settings-toggle').addEventListener('click', () => show('settings'));
-    byId('drawer-close').addEventListener('click', () => {
-      drawer.hidden = true;
-    });
-    byId('sidebar-toggle').addEventListener('click', () => {
-      document.body.classList.toggle('sidebar-open');
-    });
   }
 }
