@@ -84,3 +84,25 @@ export function backgroundOf(locator: Locator): Promise<string> {
 export function poll<T>(fn: () => T | Promise<T>) {
   return expect.poll(fn, { timeout: 6000, interval: 50 });
 }
+
+/** On how many lines the element's longest text runs (1 when nothing wraps). */
+export function textLines(locator: Locator): Promise<number> {
+  // test/ is type-checked without DOM types: the few browser calls, typed by hand.
+  type Rect = { width: number; top: number };
+  type Doc = {
+    createTreeWalker(root: unknown, show: number): { nextNode(): unknown };
+    createRange(): { selectNodeContents(node: unknown): void; getClientRects(): ArrayLike<Rect> };
+  };
+  return locator.first().evaluate((node) => {
+    const doc = (globalThis as unknown as { document: Doc }).document;
+    const walker = doc.createTreeWalker(node, 4 /* NodeFilter.SHOW_TEXT */);
+    let most = 0;
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const range = doc.createRange();
+      range.selectNodeContents(text);
+      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+      most = Math.max(most, new Set(rects.map((r) => Math.round(r.top))).size);
+    }
+    return most;
+  });
+}

@@ -6,6 +6,7 @@ import { type Api, ApiError } from './api.js';
 import { ChatView } from './chat.js';
 import { Composer } from './composer.js';
 import { attempt, byId, toast } from './dom.js';
+import type { TurnInput } from './failure.js';
 import { MemoryPanel } from './memory-panel.js';
 import { ModelBadge } from './model-badge.js';
 import { Panels } from './panels.js';
@@ -15,6 +16,7 @@ import { EventStream, LIVE_ONLY } from './sse.js';
 import { oneLine, truncate } from './text.js';
 import type { AgentEvent, ApprovalDecision, ImageInput, Session } from './types.js';
 import { UsageMeter } from './usage.js';
+import { WorkingIndicator } from './working.js';
 
 export class App {
   private session: Session | null = null;
@@ -30,12 +32,14 @@ export class App {
   private readonly panels: Panels;
   private readonly usage = new UsageMeter();
   private readonly badge = new ModelBadge();
+  private readonly working = new WorkingIndicator();
   private readonly title = byId('session-title');
 
   constructor(private readonly api: Api) {
     this.chat = new ChatView(byId('messages'), {
       approve: (requestId, decision) => this.approve(requestId, decision),
       answer: (requestId, text) => this.answer(requestId, text),
+      retry: (input) => this.retry(input),
     });
     this.composer = new Composer({
       send: (text, images) => this.send(text, images),
@@ -65,8 +69,14 @@ export class App {
   }
 
   async start(): Promise<void> {
+    const wanted = sessionInUrl();
     this.newChat();
     await Promise.all([this.sessions.refresh(), this.settings.refresh()]);
+    // A reload comes back to the session it showed (still running, perhaps).
+    if (wanted && !this.session) {
+      const session = await attempt(() => this.api.getSession(wanted));
+      if (session && !this.session) await this.open(session);
+    }
     // Not when the user is already somewhere (e.g. renaming a session listed a moment ago):
     // taking the focus would end what they started.
     const active = document.activeElement;
@@ -84,6 +94,7 @@ export class App {
     this.title.textContent = 'New chat';
     this.badge.setSession(null);
     this.sessions.setActive(null);
+    setSessionInUrl(null);
     this.setExportEnabled(false);
     this.composer.focus();
   }
@@ -97,6 +108,7 @@ export class App {
     this.closeStream();
     this.session = session;
     this.sessions.setActive(session.id);
+    setSessionInUrl(session.id);
     this.title.textContent = sessionTitle(session);
     this.badge.setSession(session);
     this.setExportEnabled(true);
@@ -141,6 +153,7 @@ export class App {
 
   private onEvent(event: AgentEvent): void {
     this.chat.handleEvent(event);
+    this.working.onEvent(event);
     if (event.type === 'turn_start') this.setRunning(true);
     else if (event.type === 'usage') this.usage.add(event.usage, event.costUsd);
     else if (event.type === 'done') {
@@ -177,6 +190,15 @@ export class App {
     }
   }
 
+  /** Sends a failed turn's message again (as a new turn of the same session). */
+  private async retry(input: TurnInput): Promise<boolean> {
+    if (this.running) {
+      toast('A turn is running: wait for it to end or press Stop', 'info');
+      return false;
+    }
+    return this.send(input.text, input.images);
+  }
+
   private async stop(): Promise<void> {
     if (!this.session || !this.running) return;
     const result = await attempt(() => this.api.cancel(this.session!.id));
@@ -196,6 +218,7 @@ export class App {
   private setRunning(running: boolean): void {
     this.running = running;
     this.composer.setRunning(running);
+    this.working.set(running);
   }
 
   private setExportEnabled(enabled: boolean): void {
@@ -216,4 +239,18 @@ export class App {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
+}
+
+const SESSION_HASH = /^#session=([\w.-]+)$/;
+
+/** The session named in the address (`#session=<id>`), kept there so a reload reopens it. */
+function sessionInUrl(): string | null {
+  return SESSION_HASH.exec(window.location.hash)?.[1] ?? null;
+}
+
+function setSessionInUrl(id: string | null): void {
+  const url = new URL(window.location.href);
+  url.hash = id ? `session=${id}` : '';
+  const next = id ? url.toString() : url.toString().replace(/#$/, '');
+  if (next !== window.location.href) window.history.replaceState(null, '', next);
 }
