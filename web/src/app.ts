@@ -130,11 +130,12 @@ export class App {
   }
 
   private connect(sessionId: string): EventStream {
-    const params = this.api.token ? `?token=${encodeURIComponent(this.api.token)}` : '';
     const status = byId('connection');
     this.stream = new EventStream({
-      url: this.api.url(`/v1/sessions/${encodeURIComponent(sessionId)}/events${params}`),
-      headers: this.api.headers(),
+      // The token goes in the Authorization header (never in the URL, which servers log).
+      url: this.api.url(`/v1/sessions/${encodeURIComponent(sessionId)}/events`),
+      headers: () => this.api.headers(),
+      reauthorize: () => this.api.reauthorize(this.api.token ? 'invalid' : 'missing'),
       after: LIVE_ONLY,
       onEvent: (event) => this.onEvent(event),
       onStatus: (s) => {
