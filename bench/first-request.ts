@@ -7,7 +7,7 @@
  *
  * Run: `node --import tsx bench/first-request.ts` (prints figures; asserts nothing).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encode } from 'gpt-tokenizer';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-first-'));
   const home = path.join(root, 'home');
   const work = path.join(root, 'work');
-  for (const d of [home, work]) (await import('node:fs')).mkdirSync(d);
+  for (const d of [home, work]) mkdirSync(d);
   writeFileSync(
     path.join(home, 'config.yaml'),
     'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\n',

@@ -8,6 +8,7 @@ import { startServer } from '../server/server.js';
 import type { PermissionMode } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT } from './exit.js';
+import { givenMode } from './options.js';
 import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
 
@@ -15,9 +16,10 @@ import { VERSION } from './version.js';
 export interface ServeFlags {
   host: string;
   port: number;
-  /** read-only | ask | auto-edit | yolo (`--mode`, or the top-level `--permission-mode`). */
-  mode?: string;
+  /** read-only | ask | auto-edit | yolo. */
   permissionMode?: string;
+  /** The deprecated name of `--permission-mode`. */
+  mode?: string;
   yolo?: boolean;
   cors: string[];
   /** Extra Host names (`--allowed-host`), added to `server.allowed_hosts`. */
@@ -63,7 +65,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       EXIT.USAGE,
     );
   }
-  const requested = flags.mode ?? flags.permissionMode;
+  const requested = givenMode(flags);
   const rt = await createRuntime({
     ...(flags.cwd ? { cwd: flags.cwd } : {}),
     ...(flags.profile ? { profile: flags.profile } : {}),

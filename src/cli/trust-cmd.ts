@@ -18,6 +18,7 @@ import {
 } from '../config/trust-store.js';
 import type { RestrictedSetting } from '../config/types.js';
 import { CliError, EXIT } from './exit.js';
+import { jsonText } from './json-out.js';
 import { workspaceDir } from './open-store.js';
 
 export interface TrustFlags {
@@ -126,7 +127,7 @@ function listTrust(flags: TrustFlags): number {
   const records = readTrustRecords(teaHome(process.env));
   const rows = records.map((r) => ({ ...r, standing: standing(r) }));
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(jsonText(rows));
     return EXIT.OK;
   }
   if (rows.length === 0) {

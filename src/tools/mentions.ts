@@ -14,7 +14,8 @@
  *   ("提交" in "提交记录" is the log, not a commit).
  *
  * A tool needs a score of 1; the best ones are taken, at most `max`, while their
- * schemas fit the budget.
+ * schemas fit the budget. Only the head and tail of a long message are read (the
+ * request is there, not in the megabytes pasted after it), so the cost is bounded.
  */
 import type { ToolRegistry } from './registry.js';
 
@@ -108,9 +109,14 @@ export function specTokens(registry: ToolRegistry, name: string): number {
   return Math.ceil((JSON.stringify(spec).length + 32) / 4);
 }
 
+/** How much of a message is read: its first HEAD and last TAIL characters. */
+const HEAD = 2000;
+const TAIL = 500;
+
 /** Tools (not in `exclude`) the text asks for by its words, best first. */
 export function mentionedTools(registry: ToolRegistry, text: string, opts: MentionOptions = {}): string[] {
-  const lower = text.toLowerCase();
+  const read = text.length <= HEAD + TAIL ? text : `${text.slice(0, HEAD)}\n${text.slice(-TAIL)}`;
+  const lower = read.toLowerCase();
   const words = wordsOf(lower);
   const tools = registry.list();
   const shared = new Map<string, number>();

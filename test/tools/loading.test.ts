@@ -101,3 +101,13 @@ describe('intent-aware loading', () => {
     expect(rankTools(registry, 'xyzzy plugh')).toEqual([]);
   });
 });
+
+describe('pre-loading on a huge message', () => {
+  it('reads only its head and tail (the request), not what is pasted in between', () => {
+    const pasted = '查看文件夹里的文件 add a line to the log file '.repeat(200_000);
+    expect(toolsMentioned(registry, `show me the git log\n${pasted}`)).toEqual(['git_log']);
+    expect(toolsMentioned(registry, `${pasted}\nwhat time is it now?`)).toEqual(['current_time']);
+    const middle = `${pasted.slice(0, 5000)} what time is it now? ${pasted.slice(0, 5000)}`;
+    expect(toolsMentioned(registry, middle)).toEqual([]);
+  });
+});
