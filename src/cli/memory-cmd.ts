@@ -4,7 +4,7 @@ import { isoDate } from '../memory/format.js';
 import { readMemoryFile } from '../memory/import-file.js';
 import type { MemorySearchHit, RememberResult } from '../memory/service.js';
 import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { type OpenMemory, openMemory } from './open-store.js';
 import { oneOf } from './usage.js';
@@ -67,7 +67,7 @@ function category(value: string | undefined): Category {
 
 function memoryId(value: string): number {
   const id = Number(value.replace(/^#/, ''));
-  if (!Number.isInteger(id) || id <= 0) throw new CliError(`not a memory id: ${JSON.stringify(value)}`);
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`not a memory id: ${JSON.stringify(value)}`);
   return id;
 }
 
@@ -94,7 +94,7 @@ export const memoryCommands = {
     });
   },
   async search(query: string, opts: { json?: boolean; limit: number; all?: boolean }): Promise<number> {
-    if (query.trim() === '') throw new CliError('give something to search for: tea memory search "deploy"');
+    if (query.trim() === '') throw new UsageError('give something to search for: tea memory search "deploy"');
     return withMemory(async ({ memory }) => {
       const hits = await memory.search(query, { limit: opts.limit, all: opts.all === true });
       if (opts.json) process.stdout.write(jsonText(hits));

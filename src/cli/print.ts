@@ -1,5 +1,5 @@
 import type { StopReason } from '../agent/index.js';
-import { CliError, EXIT } from './exit.js';
+import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { refusalLine, refusalOf } from './refusals.js';
 import { jsonRenderer, type Renderer, streamJsonRenderer, textRenderer } from './render.js';
@@ -15,7 +15,7 @@ async function readStdin(): Promise<string> {
 async function promptText(words: string): Promise<string> {
   const piped = process.stdin.isTTY ? '' : (await readStdin()).trim();
   const text = [words.trim(), piped].filter(Boolean).join('\n\n');
-  if (!text) throw new CliError('no prompt: pass one (tea -p "…") or pipe it on stdin', EXIT.USAGE);
+  if (!text) throw new UsageError('no prompt: pass one (tea -p "…") or pipe it on stdin');
   return text;
 }
 

@@ -4,7 +4,7 @@ import { createToolRegistry } from '../tools/builtin/index.js';
 import { CORE_TOOLS } from '../tools/loading.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
-import { CliError, EXIT } from './exit.js';
+import { EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { didYouMean, oneOf } from './usage.js';
 
@@ -80,7 +80,7 @@ export async function showTool(name: string, opts: { json?: boolean }): Promise<
   const registry = agentTools();
   const tool = registry.get(name);
   if (!tool) {
-    throw new CliError(
+    throw new UsageError(
       `unknown tool ${JSON.stringify(name)}${didYouMean(name, registry.names())} (tea tools list shows every tool)`,
     );
   }

@@ -86,12 +86,12 @@ function pick(item: Record<string, unknown>, keys: readonly string[]): unknown {
   return undefined;
 }
 
-/** The item's fields in camelCase (`tea memory export` writes snake_case: `source_session_id`). */
-function camelKeys(item: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/** The item with a camelCase copy of each snake_case field (`tea memory export` writes `source_session_id`). */
+function withCamelKeys(item: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...item };
   for (const [key, value] of Object.entries(item)) {
     const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    if (camel === key || item[camel] === undefined) out[camel] = value;
+    if (out[camel] === undefined) out[camel] = value;
   }
   return out;
 }
@@ -99,7 +99,7 @@ function camelKeys(item: Record<string, unknown>): Record<string, unknown> {
 function readItem(input: unknown): ImportableMemory {
   if (typeof input === 'string') return { content: input, category: 'fact' };
   if (!isRecord(input)) throw new StoreError('not an object with "content"');
-  const raw = camelKeys(input);
+  const raw = withCamelKeys(input);
   const content = pick(raw, ['content', 'text', 'memory', 'fact']);
   if (typeof content !== 'string' || content.trim() === '')
     throw new StoreError('"content" must be a non-empty string');

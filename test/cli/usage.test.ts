@@ -99,6 +99,25 @@ describe('usage errors', () => {
   });
 });
 
+describe('usage errors found by the commands themselves', () => {
+  it('read the same as the others', async () => {
+    await usageError(['-p'], /no prompt: pass one/);
+    await usageError(
+      ['tools', 'show', 'edit_fil'],
+      /unknown tool "edit_fil"; did you mean edit_file\?/,
+      'tea tools show',
+    );
+    await usageError(['memory', 'search', ' '], /give something to search for/, 'tea memory search');
+    await usageError(['memory', 'history', 'abc'], /not a memory id: "abc"/, 'tea memory history');
+    await usageError(['trust', '--list', '--revoke'], /use --list or --revoke, not both/, 'tea trust');
+    await usageError(
+      ['serve', '--cors', '*'],
+      /--cors \* would let every web site drive this server/,
+      'tea serve',
+    );
+  });
+});
+
 describe('the permission mode flag', () => {
   it('is --permission-mode for tea -p, acp, serve and mcp serve', async () => {
     for (const [args, command] of [
