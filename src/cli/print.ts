@@ -59,7 +59,8 @@ export async function runPrompt(words: string, flags: PromptFlags): Promise<numb
       const refusal = refusalOf(e);
       if (refusal) {
         refused++;
-        process.stderr.write(refusalLine(refusal));
+        // The text renderer shows it among the other stderr lines; JSON output needs it said here.
+        if (flags.outputFormat !== 'text') process.stderr.write(refusalLine(refusal));
       }
       if (e.type === 'done') reason = e.reason;
     }

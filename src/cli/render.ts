@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../agent/index.js';
 import { jsonText } from './json-out.js';
-import { type Refusal, refusalOf } from './refusals.js';
+import { type Refusal, refusalLine, refusalOf } from './refusals.js';
 
 export interface Writer {
   write(s: string): unknown;
@@ -44,10 +44,13 @@ export function textRenderer(out: Writer, err: Writer, progress: boolean): Rende
         case 'tool_start':
           if (progress) say(`⏺ ${e.name} ${brief(e.args)}\n`);
           break;
-        case 'tool_finish':
-          // A refusal by the policy has its own line (refusals.ts), whatever `progress` says.
-          if (progress && e.status !== 'ok' && !refusalOf(e)) say(`  ${e.status}: ${firstLine(e.output)}\n`);
+        case 'tool_finish': {
+          // A refusal by the policy is always shown, with what would let the call run.
+          const refusal = refusalOf(e);
+          if (refusal) say(refusalLine(refusal));
+          else if (progress && e.status !== 'ok') say(`  ${e.status}: ${firstLine(e.output)}\n`);
           break;
+        }
         case 'plan':
           if (progress) {
             const marks = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
