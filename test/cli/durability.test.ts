@@ -55,7 +55,7 @@ describe('a process killed mid-turn loses nothing', () => {
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(messages.length).toBeGreaterThanOrEqual(before.length);
     expect(messages[0]!.parts).toEqual([{ type: 'text', text: 'do two steps' }]);
-    expect(messages[2]!.parts[0]).toMatchObject({ type: 'tool-result', name: 'write_file', isError: false });
+    expect(messages[2]!.parts[0]).toMatchObject({ type: 'tool-result', name: 'write_file', is_error: false });
     expect(messages[3]!.parts).toEqual(
       expect.arrayContaining([
         { type: 'text', text: 'Now a long command.' },
