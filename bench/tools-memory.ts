@@ -1,7 +1,8 @@
 /**
  * Peak memory of the file tools on big inputs: edit_file on a 100 MB file (refused
- * past the size limit), edit_file on a file just under the limit, glob over 100,000
- * files and grep over a directory holding a 100 MB file. Each measurement runs in a
+ * past the size limit), edit_file on a file just under the limit, grep (ripgrep and
+ * the JavaScript fallback) over a directory holding a 100 MB file, and glob over
+ * 100,000 files. Each measurement runs in a
  * fresh child process (`node --import tsx`), which reports its peak RSS (maxRSS)
  * before and after the one tool call. Prints figures; asserts nothing about time.
  *
@@ -29,12 +30,12 @@ interface ChildReport {
 }
 
 /** Runs in the child: one tool call through the real runner, then reports. */
-async function child(tool: string, cwd: string, argsJson: string): Promise<void> {
+async function child(tool: string, cwd: string, argsJson: string, backend: string): Promise<void> {
   const { builtinTools } = await import('../src/tools/builtin/index.js');
   const { ToolRegistry } = await import('../src/tools/registry.js');
   const { runTool } = await import('../src/tools/run.js');
   const registry = new ToolRegistry();
-  registry.registerAll(builtinTools({ grepBackend: 'rg' }));
+  registry.registerAll(builtinTools({ grepBackend: backend === 'js' ? 'js' : 'rg' }));
   const ctx = { cwd, sessionId: 'bench', callId: 'bench', signal: new AbortController().signal };
   const call = { type: 'tool-call' as const, id: 'bench', name: tool, args: JSON.parse(argsJson) };
   const beforeMb = process.resourceUsage().maxRSS / 1024;
@@ -50,11 +51,16 @@ async function child(tool: string, cwd: string, argsJson: string): Promise<void>
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
-function measure(tool: string, cwd: string, args: Record<string, unknown>): Promise<ChildReport> {
+function measure(
+  tool: string,
+  cwd: string,
+  args: Record<string, unknown>,
+  grepBackend: 'rg' | 'js' = 'rg',
+): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', SELF, '--child', tool, cwd, JSON.stringify(args)],
+      ['--import', 'tsx', SELF, '--child', tool, cwd, JSON.stringify(args), grepBackend],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -80,9 +86,9 @@ function bigFile(file: string, bytes: number, marker: string): void {
 function print(label: string, r: ChildReport): void {
   const delta = r.peakMb - r.beforeMb;
   console.log(
-    `${label.padEnd(40)} peak RSS ${r.peakMb.toFixed(0).padStart(5)} MB (+${delta.toFixed(0)} MB for the call)  ${r.ms.toFixed(0)} ms`,
+    `${label.padEnd(44)} peak RSS ${r.peakMb.toFixed(0).padStart(5)} MB (+${delta.toFixed(0)} MB for the call)  ${r.ms.toFixed(0)} ms`,
   );
-  console.log(`${''.padEnd(40)} → ${r.answer}`);
+  console.log(`${''.padEnd(44)} → ${r.answer}`);
 }
 
 export async function benchToolsMemory(): Promise<void> {
@@ -100,7 +106,11 @@ export async function benchToolsMemory(): Promise<void> {
       'edit_file, 9 MB file',
       await measure('edit_file', files, { path: 'near.txt', old_string: 'NEEDLE_LINE', new_string: 'DONE' }),
     );
-    print('grep, directory with a 100 MB file', await measure('grep', files, { pattern: 'NEEDLE_LINE' }));
+    print('grep (rg), dir with a 100 MB file', await measure('grep', files, { pattern: 'NEEDLE_LINE' }));
+    print(
+      'grep (JS fallback), dir with a 100 MB file',
+      await measure('grep', files, { pattern: 'NEEDLE_LINE', context: 2 }, 'js'),
+    );
 
     const tree = path.join(root, 'tree');
     const t0 = performance.now();
@@ -117,7 +127,7 @@ export async function benchToolsMemory(): Promise<void> {
 }
 
 if (process.argv[2] === '--child') {
-  await child(process.argv[3] ?? '', process.argv[4] ?? '', process.argv[5] ?? '{}');
+  await child(process.argv[3] ?? '', process.argv[4] ?? '', process.argv[5] ?? '{}', process.argv[6] ?? 'rg');
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await benchToolsMemory();
 }
