@@ -18,7 +18,7 @@ let srv: TeaServer;
 beforeAll(async () => {
   [browser, srv] = await Promise.all([
     launchBrowser(),
-    startTeaServer(['--mode', 'ask'], { models: { main: LONG_MODEL } }),
+    startTeaServer(['--permission-mode', 'ask'], { models: { main: LONG_MODEL } }),
   ]);
 });
 

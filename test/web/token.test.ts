@@ -17,7 +17,7 @@ let srv: TeaServer;
 beforeAll(async () => {
   [browser, srv] = await Promise.all([
     launchBrowser(),
-    startTeaServer(['--mode', 'ask'], { env: { TEA_API_TOKEN: TOKEN } }),
+    startTeaServer(['--permission-mode', 'ask'], { env: { TEA_API_TOKEN: TOKEN } }),
   ]);
   const res = await fetch(`${srv.url}/v1/sessions`, {
     method: 'POST',
