@@ -14,6 +14,7 @@ import type { Store } from '../store/index.js';
 import { activeToolNames, type ToolLoading, toolsMentioned } from '../tools/loading.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { headAndTail } from '../util/head-tail.js';
 import { type SessionContext, thresholdsFor } from './context.js';
 import { DoomLoopDetector } from './doom.js';
 import { DraftWriter } from './draft.js';
@@ -92,7 +93,8 @@ export async function* runTurn(
   appendUser(deps, turnId, input);
   yield { type: 'turn_start', sessionId: deps.sessionId, turnId, input: input.text };
   if (deps.toolLoading === 'intent') {
-    const added = loadTools(deps.services, toolsMentioned(deps.tools, input.text));
+    // The words of a pasted megabyte are mostly noise: its two ends say what is wanted.
+    const added = loadTools(deps.services, toolsMentioned(deps.tools, headAndTail(input.text, 4000, 4000)));
     if (added.length > 0) yield { type: 'tools_loaded', names: added, by: 'keywords' };
   }
   const activeTools = (): string[] => activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);

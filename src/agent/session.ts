@@ -147,7 +147,9 @@ export class Session {
     let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
     try {
       if (!this.row.title && this.history.length === 0) {
-        this.deps.store.sessions.update(this.id, { title: input.replace(/\s+/g, ' ').trim().slice(0, 80) });
+        // The title is the first words: a pasted megabyte is not flattened whole for them.
+        const title = input.slice(0, 1000).replace(/\s+/g, ' ').trim().slice(0, 80);
+        this.deps.store.sessions.update(this.id, { title });
       }
       const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
       const firstTurn = this.history.length === 0;

@@ -13,6 +13,7 @@ import { chainOf, restoreMemory } from './history.js';
 import type { IngestJudge } from './judge.js';
 import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
+import { querySlice } from './query-slice.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
 import { isRelevant, searchMemories } from './search.js';
@@ -160,7 +161,8 @@ export class MemoryService {
    * Hybrid search (the query embedded with the service's embedder), weak matches
    * cut off, versions of one fact folded under the one that answers.
    */
-  async search(query: string, opts: MemorySearchOptions = {}): Promise<MemorySearchHit[]> {
+  async search(text: string, opts: MemorySearchOptions = {}): Promise<MemorySearchHit[]> {
+    const query = querySlice(text); // a long text is searched by its two ends
     if (query.trim() === '') return [];
     await this.refreshStaleVectors();
     const [queryVector] = await this.embedOrSkip([query]);
