@@ -2,6 +2,21 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
 import { apiError, zodProblem } from './errors.js';
+import { checkJsonDepth } from './json-depth.js';
+
+/**
+ * The request body as text; a 400 when it did not arrive whole (the client went away
+ * or was too slow, so nobody reads the answer: no need to report it as a server error).
+ */
+export async function bodyText(c: Context): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (e) {
+    throw apiError(400, `the request body did not arrive whole: ${(e as Error).message}`, {
+      code: 'body_incomplete',
+    });
+  }
+}
 
 /** Parses the JSON body and validates it; a bad body is a 400 naming the offending field. */
 export async function readJson<S extends z.ZodType>(
@@ -9,11 +24,12 @@ export async function readJson<S extends z.ZodType>(
   schema: S,
   opts: { optional?: boolean } = {},
 ): Promise<z.infer<S>> {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if (text.trim() === '') {
     if (opts.optional) return validated(schema, {});
     throw apiError(400, 'request body is empty: expected a JSON object', { code: 'empty_body' });
   }
+  checkJsonDepth(text);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
