@@ -10,6 +10,7 @@ import type { ToolLoading } from '../tools/loading.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
+import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import { SessionContext } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
@@ -155,7 +156,9 @@ export class Session {
       const firstTurn = this.history.length === 0;
       const context = await this.sessionContext();
       let next: TurnInput | undefined = { text: input, images: opts.images };
+      await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
       context.memories = await this.recall(input);
+      await yieldToEventLoop();
       while (next) {
         const result: TurnResult = yield* runTurn(
           {

@@ -149,7 +149,7 @@ function sharedFiles(queryFiles: readonly string[], pairFiles: readonly string[]
 }
 
 /** Characters read from each end of a long text for its keywords and paths (see util/head-tail). */
-export const RELEVANCE_END_CHARS = 4_000;
+export const RELEVANCE_END_CHARS = 2_000;
 const ends = (text: string): string => headAndTail(text, RELEVANCE_END_CHARS, RELEVANCE_END_CHARS);
 
 /** Keywords of a pair by pair object (pairs are treated as immutable). */

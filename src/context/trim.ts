@@ -312,11 +312,10 @@ const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xd
 
 /**
  * Step 6: cut the last message's text to the most that fits, its start and end kept
- * (cutMiddle). Each try estimates the cut message, so the search first bounds the
- * kept length from above (every character costs at least 1/16 token unless a
- * calibration says less; doubled until it no longer fits) and, past 100,000
- * characters, stops within 1%: a pasted megabyte costs a few estimates of what
- * fits, not of all of it.
+ * (cutMiddle). Each try estimates the cut message, so the search starts from the
+ * length the message's own estimate says fits (estimates grow about linearly with
+ * the text) and, past 100,000 characters, stops within 1%: a pasted megabyte costs
+ * a few estimates of what fits, not many of all of it.
  */
 function cutLastMessage(w: Work): boolean {
   const index = w.slots.length - 1;
@@ -327,10 +326,17 @@ function cutLastMessage(w: Work): boolean {
   const room = w.limit - (w.total - slot.tokens);
   const fitsWith = (keep: number): boolean => w.estimate(cutMiddle(slot.message, keep)) <= room;
   let lo = 0;
-  let hi = Math.min(length - 1, Math.max(0, room) * 16 + 16);
-  while (hi < length - 1 && fitsWith(hi)) {
-    lo = hi;
-    hi = Math.min(length - 1, hi * 2);
+  let hi = length - 1;
+  const guess = Math.min(hi, Math.floor((length * Math.max(0, room)) / Math.max(1, slot.tokens)));
+  if (guess > 0 && fitsWith(guess)) {
+    lo = guess;
+    const above = Math.min(hi, Math.ceil(guess * 1.02) + 16);
+    if (above > guess) {
+      if (fitsWith(above)) lo = above;
+      else hi = above - 1;
+    }
+  } else {
+    hi = Math.max(0, guess - 1);
   }
   let best = lo;
   // Exact up to 100,000 characters kept; within 1% of the most that fits beyond.

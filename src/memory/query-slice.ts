@@ -9,9 +9,9 @@
 import { headAndTail } from '../util/head-tail.js';
 
 /** Characters read from the start of a long query. */
-export const QUERY_HEAD_CHARS = 4_000;
+export const QUERY_HEAD_CHARS = 2_000;
 /** Characters read from the end of a long query. */
-export const QUERY_TAIL_CHARS = 4_000;
+export const QUERY_TAIL_CHARS = 2_000;
 
 /** `text` itself when short; else its first and last parts joined by a line break. */
 export function querySlice(text: string): string {

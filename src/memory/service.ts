@@ -13,10 +13,9 @@ import { chainOf, restoreMemory } from './history.js';
 import type { IngestJudge } from './judge.js';
 import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
-import { querySlice } from './query-slice.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
-import { isRelevant, searchMemories } from './search.js';
+import { isRelevant, querySlice, searchMemories } from './search.js';
 import { DEFAULT_MAX_MEMORIES, DEFAULT_TOKEN_CAP, selectMemories } from './select.js';
 import { type ImportableMemory, importMemories, ingestInTimeOrder } from './service-import.js';
 import {

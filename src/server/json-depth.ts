@@ -1,7 +1,10 @@
 /**
  * JSON nesting, checked before `JSON.parse`: a body of 8 MB of `[` parses into
- * millions of nested arrays (hundreds of MB) before any schema sees it. One linear
- * pass over the text counts the open brackets outside strings.
+ * millions of nested arrays (hundreds of MB) before any schema sees it. A scanner
+ * counts the open brackets outside strings as the body's bytes arrive (UTF-8: the
+ * bytes of `"`, `\`, brackets never occur inside a multi-byte character), so the
+ * count costs nothing extra at the end and a too-deep body is refused before the
+ * rest of it is read.
  */
 import { apiError } from './errors.js';
 
@@ -15,39 +18,56 @@ const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 
-/** The deepest nesting in `text`, counted up to `stopAt` (past it, `stopAt + 1`). */
-export function jsonDepth(text: string, stopAt = MAX_JSON_DEPTH): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === QUOTE) {
-      // Skip the string: up to the next quote not escaped by a backslash.
-      for (i++; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === BACKSLASH) i++;
-        else if (c === QUOTE) break;
+/** Counts JSON nesting over text or bytes fed in pieces. */
+export class DepthScanner {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** The deepest nesting seen so far. */
+  deepest = 0;
+
+  /** Feeds the next piece (UTF-16 code units or UTF-8 bytes); false once past `max`. */
+  push(piece: Uint8Array | string, max = MAX_JSON_DEPTH): boolean {
+    const bytes = typeof piece !== 'string';
+    const length = piece.length;
+    let { depth, inString, escaped, deepest } = this;
+    for (let i = 0; i < length; i++) {
+      const code = bytes ? (piece as Uint8Array)[i]! : (piece as string).charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === BACKSLASH) escaped = true;
+        else if (code === QUOTE) inString = false;
+      } else if (code === QUOTE) {
+        inString = true;
+      } else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
+        depth++;
+        if (depth > deepest) deepest = depth;
+      } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) {
+        depth--;
       }
-    } else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
-      depth++;
-      if (depth > deepest) {
-        deepest = depth;
-        if (deepest > stopAt) return deepest;
-      }
-    } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) {
-      depth--;
     }
+    Object.assign(this, { depth, inString, escaped, deepest });
+    return deepest <= max;
   }
-  return deepest;
+}
+
+/** The 400 for JSON nested deeper than MAX_JSON_DEPTH. */
+export function tooDeep(what = 'request body') {
+  return apiError(
+    400,
+    `${what} nests JSON deeper than ${MAX_JSON_DEPTH} levels: send flatter JSON (no request needs more than a few levels)`,
+    { code: 'json_too_deep' },
+  );
+}
+
+/** The deepest nesting in `text`. */
+export function jsonDepth(text: string): number {
+  const scanner = new DepthScanner();
+  scanner.push(text, Number.POSITIVE_INFINITY);
+  return scanner.deepest;
 }
 
 /** Throws a 400 `json_too_deep` when `text` nests deeper than MAX_JSON_DEPTH. */
 export function checkJsonDepth(text: string, what = 'request body'): void {
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
-    throw apiError(
-      400,
-      `${what} nests JSON deeper than ${MAX_JSON_DEPTH} levels: send flatter JSON (no request needs more than a few levels)`,
-      { code: 'json_too_deep' },
-    );
-  }
+  if (!new DepthScanner().push(text)) throw tooDeep(what);
 }

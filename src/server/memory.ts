@@ -8,7 +8,7 @@ import { readMemoryFile } from '../memory/import-file.js';
 import { CATEGORIES, type Category, type Priority } from '../memory/types.js';
 import { StoreError } from '../store/index.js';
 import { apiError } from './errors.js';
-import { checkJsonDepth } from './json-depth.js';
+import { checkJsonDepth, DepthScanner } from './json-depth.js';
 import { guarded, memoryId, memoryNotFound, memoryVersionRoutes } from './memory-versions.js';
 import { type AppContext, doc } from './routes.js';
 import { bodyText, readJson, readQuery, validated } from './validate.js';
@@ -77,11 +77,10 @@ const profileBody = z.object({ text: z.string() });
  * three take `?ingest=true` from the query.
  */
 async function readImport(c: Context): Promise<z.infer<typeof importBody>> {
-  const text = await bodyText(c);
+  const text = await bodyText(c, new DepthScanner());
   const ingest = c.req.query('ingest') === 'true' || c.req.query('ingest') === '1';
   if (text.trim() === '')
     throw apiError(400, 'request body is empty: expected memories to import', { code: 'empty_body' });
-  checkJsonDepth(text);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -59,7 +59,8 @@ async function openSession(
   const firstUser = history.find((m) => m.role === 'user');
   // With no earlier user message the turn's input names the session, as the first prompt would.
   const title = (firstUser ? firstUser.parts.find((p) => p.type === 'text')?.text : input)
-    ?.replace(/\s+/g, ' ')
+    ?.slice(0, 1000) // the first words: a pasted megabyte is not flattened whole for them
+    .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 80);
   const session = agent.newSession(title ? { title } : {});

@@ -10,13 +10,19 @@ function isLowSurrogate(code: number): boolean {
 
 /**
  * `text` itself when it has at most `head + tail` characters; else its first `head`
- * and last `tail` characters joined by a line break (never splitting a surrogate pair).
+ * and last `tail` characters joined by a line break, or by `marker(cut characters)`
+ * (never splitting a surrogate pair).
  */
-export function headAndTail(text: string, head: number, tail: number): string {
+export function headAndTail(
+  text: string,
+  head: number,
+  tail: number,
+  marker: (cut: number) => string = () => '\n',
+): string {
   if (text.length <= head + tail) return text;
   let end = head;
   if (end > 0 && isLowSurrogate(text.charCodeAt(end))) end -= 1;
   let start = text.length - tail;
   if (isLowSurrogate(text.charCodeAt(start))) start += 1;
-  return `${text.slice(0, end)}\n${text.slice(start)}`;
+  return `${text.slice(0, end)}${marker(start - end)}${text.slice(start)}`;
 }
