@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import type { AgentEvent, StopReason } from '../agent/events.js';
 import type { Session } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
+import { whileAborted } from './abort.js';
 import { apiError } from './errors.js';
 import { sessionNotFound } from './live.js';
 import { type ChatRequest, chatRequest, toChatInput } from './openai-request.js';
@@ -118,8 +119,14 @@ export function openaiRoutes(ctx: AppContext): void {
       return streamChat(c, { events, abort, meta, field, includeUsage, stats: ctx.stats });
     }
     // A streamed response notices a disconnect through its body; a whole one through the request.
-    c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
-    return tracked(ctx.stats, () => completeChat(c, events, meta, field, session.id));
+    // The listener goes when the turn ends: the request's signal outlives the request (the
+    // fetch Request's finalizer holds it), and a listener on it would keep the turn and its
+    // session, history included, for good.
+    return whileAborted(
+      c.req.raw.signal,
+      () => abort.abort(),
+      () => tracked(ctx.stats, () => completeChat(c, events, meta, field, session.id)),
+    );
   });
 }
 

@@ -80,6 +80,8 @@ export function eventRoutes(ctx: AppContext): void {
         }
       } finally {
         clearInterval(ping);
+        // The request's signal outlives the request: a listener left on it keeps the stream.
+        c.req.raw.signal.removeEventListener('abort', end);
         end();
       }
     });
