@@ -54,7 +54,15 @@ export function eventRoutes(ctx: AppContext): void {
       // Events the client missed and the buffer no longer holds: it must reload.
       const gap = session.hub.gapAfter(after, resumed !== undefined);
       const from = gap?.reason === 'restarted' ? 0 : after;
-      const { backlog, stop } = session.hub.follow(from, (e) => queue.push(e));
+      // A client that stops reading while events keep coming would queue them without
+      // end: past the hub's capacity (at least 256) it stops following, and its reconnect
+      // resumes from its Last-Event-ID (with a gap event if the hub moved on meanwhile).
+      let queued = 0;
+      const most = Math.max(session.hub.capacity, 256);
+      const { backlog, stop } = session.hub.follow(from, (e) => {
+        if (++queued > most) end();
+        else queue.push(e);
+      });
       const end = (): void => {
         stop();
         queue.close();
@@ -75,6 +83,7 @@ export function eventRoutes(ctx: AppContext): void {
         }
         for (const e of backlog) await send(e);
         for await (const e of queue) {
+          queued--;
           if (stream.aborted) break;
           await send(e);
         }
