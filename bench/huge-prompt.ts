@@ -197,21 +197,25 @@ async function main(): Promise<void> {
         `  8 MB nested JSON:        HTTP ${res.status} ${code ?? ''}; server RSS ${before.toFixed(0)} → peak ${rssMb(child.pid!, 'VmHWM').toFixed(0)} MB`,
       );
       agent.destroy();
+      // One small turn first: the server's first turn loads the word segmenter and warms the JIT.
+      await postWhilePolling(port, model, JSON.stringify({ messages: [{ role: 'user', content: LINE }] }));
       const body = JSON.stringify({ model: 'tea', messages: [{ role: 'user', content: prompt }] });
       const toModel: number[] = [];
       const health: number[] = [];
+      const worst: number[] = [];
       let total = 0;
       for (let i = 0; i < ROUNDS; i++) {
         const r = await postWhilePolling(port, model, body);
         toModel.push(r.toModelMs);
         health.push(...r.health);
+        worst.push(Math.max(...r.health));
         total = Math.max(total, r.totalMs);
       }
       console.log(
         `  tea serve POST → model:  median ${quantile(toModel, 0.5).toFixed(0)} ms (runs: ${toModel.map((x) => x.toFixed(0)).join(', ')}; slowest answer ${total.toFixed(0)} ms; target ≤ 2000)`,
       );
       console.log(
-        `  /health meanwhile:       p50 ${quantile(health, 0.5).toFixed(1)} ms  p99 ${quantile(health, 0.99).toFixed(1)} ms  max ${Math.max(...health).toFixed(1)} ms  (${health.length} requests; target p99 ≤ 50)`,
+        `  /health meanwhile:       p50 ${quantile(health, 0.5).toFixed(1)} ms  p99 ${quantile(health, 0.99).toFixed(1)} ms  max ${Math.max(...health).toFixed(1)} ms  (${health.length} requests; worst per round ${worst.map((x) => x.toFixed(0)).join(', ')}; target p99 ≤ 50)`,
       );
     } finally {
       child.kill('SIGTERM');

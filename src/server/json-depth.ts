@@ -28,23 +28,41 @@ export class DepthScanner {
 
   /** Feeds the next piece (UTF-16 code units or UTF-8 bytes); false once past `max`. */
   push(piece: Uint8Array | string, max = MAX_JSON_DEPTH): boolean {
-    const bytes = typeof piece !== 'string';
-    const length = piece.length;
+    const text = typeof piece === 'string' ? piece : undefined;
+    const bytes = typeof piece === 'string' ? undefined : piece;
+    const at = (i: number): number => (bytes ? bytes[i]! : text!.charCodeAt(i));
+    // Inside a string only `"` and `\` matter: jump between them with the native
+    // indexOf (most of a large body is string content), remembering each next place.
+    const find = (code: number, from: number): number => {
+      const found = bytes ? bytes.indexOf(code, from) : text!.indexOf(String.fromCharCode(code), from);
+      return found < 0 ? piece.length : found;
+    };
+    let nextQuote = -1;
+    let nextEscape = -1;
     let { depth, inString, escaped, deepest } = this;
-    for (let i = 0; i < length; i++) {
-      const code = bytes ? (piece as Uint8Array)[i]! : (piece as string).charCodeAt(i);
+    let i = 0;
+    while (i < piece.length) {
+      if (escaped) {
+        escaped = false;
+        i++;
+        continue;
+      }
       if (inString) {
-        if (escaped) escaped = false;
-        else if (code === BACKSLASH) escaped = true;
-        else if (code === QUOTE) inString = false;
-      } else if (code === QUOTE) {
-        inString = true;
-      } else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
+        if (nextQuote < i) nextQuote = find(QUOTE, i);
+        if (nextEscape < i) nextEscape = find(BACKSLASH, i);
+        const stop = Math.min(nextQuote, nextEscape);
+        if (stop >= piece.length) break;
+        if (stop === nextEscape) escaped = true;
+        else inString = false;
+        i = stop + 1;
+        continue;
+      }
+      const code = at(i++);
+      if (code === QUOTE) inString = true;
+      else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
         depth++;
         if (depth > deepest) deepest = depth;
-      } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) {
-        depth--;
-      }
+      } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) depth--;
     }
     Object.assign(this, { depth, inString, escaped, deepest });
     return deepest <= max;

@@ -23,9 +23,9 @@ export async function bodyText(c: Context, scanner?: DepthScanner): Promise<stri
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      // Pieces already buffered arrive without a pause: let others in every megabyte.
+      // Pieces already buffered arrive without a pause: let others in every 256 KB.
       sinceYield += value.length;
-      if (sinceYield > 1024 * 1024) {
+      if (sinceYield > 256 * 1024) {
         sinceYield = 0;
         await yieldToEventLoop();
       }
