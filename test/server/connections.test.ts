@@ -99,6 +99,40 @@ describe('oversized bodies', () => {
     }
   });
 
+  it('loses no request of a hostile mix over keep-alive connections (no resets)', async () => {
+    const big = JSON.stringify({ title: 'x'.repeat(LIMIT * 3) });
+    const post = (
+      body: NonNullable<RequestInit['body']>,
+      type = 'application/json',
+      extra: RequestInit = {},
+    ) => fetch(`${t.url}/v1/sessions`, { method: 'POST', headers: { 'content-type': type }, body, ...extra });
+    const mix = [
+      () => post(big),
+      () => post(new Blob([big]).stream(), 'application/json', { duplex: 'half' } as RequestInit),
+      () => post('x'.repeat(LIMIT * 3), 'text/plain'),
+      () => post('{bad'),
+      () => post(`${'['.repeat(100)}${']'.repeat(100)}`),
+      () => fetch(`${t.url}/health`),
+    ];
+    const failures: string[] = [];
+    const statuses: number[] = [];
+    for (let round = 0; round < 100; round++) {
+      await Promise.all(
+        mix.map(async (send) => {
+          try {
+            const res = await send();
+            await res.arrayBuffer();
+            statuses.push(res.status);
+          } catch (e) {
+            failures.push(`${(e as Error).message}: ${String((e as { cause?: unknown }).cause)}`);
+          }
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+    expect(statuses.filter((s) => s === 413)).toHaveLength(300);
+  });
+
   it('refuses JSON nested deeper than the limit before parsing it', async () => {
     const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
     for (const body of [deep, `{"messages": ${deep}}`]) {
