@@ -45,7 +45,7 @@ export async function bodyText(c: Context, scanner?: DepthScanner): Promise<stri
   return pieces.join('');
 }
 
-/** Bodies longer than this yield to the event loop once parsed. */
+/** Bodies longer than this yield to the event loop before and after parsing. */
 const LARGE_BODY_CHARS = 256 * 1024;
 
 /** Parses the JSON body and validates it; a bad body is a 400 naming the offending field. */
@@ -59,6 +59,8 @@ export async function readJson<S extends z.ZodType>(
     if (opts.optional) return validated(schema, {});
     throw apiError(400, 'request body is empty: expected a JSON object', { code: 'empty_body' });
   }
+  // Reading a large body was one long stretch and parsing it is another: others go between.
+  if (text.length > LARGE_BODY_CHARS) await yieldToEventLoop();
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -69,7 +71,6 @@ export async function readJson<S extends z.ZodType>(
     throw apiError(400, 'request body must be a JSON object', { code: 'invalid_json' });
   }
   const value = validated(schema, raw);
-  // Parsing a large body was one long stretch: let other requests in before the next.
   if (text.length > LARGE_BODY_CHARS) await yieldToEventLoop();
   return value;
 }
