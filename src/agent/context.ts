@@ -12,12 +12,15 @@ import { costUsd } from '../llm/cost.js';
 import type { Message, ModelInfo, Part, Usage } from '../llm/types.js';
 import type { Store } from '../store/index.js';
 import type { PlanItem } from '../tools/types.js';
+import { headAndTail } from '../util/head-tail.js';
 
 export const STATE_PAIRS = 'l2_pairs';
 export const STATE_SUMMARIES = 'summaries';
 /** L2 holds at most this many pairs; on overflow the oldest go to the L3 summary. */
 export const L2_CAPACITY = 50;
 export const L2_KEEP = 20;
+/** Characters of each end of a long user message or answer kept in its L2 pair. */
+export const PAIR_END_CHARS = 4_000;
 /** User turns of raw transcript sent as L1 (the builder may trim further). */
 export const L1_TURNS = 10;
 
@@ -68,6 +71,8 @@ const TEXT = new Set<Part['type']>(['text']);
 const REASONING = new Set<Part['type']>(['text', 'thinking']);
 const PATH_KEYS = ['path', 'paths', 'from', 'to', 'file', 'a', 'b'];
 
+const cutNote = (cut: number): string => `\n… [${cut} chars cut here; history_search reads them]\n`;
+
 /** The L2 pair of a finished turn: its opening message, final answer, tool-round reasoning and files. */
 export function pairFromTurn(turnId: string, messages: readonly Message[]): HistoryPair | undefined {
   const user = messages.find((m) => m.role === 'user');
@@ -91,8 +96,10 @@ export function pairFromTurn(turnId: string, messages: readonly Message[]): Hist
   }
   return {
     turnId,
-    user: textOf(user.parts, TEXT),
-    assistant: textOf(final.parts, TEXT),
+    // A pair is a reminder of an earlier turn (the transcript keeps it whole), held
+    // in memory and stored each turn: a pasted megabyte is kept by its two ends.
+    user: headAndTail(textOf(user.parts, TEXT), PAIR_END_CHARS, PAIR_END_CHARS, cutNote),
+    assistant: headAndTail(textOf(final.parts, TEXT), PAIR_END_CHARS, PAIR_END_CHARS, cutNote),
     reasoning: reasoning.length > 2000 ? `${reasoning.slice(0, 2000)}…` : reasoning,
     files: [...files].slice(0, 20),
   };

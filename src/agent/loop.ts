@@ -14,6 +14,8 @@ import type { Store } from '../store/index.js';
 import { activeToolNames, preloadBudget, type ToolLoading, toolsMentioned } from '../tools/loading.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { headAndTail } from '../util/head-tail.js';
+import { yieldToEventLoop } from '../util/yield.js';
 import { type SessionContext, thresholdsFor } from './context.js';
 import { DoomLoopDetector } from './doom.js';
 import { DraftWriter } from './draft.js';
@@ -94,7 +96,11 @@ export async function* runTurn(
   if (deps.toolLoading === 'intent') {
     const active = activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
     const budgetTokens = preloadBudget(deps.tools, deps.systemPrompt, active);
-    const added = loadTools(deps.services, toolsMentioned(deps.tools, input.text, { budgetTokens }));
+    // The words of a pasted megabyte are mostly noise: its two ends say what is wanted.
+    const added = loadTools(
+      deps.services,
+      toolsMentioned(deps.tools, headAndTail(input.text, 2000, 2000), { budgetTokens }),
+    );
     if (added.length > 0) yield { type: 'tools_loaded', names: added, by: 'keywords' };
   }
   const activeTools = (): string[] => activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
@@ -207,6 +213,7 @@ async function* streamStep(
   };
 
   const info = deps.provider.info;
+  await yieldToEventLoop(); // each of building and sending a huge context is a long synchronous stretch
   const built = deps.context.build(deps.history, info);
   for (const s of deps.context.takeLanded()) {
     yield { type: 'compaction', ...s, limit: built.limit, steps: ['summarize-history'] };
@@ -227,6 +234,7 @@ async function* streamStep(
   if (wrapUp) messages.push(note(FINAL_NOTE));
   else if (built.tokens > briefAt * info.contextWindow) messages.push(note(BRIEF_NOTE));
   const specs = wrapUp ? [] : deps.tools.specs(toolNames);
+  await yieldToEventLoop();
   try {
     try {
       for await (const d of deps.provider.stream({ messages, tools: specs }, deps.signal)) {

@@ -10,6 +10,7 @@ import type { ToolLoading } from '../tools/loading.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
+import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import { SessionContext } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
@@ -147,13 +148,17 @@ export class Session {
     let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
     try {
       if (!this.row.title && this.history.length === 0) {
-        this.deps.store.sessions.update(this.id, { title: input.replace(/\s+/g, ' ').trim().slice(0, 80) });
+        // The title is the first words: a pasted megabyte is not flattened whole for them.
+        const title = input.slice(0, 1000).replace(/\s+/g, ' ').trim().slice(0, 80);
+        this.deps.store.sessions.update(this.id, { title });
       }
       const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
       const firstTurn = this.history.length === 0;
       const context = await this.sessionContext();
       let next: TurnInput | undefined = { text: input, images: opts.images };
+      await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
       context.memories = await this.recall(input);
+      await yieldToEventLoop();
       while (next) {
         const result: TurnResult = yield* runTurn(
           {

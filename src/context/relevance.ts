@@ -4,6 +4,8 @@
  * boost for shared file paths. Pure and synchronous; pair keywords are cached per
  * pair object so scoring hundreds of pairs per request stays cheap.
  */
+import { headAndTail } from '../util/head-tail.js';
+import { segmentPieces } from '../util/segment-pieces.js';
 import type { HistoryPair } from './types.js';
 
 /** Score at or above which a pair is included in full. */
@@ -79,7 +81,7 @@ function addCjkWords(out: Set<string>, text: string): void {
       for (let i = 0; i + 1 < singles.length; i++) out.add(singles[i]! + singles[i + 1]!);
       singles = [];
     };
-    for (const { segment, isWordLike } of chineseSegmenter().segment(run)) {
+    for (const { segment, isWordLike } of segmentPieces(chineseSegmenter(), run)) {
       if (!isWordLike || !CJK_CHAR.test(segment)) {
         flush();
       } else if ([...segment].length >= 2) {
@@ -146,6 +148,10 @@ function sharedFiles(queryFiles: readonly string[], pairFiles: readonly string[]
   return shared;
 }
 
+/** Characters read from each end of a long text for its keywords and paths (see util/head-tail). */
+export const RELEVANCE_END_CHARS = 2_000;
+const ends = (text: string): string => headAndTail(text, RELEVANCE_END_CHARS, RELEVANCE_END_CHARS);
+
 /** Keywords of a pair by pair object (pairs are treated as immutable). */
 export const pairKeywordCache = new WeakMap<HistoryPair, Set<string>>();
 
@@ -153,7 +159,7 @@ export const pairKeywordCache = new WeakMap<HistoryPair, Set<string>>();
 export function pairKeywords(pair: HistoryPair): Set<string> {
   let cached = pairKeywordCache.get(pair);
   if (!cached) {
-    cached = keywords(`${pair.user}\n${pair.reasoning}\n${pair.assistant}`);
+    cached = keywords(`${ends(pair.user)}\n${ends(pair.reasoning)}\n${ends(pair.assistant)}`);
     pairKeywordCache.set(pair, cached);
   }
   return cached;
@@ -223,8 +229,8 @@ export function selectPairs(
     );
   }
   if (pairs.length === 0) return [];
-  const queryKeywords = keywords(input);
-  const queryFiles = filePaths(input);
+  const queryKeywords = keywords(ends(input));
+  const queryFiles = filePaths(ends(input));
   const selected: SelectedPair[] = [];
   let bestIndex = 0;
   let bestScore = -1;
@@ -244,7 +250,10 @@ export function selectPairs(
 
 /** Collapses whitespace and cuts to `max` code points, ending with `…` when cut. */
 function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Flattening a pasted megabyte whole for `max` characters would cost its length.
+  const head = text.length > max * 4 + 64 ? text.slice(0, max * 4 + 64) : text;
+  let flat = head.replace(/\s+/g, ' ').trim();
+  if (head !== text && flat.length < max) flat = text.replace(/\s+/g, ' ').trim(); // mostly whitespace
   const chars = [...flat];
   if (chars.length <= max) return flat;
   return `${chars

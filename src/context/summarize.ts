@@ -220,7 +220,8 @@ function clip(text: string, max: number): string {
 
 /** A fallback title: the start of the message itself. */
 export function fallbackTitle(firstMessage: string): string {
-  return clip(firstMessage, TITLE_MAX_CHARS) || 'New conversation';
+  // The start is enough: a pasted megabyte is not split into code points whole.
+  return clip(firstMessage.slice(0, TITLE_MAX_CHARS * 8 + 64), TITLE_MAX_CHARS) || 'New conversation';
 }
 
 /** A one-line title (≤ 60 chars, in the message's language) for a new session. */

@@ -271,7 +271,52 @@ export function cutHead(message: Message, keep: number): Message {
   return { ...message, parts };
 }
 
-/** Step 6: cut the last message's text to the longest head that fits (binary search). */
+/**
+ * `message` keeping `keep` characters of text across its parts in order: the first
+ * half and the last half, so a long paste keeps both its start and the question
+ * that usually ends it. Each cut part says how much was left out where.
+ */
+export function cutMiddle(message: Message, keep: number): Message {
+  const total = cuttableLength(message);
+  if (keep >= total) return message;
+  const headEnd = Math.ceil(keep / 2);
+  const tailStart = total - (keep - headEnd);
+  let offset = 0;
+  const parts = message.parts.map((p): Part => {
+    if (p.type !== 'text' && p.type !== 'tool-result') return p;
+    const text = p.type === 'text' ? p.text : p.output;
+    const start = offset;
+    offset += text.length;
+    const head = Math.max(0, Math.min(text.length, headEnd - start));
+    const tail = Math.max(0, Math.min(text.length - head, offset - tailStart));
+    if (head + tail >= text.length) return p;
+    const kept = middleCut(text, head, tail);
+    return p.type === 'text' ? { ...p, text: kept } : { ...p, output: kept };
+  });
+  return { ...message, parts };
+}
+
+/** `text` keeping its first `head` and last `tail` characters (no surrogate pair split). */
+function middleCut(text: string, head: number, tail: number): string {
+  let end = head;
+  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  let start = text.length - tail;
+  if (tail > 0 && isHighSurrogate(text.charCodeAt(start - 1))) start++;
+  const marker = `\n… [cut ${start - end} chars]`;
+  return start >= text.length
+    ? `${text.slice(0, end)}${marker}`
+    : `${text.slice(0, end)}${marker}\n${text.slice(start)}`;
+}
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * Step 6: cut the last message's text to the most that fits, its start and end kept
+ * (cutMiddle). Each try estimates the cut message, so the search starts from the
+ * length the message's own estimate says fits (estimates grow about linearly with
+ * the text) and, past 100,000 characters, stops within 1%: a pasted megabyte costs
+ * a few estimates of what fits, not many of all of it.
+ */
 function cutLastMessage(w: Work): boolean {
   const index = w.slots.length - 1;
   const slot = w.slots[index];
@@ -279,18 +324,31 @@ function cutLastMessage(w: Work): boolean {
   const length = cuttableLength(slot.message);
   if (length === 0) return false;
   const room = w.limit - (w.total - slot.tokens);
+  const fitsWith = (keep: number): boolean => w.estimate(cutMiddle(slot.message, keep)) <= room;
   let lo = 0;
   let hi = length - 1;
-  let best = 0;
-  while (lo <= hi) {
+  const guess = Math.min(hi, Math.floor((length * Math.max(0, room)) / Math.max(1, slot.tokens)));
+  if (guess > 0 && fitsWith(guess)) {
+    lo = guess;
+    const above = Math.min(hi, Math.ceil(guess * 1.02) + 16);
+    if (above > guess) {
+      if (fitsWith(above)) lo = above;
+      else hi = above - 1;
+    }
+  } else {
+    hi = Math.max(0, guess - 1);
+  }
+  let best = lo;
+  // Exact up to 100,000 characters kept; within 1% of the most that fits beyond.
+  while (lo <= hi && !(lo > 100_000 && hi - lo <= lo / 100)) {
     const mid = (lo + hi) >> 1;
-    if (w.estimate(cutHead(slot.message, mid)) <= room) {
+    if (fitsWith(mid)) {
       best = mid;
       lo = mid + 1;
     } else {
       hi = mid - 1;
     }
   }
-  replace(w, index, cutHead(slot.message, best));
+  replace(w, index, cutMiddle(slot.message, best));
   return true;
 }

@@ -23,7 +23,7 @@ import {
   type Priority,
   REFLECTION_TAG,
 } from './types.js';
-import { wordSegmenter } from './words.js';
+import { segmentWordsOf } from './words.js';
 
 export { REFLECTION_TAG } from './types.js';
 export const REFLECT_WINDOW_MS = 30 * DAY_MS;
@@ -128,7 +128,7 @@ function term(word: string): string | undefined {
 export function topicTerms(memory: Pick<Memory, 'content' | 'tags'>): Set<string> {
   const text = [memory.content, ...memory.tags.filter((t) => t !== REFLECTION_TAG)].join('\n');
   const out = new Set<string>();
-  for (const part of wordSegmenter().segment(text.normalize('NFKC'))) {
+  for (const part of segmentWordsOf(text.normalize('NFKC'))) {
     if (!part.isWordLike) continue;
     const t = term(part.segment);
     if (t !== undefined) out.add(t);

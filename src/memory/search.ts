@@ -8,6 +8,8 @@ import { STOPWORDS } from './stopwords.js';
 import type { Memory } from './types.js';
 import { ensureVectorIndex, hasVectorIndex, unitBytes } from './vector-index.js';
 
+export { querySlice } from './query-slice.js';
+
 /** Which ranked list found a memory, and at which 1-based rank. */
 export interface SearchRanks {
   trigram?: number;

@@ -15,7 +15,7 @@ import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
 import { MemoryRepo } from './repo.js';
 import { COLUMNS, type MemoryRow, toMemory } from './repo-rows.js';
-import { isRelevant, searchMemories } from './search.js';
+import { isRelevant, querySlice, searchMemories } from './search.js';
 import { DEFAULT_MAX_MEMORIES, DEFAULT_TOKEN_CAP, selectMemories } from './select.js';
 import { type ImportableMemory, importMemories, ingestInTimeOrder } from './service-import.js';
 import {
@@ -160,7 +160,8 @@ export class MemoryService {
    * Hybrid search (the query embedded with the service's embedder), weak matches
    * cut off, versions of one fact folded under the one that answers.
    */
-  async search(query: string, opts: MemorySearchOptions = {}): Promise<MemorySearchHit[]> {
+  async search(text: string, opts: MemorySearchOptions = {}): Promise<MemorySearchHit[]> {
+    const query = querySlice(text); // a long text is searched by its two ends
     if (query.trim() === '') return [];
     await this.refreshStaleVectors();
     const [queryVector] = await this.embedOrSkip([query]);

@@ -18,7 +18,7 @@ import {
   ZH_STOP,
   ZH_UPDATE_MARKERS,
 } from './statement-words.js';
-import { wordSegmenter } from './words.js';
+import { segmentWordsOf } from './words.js';
 
 export type TokenKind = 'word' | 'entity' | 'ident' | 'number' | 'cjk';
 
@@ -121,7 +121,7 @@ function latinToken(word: string, sentenceStart: boolean): Token {
 
 function cjkTokens(run: string): Token[] {
   const out: Token[] = [];
-  for (const part of wordSegmenter().segment(run)) {
+  for (const part of segmentWordsOf(run)) {
     const word = part.segment;
     if (!part.isWordLike && !CJK_RUN.test(word)) continue;
     const self = SELF_WORDS.has(word);

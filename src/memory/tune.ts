@@ -54,7 +54,8 @@ export function tuningPrompt(topics: string, memories: Memory[]): { system: stri
         `[id=${m.id} ${PRIORITY_NAMES[m.priority]}(${m.priority})${m.pinned ? ' pinned' : ''}] ${preview(m.content, TUNING_PREVIEW_CHARS)}`,
     )
     .join('\n');
-  const topicText = oneLine(topics).slice(0, TUNING_TOPICS_MAX_CHARS);
+  // Only the start is shown: a pasted megabyte is not flattened whole for it.
+  const topicText = oneLine(topics.slice(0, TUNING_TOPICS_MAX_CHARS * 4)).slice(0, TUNING_TOPICS_MAX_CHARS);
   const user = `Recent topics:\n${topicText || '(none)'}\n\nActive memories:\n${list || '(none)'}`;
   return { system, user };
 }

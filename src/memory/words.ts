@@ -7,6 +7,8 @@
  * same output.
  */
 
+import { segmentPieces, textPieces } from '../util/segment-pieces.js';
+
 let shared: Intl.Segmenter | undefined;
 
 /** The one word segmenter, created on first use. */
@@ -83,11 +85,24 @@ function asciiWords(text: string): WordPiece[] {
   return out;
 }
 
-/** Word pieces of `text`: the ASCII scanner when it applies, else the ICU segmenter. */
-export function wordPieces(text: string): Iterable<WordPiece> {
-  if (ASCII.test(text)) return asciiWords(text);
-  return Array.from(wordSegmenter().segment(text), (s) => ({
-    segment: s.segment,
-    isWordLike: s.isWordLike === true,
-  }));
+/**
+ * Word pieces of `text`, piece by piece (util/segment-pieces: linear however long
+ * the text): the ASCII scanner for a piece where it applies, else the ICU segmenter.
+ */
+export function wordPieces(text: string): WordPiece[] {
+  const out: WordPiece[] = [];
+  for (const piece of textPieces(text)) {
+    if (ASCII.test(piece.text)) {
+      for (const w of asciiWords(piece.text)) out.push(w);
+      continue;
+    }
+    for (const s of wordSegmenter().segment(piece.text))
+      out.push({ segment: s.segment, isWordLike: s.isWordLike === true });
+  }
+  return out;
+}
+
+/** `wordSegmenter().segment(text)`, in linear time however long the text. */
+export function segmentWordsOf(text: string): Iterable<{ segment: string; isWordLike: boolean }> {
+  return segmentPieces(wordSegmenter(), text);
 }

@@ -12,6 +12,19 @@ export interface HubEvent {
 
 export const DEFAULT_EVENT_BUFFER = 2000;
 
+/**
+ * What a reconnecting client missed beyond repair: `evicted` when events after its
+ * Last-Event-ID were pushed out of the buffer (`first`..`last` are gone), `restarted`
+ * when its id is ahead of this hub (the server restarted, or the session was
+ * reloaded, and counts afresh). Sent as `event: gap`: reload the session.
+ */
+export interface GapEvent {
+  type: 'gap';
+  reason: 'evicted' | 'restarted';
+  first: number;
+  last: number | null;
+}
+
 export class EventHub {
   private readonly ring: Array<HubEvent | undefined>;
   private next = 1;
@@ -37,6 +50,25 @@ export class EventHub {
     this.ring[entry.seq % this.capacity] = entry;
     for (const fn of this.subscribers) fn(entry);
     return entry.seq;
+  }
+
+  /** The oldest kept seq (the next one while none is kept). */
+  get firstKept(): number {
+    return Math.max(this.next - this.capacity, 1);
+  }
+
+  /**
+   * The gap a client resuming after `after` would fall into, if any. `ahead` says
+   * whether an id past the newest event means a restart (a Last-Event-ID) or just
+   * "from now on" (`?after=`).
+   */
+  gapAfter(after: number, ahead: boolean): GapEvent | undefined {
+    if (after + 1 < this.firstKept) {
+      return { type: 'gap', reason: 'evicted', first: after + 1, last: this.firstKept - 1 };
+    }
+    if (ahead && after > this.lastSeq)
+      return { type: 'gap', reason: 'restarted', first: after + 1, last: null };
+    return undefined;
   }
 
   /** The kept events with seq > `after`, oldest first. */

@@ -2,20 +2,22 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { apiError, errorResponse } from './errors.js';
+import { type ApiError, apiError, errorResponse } from './errors.js';
 import type { RateLimitOptions } from './types.js';
 
-export function sizeLimit(maxBytes: number): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: (c) =>
-      errorResponse(
-        c,
-        apiError(413, `request body is larger than the limit of ${maxBytes} bytes`, {
-          code: 'request_too_large',
-        }),
-      ),
+/** The 413 for a body over `maxBytes`. */
+export function tooLarge(maxBytes: number): ApiError {
+  return apiError(413, `request body is larger than the limit of ${maxBytes} bytes`, {
+    code: 'request_too_large',
   });
+}
+
+/**
+ * 413 for a body over `maxBytes`, counted as it streams in (a declared length over
+ * the limit is refused by the HTTP server before the app; see http.ts).
+ */
+export function sizeLimit(maxBytes: number): MiddlewareHandler {
+  return bodyLimit({ maxSize: maxBytes, onError: (c) => errorResponse(c, tooLarge(maxBytes)) });
 }
 
 interface Bucket {

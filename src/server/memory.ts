@@ -8,9 +8,10 @@ import { readMemoryFile } from '../memory/import-file.js';
 import { CATEGORIES, type Category, type Priority } from '../memory/types.js';
 import { StoreError } from '../store/index.js';
 import { apiError } from './errors.js';
+import { checkJsonDepth, DepthScanner } from './json-depth.js';
 import { guarded, memoryId, memoryNotFound, memoryVersionRoutes } from './memory-versions.js';
 import { type AppContext, doc } from './routes.js';
-import { readJson, readQuery, validated } from './validate.js';
+import { bodyText, readJson, readQuery, validated } from './validate.js';
 import { memoryHitView, memoryView } from './views.js';
 
 /** Memories one import request may carry (bigger files: `tea memory import`). */
@@ -76,7 +77,7 @@ const profileBody = z.object({ text: z.string() });
  * three take `?ingest=true` from the query.
  */
 async function readImport(c: Context): Promise<z.infer<typeof importBody>> {
-  const text = await c.req.text();
+  const text = await bodyText(c, new DepthScanner());
   const ingest = c.req.query('ingest') === 'true' || c.req.query('ingest') === '1';
   if (text.trim() === '')
     throw apiError(400, 'request body is empty: expected memories to import', { code: 'empty_body' });
@@ -170,6 +171,7 @@ export function memoryRoutes(ctx: AppContext): void {
   app.post('/v1/memory/import', async (c) => {
     const b = await readImport(c);
     const param = b.items === undefined ? 'text' : 'items';
+    if (b.text !== undefined) checkJsonDepth(b.text, 'text');
     // Items go through the same reader as a file, so both accept the same fields and times.
     const items = importable(param, () => readMemoryFile(b.text ?? JSON.stringify(b.items)));
     if (items.length === 0) throw apiError(400, 'text holds no memories', { param, code: 'invalid_value' });

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import type { ImagePart, Message, Part } from '../llm/types.js';
 import { apiError } from './errors.js';
+import { checkJsonDepth } from './json-depth.js';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
@@ -77,6 +78,7 @@ function contentParts(m: ChatMessage, index: number): { text: string; images: Im
 }
 
 function safeArgs(raw: string): Record<string, unknown> {
+  checkJsonDepth(raw, 'tool call arguments');
   try {
     const v: unknown = JSON.parse(raw);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

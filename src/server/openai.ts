@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import type { AgentEvent, StopReason } from '../agent/events.js';
 import type { Session } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
+import { whileAborted } from './abort.js';
 import { apiError } from './errors.js';
 import { sessionNotFound } from './live.js';
 import { type ChatRequest, chatRequest, toChatInput } from './openai-request.js';
@@ -59,7 +60,8 @@ async function openSession(
   const firstUser = history.find((m) => m.role === 'user');
   // With no earlier user message the turn's input names the session, as the first prompt would.
   const title = (firstUser ? firstUser.parts.find((p) => p.type === 'text')?.text : input)
-    ?.replace(/\s+/g, ' ')
+    ?.slice(0, 1000) // the first words: a pasted megabyte is not flattened whole for them
+    .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 80);
   const session = agent.newSession(title ? { title } : {});
@@ -117,8 +119,14 @@ export function openaiRoutes(ctx: AppContext): void {
       return streamChat(c, { events, abort, meta, field, includeUsage, stats: ctx.stats });
     }
     // A streamed response notices a disconnect through its body; a whole one through the request.
-    c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
-    return tracked(ctx.stats, () => completeChat(c, events, meta, field, session.id));
+    // The listener goes when the turn ends: the request's signal outlives the request (the
+    // fetch Request's finalizer holds it), and a listener on it would keep the turn and its
+    // session, history included, for good.
+    return whileAborted(
+      c.req.raw.signal,
+      () => abort.abort(),
+      () => tracked(ctx.stats, () => completeChat(c, events, meta, field, session.id)),
+    );
   });
 }
 

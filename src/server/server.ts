@@ -1,11 +1,37 @@
 /** Starts the app on a real HTTP server; `close()` cancels running turns and stops listening. */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { createTeaApp, type TeaApp } from './app.js';
-import { apiError } from './errors.js';
+import { type ApiError, apiError } from './errors.js';
 import { hostProblem } from './guard.js';
-import type { ServerDeps } from './types.js';
+import {
+  answerAndClose,
+  answerClientErrors,
+  capConnections,
+  closeIfEarly,
+  DEFAULT_MAX_CONNECTIONS,
+  serverOptions,
+} from './http.js';
+import { tooLarge } from './limits.js';
+import { DEFAULT_BODY_LIMIT, type ServerDeps } from './types.js';
+
+/** 503 on a connection past the cap; 413 for a declared body over the limit (never read). */
+function connectionProblem(
+  req: IncomingMessage,
+  cap: { over(socket: Socket): boolean },
+  bodyLimit: number,
+): ApiError | undefined {
+  if (cap.over(req.socket)) {
+    return apiError(503, 'the server has too many open connections: retry in a moment', {
+      code: 'server_busy',
+      headers: { 'retry-after': '1' },
+    });
+  }
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > bodyLimit) return tooLarge(bodyLimit);
+  return undefined;
+}
 
 /** A request the adapter could not turn into a `Request`: a 400 in the API's shape. */
 function unreadable(err: unknown): Response {
@@ -30,13 +56,17 @@ export async function startServer(
 ): Promise<RunningServer> {
   const tea = createTeaApp(deps);
   const listener = getRequestListener(tea.app.fetch, { errorHandler: unreadable });
-  // The Host check comes first, before the adapter parses the name (a malformed one
-  // would otherwise get a bare 400), and missing Host is ours to answer (Node's own reply is bare).
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
-    const problem = hostProblem(tea.hosts, req.headers.host);
-    if (!problem) return void listener(req, res);
-    res.writeHead(problem.status, { 'content-type': 'application/json', connection: 'close' });
-    res.end(JSON.stringify(problem.toBody()));
+  const bodyLimit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const server = createServer(serverOptions(deps));
+  const cap = capConnections(server, deps.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  answerClientErrors(server);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // The Host check comes first, before the adapter parses the name (a malformed one
+    // would otherwise get a bare 400), and missing Host is ours to answer (Node's own reply is bare).
+    const problem = hostProblem(tea.hosts, req.headers.host) ?? connectionProblem(req, cap, bodyLimit);
+    if (problem) return answerAndClose(req, res, problem);
+    closeIfEarly(req, res);
+    listener(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -43,14 +43,26 @@ export function eventRoutes(ctx: AppContext): void {
     const parsed = eventsQuery.safeParse(c.req.query());
     if (!parsed.success)
       throw apiError(400, 'after must be a non-negative integer', { param: 'after', code: 'invalid_value' });
-    const after = lastEventId(c.req.header('last-event-id')) ?? parsed.data.after ?? 0;
+    const resumed = lastEventId(c.req.header('last-event-id'));
+    const after = resumed ?? parsed.data.after ?? 0;
     const session = await live.open(c.req.param('id'));
     const pingMs = deps.pingIntervalMs ?? 15_000;
     c.header('cache-control', 'no-cache');
     c.header('x-accel-buffering', 'no');
     return streamSSE(c, async (stream) => {
       const queue = new Channel<HubEvent>();
-      const { backlog, stop } = session.hub.follow(after, (e) => queue.push(e));
+      // Events the client missed and the buffer no longer holds: it must reload.
+      const gap = session.hub.gapAfter(after, resumed !== undefined);
+      const from = gap?.reason === 'restarted' ? 0 : after;
+      // A client that stops reading while events keep coming would queue them without
+      // end: past the hub's capacity (at least 256) it stops following, and its reconnect
+      // resumes from its Last-Event-ID (with a gap event if the hub moved on meanwhile).
+      let queued = 0;
+      const most = Math.max(session.hub.capacity, 256);
+      const { backlog, stop } = session.hub.follow(from, (e) => {
+        if (++queued > most) end();
+        else queue.push(e);
+      });
       const end = (): void => {
         stop();
         queue.close();
@@ -64,13 +76,21 @@ export function eventRoutes(ctx: AppContext): void {
         stream.writeSSE({ id: String(e.seq), event: e.event.type, data: JSON.stringify(e.event) });
       try {
         await stream.write(': connected\n\n');
+        if (gap) {
+          // The id moves the client past the gap (or back to 0 after a restart).
+          const id = gap.last === null ? '0' : String(gap.last);
+          await stream.writeSSE({ id, event: 'gap', data: JSON.stringify(gap) });
+        }
         for (const e of backlog) await send(e);
         for await (const e of queue) {
+          queued--;
           if (stream.aborted) break;
           await send(e);
         }
       } finally {
         clearInterval(ping);
+        // The request's signal outlives the request: a listener left on it keeps the stream.
+        c.req.raw.signal.removeEventListener('abort', end);
         end();
       }
     });

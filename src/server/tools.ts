@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { callFacts, PermissionPolicy } from '../tools/permissions.js';
 import { runTool } from '../tools/run.js';
+import { whileAborted } from './abort.js';
 import { apiError } from './errors.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson } from './validate.js';
@@ -79,18 +80,30 @@ export function toolRoutes(ctx: AppContext): void {
         },
       );
     }
-    const result = await runTool(
-      tools,
-      { type: 'tool-call', id: `call_api_${randomUUID().slice(0, 12)}`, name: tool.name, args: body.args },
-      {
-        cwd: deps.cwd,
-        allowedRoots: deps.config.permissions.roots,
-        sessionId: 'api',
-        callId: `api_${randomUUID().slice(0, 8)}`,
-        signal: c.req.raw.signal,
-        permissions: policy,
-      },
-      { maxOutputChars: deps.config.tools.maxOutputChars },
+    // The run gets a signal of its own: the request's outlives the request, with every listener on it.
+    const abort = new AbortController();
+    const result = await whileAborted(
+      c.req.raw.signal,
+      () => abort.abort(),
+      () =>
+        runTool(
+          tools,
+          {
+            type: 'tool-call',
+            id: `call_api_${randomUUID().slice(0, 12)}`,
+            name: tool.name,
+            args: body.args,
+          },
+          {
+            cwd: deps.cwd,
+            allowedRoots: deps.config.permissions.roots,
+            sessionId: 'api',
+            callId: `api_${randomUUID().slice(0, 8)}`,
+            signal: abort.signal,
+            permissions: policy,
+          },
+          { maxOutputChars: deps.config.tools.maxOutputChars },
+        ),
     );
     return c.json({ status: result.status, output: result.output });
   });

@@ -58,6 +58,12 @@ export interface ServerDeps {
   reasoningField?: string;
   /** Largest request body in bytes (default 10 MB). */
   bodyLimitBytes?: number;
+  /** Open connections answered; a request on one past it gets 503 (default 2,000). */
+  maxConnections?: number;
+  /** Time for a request's headers to arrive (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Time for a whole request, body included, to arrive; 408 after it (default 30 s). */
+  requestTimeoutMs?: number;
   /** Per-client rate limit (default 600/min); false turns it off. */
   rateLimit?: RateLimitOptions | false;
   /** The built web UI served at `/` (absent: no UI, API only). */

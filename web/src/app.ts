@@ -138,6 +138,10 @@ export class App {
       reauthorize: () => this.api.reauthorize(this.api.token ? 'invalid' : 'missing'),
       after: LIVE_ONLY,
       onEvent: (event) => this.onEvent(event),
+      // Events were missed beyond what the server keeps: render the stored session afresh.
+      onGap: () => {
+        if (this.session?.id === sessionId) void this.open(this.session);
+      },
       onStatus: (s) => {
         status.dataset.status = s;
         status.textContent =

@@ -1,7 +1,8 @@
 /**
  * A Server-Sent Events client over fetch (so it can send the bearer token as a
  * header), which reconnects on its own and resumes with `Last-Event-ID`: the
- * server replays every event it kept after that id, so nothing is lost or doubled.
+ * server replays every event it kept after that id, so nothing is lost or doubled;
+ * when it no longer has them all it says so with `event: gap` (`onGap`).
  */
 import type { AgentEvent } from './types.js';
 
@@ -17,6 +18,11 @@ export interface SseOptions {
   onEvent: (event: AgentEvent, seq: number) => void;
   onStatus?: (status: 'connecting' | 'open' | 'retrying' | 'failed') => void;
   /**
+   * `event: gap`: events after the id we resumed from are gone (more passed than the
+   * server keeps while we were away, or it restarted): reload what is stored.
+   */
+  onGap?: (gap: StreamGap) => void;
+  /**
    * Where to start while no event has been seen yet (sent as `?after=`): `LIVE_ONLY`
    * when the caller already rendered the stored history. Later reconnects resume
    * from the last event seen.
@@ -25,6 +31,14 @@ export interface SseOptions {
   /** First reconnect delay; doubles up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;
+}
+
+/** The `gap` event's data: the ids that were missed (`last` is null after a restart). */
+export interface StreamGap {
+  type: 'gap';
+  reason: 'evicted' | 'restarted';
+  first: number;
+  last: number | null;
 }
 
 interface RawEvent {
@@ -81,7 +95,9 @@ export class EventStream {
     const url = new URL(this.opts.url);
     if (this.lastId >= 0) headers['last-event-id'] = String(this.lastId);
     else if (this.opts.after !== undefined) url.searchParams.set('after', String(this.opts.after));
-    const res = await fetch(url, { headers, signal: this.controller.signal, cache: 'no-store' });
+    // A variable, not a literal: Node's RequestInit (the tests run this client in Node) lacks `cache`.
+    const init = { headers, signal: this.controller.signal, cache: 'no-store' as const };
+    const res = await fetch(url, init);
     if (res.status === 401 && this.opts.reauthorize) {
       await this.opts.reauthorize();
       return;
@@ -121,6 +137,10 @@ export class EventStream {
     try {
       event = JSON.parse(raw.data) as AgentEvent;
     } catch {
+      return;
+    }
+    if (raw.event === 'gap') {
+      this.opts.onGap?.(event as unknown as StreamGap);
       return;
     }
     if (typeof event !== 'object' || event === null || typeof event.type !== 'string') return;
