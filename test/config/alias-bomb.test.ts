@@ -50,9 +50,7 @@ describe('a YAML alias bomb in a config file', () => {
   });
 
   it('ordinary anchors and aliases still work', async () => {
-    dirs.writeUser(
-      'profiles:\n  a: &p { base_url: "http://127.0.0.1:1/v1", model: m1 }\n  b: *p\n',
-    );
+    dirs.writeUser('profiles:\n  a: &p { base_url: "http://127.0.0.1:1/v1", model: m1 }\n  b: *p\n');
     const config = await load();
     expect(config.profiles.b?.model).toBe('m1');
   });
