@@ -141,6 +141,12 @@ export class SessionContext {
     this.summaries = opts.store.state.get<Summaries>(opts.sessionId, STATE_SUMMARIES) ?? {};
   }
 
+  /** Reads the pairs and summaries again (another runner worked on the session meanwhile). */
+  reload(): void {
+    this.pairs = this.opts.store.state.get<HistoryPair[]>(this.opts.sessionId, STATE_PAIRS) ?? [];
+    this.summaries = this.opts.store.state.get<Summaries>(this.opts.sessionId, STATE_SUMMARIES) ?? {};
+  }
+
   /** Builds the messages of one model call for `info`'s window. */
   build(history: readonly Message[], info: ModelInfo): BuildResult {
     const { store, sessionId } = this.opts;

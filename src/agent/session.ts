@@ -13,10 +13,13 @@ import type { ClientFs } from '../tools/types.js';
 import { STATE_GRANTS } from './approval.js';
 import { SessionContext } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
+import { toModelMessages } from './history.js';
 import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
+import { type LeaseSettings, SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { afterTurn } from './memory-jobs.js';
+import { TurnStopped, turnSignal } from './stop.js';
 
 export interface SessionDeps {
   provider: Provider;
@@ -43,12 +46,16 @@ export interface SessionDeps {
   memory?: MemoryService;
   /** After each turn, extract memories (and tune/reflect) on the cheap model. */
   memoryJobs: { extract: boolean; tune: boolean };
+  /** One runner per session: how long a turn waits for another runner's lease. */
+  lease: LeaseSettings;
 }
 
 /** Per-session extras a face supplies. */
 export interface SessionOptions {
   /** The client's file system (ACP editors); file tools go through it. */
   fs?: ClientFs;
+  /** How many stored messages `history` was built from (default: the store's count now). */
+  storedCount?: number;
 }
 
 export interface PromptOptions {
@@ -69,6 +76,8 @@ export class Session {
   private readonly policy: PermissionPolicy;
   private context: SessionContext | undefined;
   private memoryJob: Promise<void> = Promise.resolve();
+  /** Stored messages the in-memory history reflects; another runner's writes change the count. */
+  private storedCount: number;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -78,6 +87,7 @@ export class Session {
     opts: SessionOptions = {},
   ) {
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
+    this.storedCount = opts.storedCount ?? deps.store.messages.count(row.id);
     const state = deps.store.state;
     this.services = {
       store: deps.store,
@@ -141,61 +151,108 @@ export class Session {
     if (this.running)
       throw new Error(`session ${this.id} is busy: use steer() or followUp() while a turn runs`);
     this.running = true;
-    const signal = opts.signal ?? new AbortController().signal;
-    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-    let cost = 0;
-    let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
+    const user = opts.signal ?? new AbortController().signal;
+    const lease = new SessionLease(this.deps.store, this.id, this.deps.lease);
     try {
-      if (!this.row.title && this.history.length === 0) {
-        this.deps.store.sessions.update(this.id, { title: input.replace(/\s+/g, ' ').trim().slice(0, 80) });
+      const taken = yield* lease.take(user);
+      if (!taken.ok) {
+        const none = { inputTokens: 0, outputTokens: 0 };
+        const message = 'message' in taken ? taken.message : 'Cancelled while waiting for the session.';
+        if ('message' in taken) yield { type: 'error', kind: 'session_busy', message };
+        const reason = 'message' in taken ? 'error' : 'cancelled';
+        yield { type: 'done', sessionId: this.id, reason, text: '', message, usage: none, costUsd: 0 };
+        return;
       }
-      const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
-      const firstTurn = this.history.length === 0;
-      const context = await this.sessionContext();
-      let next: TurnInput | undefined = { text: input, images: opts.images };
-      context.memories = await this.recall(input);
-      while (next) {
-        const result: TurnResult = yield* runTurn(
-          {
-            ...this.deps,
-            sessionId: this.id,
-            cwd: this.row.cwd,
-            history: this.history,
-            steering: this.steering,
-            callIds: this.callIds,
-            policy: this.policy,
-            services: this.services,
-            toolLoading: this.deps.toolLoading,
-            outputDir,
-            context,
-            allowedRoots: outputDir ? [...(this.deps.allowedRoots ?? []), outputDir] : this.deps.allowedRoots,
-            signal,
-          },
-          next,
-          `t_${randomUUID().slice(0, 12)}`,
-        );
-        usage.inputTokens += result.usage.inputTokens;
-        usage.outputTokens += result.usage.outputTokens;
-        cost += result.costUsd;
-        last = result;
-        const queued = this.followUps.shift();
-        next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
+      const turn = turnSignal(user);
+      lease.hold((why) => turn.stop(new TurnStopped('lease_lost', why)));
+      try {
+        this.catchUp();
+        yield* this.run(input, opts.images, turn.signal);
+      } finally {
+        turn.dispose();
+        this.storedCount = this.deps.store.messages.count(this.id);
+        lease.release();
       }
-      if (firstTurn && this.deps.titles && this.deps.cheapProvider) this.nameInBackground(context, input);
-      this.memoryInBackground(context);
-      const leftover = this.saveLeftovers();
-      yield {
-        type: 'done',
-        sessionId: this.id,
-        reason: last.reason,
-        text: last.text,
-        message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
-        usage,
-        costUsd: cost,
-      };
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * With the lease held: answers what a dead runner left unfinished, and reloads the
+   * transcript when another runner wrote to the session since this one last read it.
+   */
+  private catchUp(): void {
+    this.deps.store.recover(this.id);
+    const stored = this.deps.store.messages.count(this.id);
+    if (stored === this.storedCount) return;
+    const history = toModelMessages(this.deps.store.messages.list(this.id));
+    this.history.splice(0, this.history.length, ...history);
+    for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
+    const state = this.deps.store.state;
+    this.services.loaded = new Set(state.get<string[]>(this.id, STATE_LOADED_TOOLS) ?? []);
+    const grants = state.get<PermissionRule[]>(this.id, STATE_GRANTS) ?? [];
+    const held = new Set(this.policy.sessionGrants.map((g) => JSON.stringify(g)));
+    this.policy.restoreGrants(grants.filter((g) => !held.has(JSON.stringify(g))));
+    this.context?.reload();
+    this.storedCount = stored;
+  }
+
+  private async *run(
+    input: string,
+    images: TurnInput['images'],
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent> {
+    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    let cost = 0;
+    let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
+    if (!this.row.title && this.history.length === 0) {
+      this.deps.store.sessions.update(this.id, { title: input.replace(/\s+/g, ' ').trim().slice(0, 80) });
+    }
+    const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
+    const firstTurn = this.history.length === 0;
+    const context = await this.sessionContext();
+    let next: TurnInput | undefined = { text: input, images };
+    context.memories = await this.recall(input);
+    while (next) {
+      const result: TurnResult = yield* runTurn(
+        {
+          ...this.deps,
+          sessionId: this.id,
+          cwd: this.row.cwd,
+          history: this.history,
+          steering: this.steering,
+          callIds: this.callIds,
+          policy: this.policy,
+          services: this.services,
+          toolLoading: this.deps.toolLoading,
+          outputDir,
+          context,
+          allowedRoots: outputDir ? [...(this.deps.allowedRoots ?? []), outputDir] : this.deps.allowedRoots,
+          signal,
+        },
+        next,
+        `t_${randomUUID().slice(0, 12)}`,
+      );
+      usage.inputTokens += result.usage.inputTokens;
+      usage.outputTokens += result.usage.outputTokens;
+      cost += result.costUsd;
+      last = result;
+      const queued = this.followUps.shift();
+      next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
+    }
+    if (firstTurn && this.deps.titles && this.deps.cheapProvider) this.nameInBackground(context, input);
+    this.memoryInBackground(context);
+    const leftover = this.saveLeftovers();
+    yield {
+      type: 'done',
+      sessionId: this.id,
+      reason: last.reason,
+      text: last.text,
+      message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
+      usage,
+      costUsd: cost,
+    };
   }
 
   /** The memories for this input (L0); memory failures never stop a turn. */

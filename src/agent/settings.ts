@@ -40,6 +40,7 @@ export function agentSettings(
   | 'home'
   | 'titles'
   | 'memoryJobs'
+  | 'lease'
 > {
   return {
     maxIterations: config.agent.maxIterations,
@@ -50,5 +51,6 @@ export function agentSettings(
     home: config.home,
     titles: config.agent.autoTitle,
     memoryJobs: config.memory,
+    lease: { waitMs: config.agent.sessionWaitMs },
   };
 }
