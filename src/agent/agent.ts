@@ -11,6 +11,9 @@ import { memoryTool } from './memory-tool.js';
 import { defaultSystemPrompt } from './prompt.js';
 import { memoryScopes, Session, type SessionDeps, type SessionOptions } from './session.js';
 
+/** The default deadline of one prompt. */
+export const DEFAULT_TURN_TIMEOUT_MS = 60 * 60 * 1000;
+
 export interface AgentOptions {
   provider: Provider;
   tools: ToolRegistry;
@@ -55,6 +58,8 @@ export interface AgentOptions {
    * 60 s; 0 refuses at once) while another runner holds the session.
    */
   lease?: Partial<LeaseSettings>;
+  /** The deadline of one prompt (its turn and the follow-ups queued meanwhile); default one hour. */
+  turnTimeoutMs?: number;
 }
 
 /** Creates and resumes sessions that share one provider, tool registry and store. */
@@ -112,6 +117,7 @@ export class Agent {
         tune: this.opts.memoryJobs?.tune ?? true,
       },
       lease: { ...DEFAULT_LEASE, ...this.opts.lease },
+      turnTimeoutMs: this.opts.turnTimeoutMs ?? DEFAULT_TURN_TIMEOUT_MS,
     };
   }
 

@@ -5,6 +5,7 @@
  * process holding it and what to do; a lease whose process is gone is taken over.
  */
 import { randomUUID } from 'node:crypto';
+import { duration } from '../llm/timers.js';
 import { type Lease, type LeaseOwner, type Store, thisProcess } from '../store/index.js';
 import type { AgentEvent } from './events.js';
 
@@ -67,7 +68,7 @@ export class SessionLease {
       if (signal.aborted) return { ok: false, cancelled: true };
       const left = deadline - Date.now();
       if (left <= 0) {
-        const waited = waiting ? ` and stayed busy for ${Math.round(waitMs / 1000)} s` : '';
+        const waited = waiting ? ` and stayed busy for ${duration(waitMs)}` : '';
         return {
           ok: false,
           message:
@@ -81,7 +82,7 @@ export class SessionLease {
         yield {
           type: 'notice',
           title: 'session busy',
-          body: `${holderText(this.sessionId, got.holder)}; waiting up to ${Math.ceil(left / 1000)} s for it to finish`,
+          body: `${holderText(this.sessionId, got.holder)}; waiting up to ${duration(left)} for it to finish`,
         };
       }
       await sleep(Math.min(pollMs, left), signal);

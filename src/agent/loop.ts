@@ -271,7 +271,9 @@ async function* streamStep(
             yield {
               type: 'retry',
               attempt: d.attempt,
+              maxRetries: d.maxRetries,
               delayMs: d.delayMs,
+              kind: d.kind,
               reason: d.reason,
               profile: d.profile,
             };

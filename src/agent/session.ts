@@ -3,6 +3,7 @@ import path from 'node:path';
 import { formatInstructions, loadInstructions } from '../context/instructions.js';
 import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
 import type { TokenCalibrator } from '../context/tokens.js';
+import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message, Provider, Usage } from '../llm/types.js';
 import type { MemoryService } from '../memory/service.js';
 import type { SessionRow, Store } from '../store/index.js';
@@ -11,7 +12,7 @@ import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../t
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
 import { STATE_GRANTS } from './approval.js';
-import { SessionContext } from './context.js';
+import { SessionContext, type Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
 import { toModelMessages } from './history.js';
 import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
@@ -48,7 +49,15 @@ export interface SessionDeps {
   memoryJobs: { extract: boolean; tune: boolean };
   /** One runner per session: how long a turn waits for another runner's lease. */
   lease: LeaseSettings;
+  /** The deadline of one `prompt` (its turn and the follow-ups queued meanwhile). */
+  turnTimeoutMs: number;
 }
+
+/**
+ * How long a face about to exit waits for background jobs (title, summaries, memory
+ * extraction on the cheap model) before it stops them.
+ */
+export const BACKGROUND_GRACE_MS = 5000;
 
 /** Per-session extras a face supplies. */
 export interface SessionOptions {
@@ -165,10 +174,19 @@ export class Session {
       }
       const turn = turnSignal(user);
       lease.hold((why) => turn.stop(new TurnStopped('lease_lost', why)));
+      const limit = this.deps.turnTimeoutMs;
+      const deadline = setTimeout(
+        () => {
+          const why = `The turn ran past its deadline of ${duration(limit)} (agent.turn_timeout_s)`;
+          turn.stop(new TurnStopped('deadline', why));
+        },
+        Math.min(limit, MAX_TIMER_MS),
+      );
       try {
         this.catchUp();
         yield* this.run(input, opts.images, turn.signal);
       } finally {
+        clearTimeout(deadline);
         turn.dispose();
         this.storedCount = this.deps.store.messages.count(this.id);
         lease.release();
@@ -270,6 +288,14 @@ export class Session {
     await this.context?.settled();
   }
 
+  /**
+   * For a face about to exit: waits up to `graceMs` for the background jobs, then
+   * stops those still running (a hung cheap model must not hold the exit); says which.
+   */
+  async settle(graceMs: number): Promise<Settled> {
+    return (await this.context?.settle(graceMs)) ?? { stopped: [] };
+  }
+
   private async sessionContext(): Promise<SessionContext> {
     if (this.context) return this.context;
     const cwd = this.row.cwd;
@@ -284,12 +310,12 @@ export class Session {
       ...(cheap
         ? {
             summarize: {
-              pairs: async (previous, pairs) => ({
-                ...(await summarizePairs(cheap, { ...(previous ? { previous } : {}), pairs })),
+              pairs: async (previous, pairs, signal) => ({
+                ...(await summarizePairs(cheap, { ...(previous ? { previous } : {}), pairs, signal })),
                 model: cheap.info,
               }),
-              toolChain: async (previous, calls) => ({
-                ...(await summarizeToolChain(cheap, { ...(previous ? { previous } : {}), calls })),
+              toolChain: async (previous, calls, signal) => ({
+                ...(await summarizeToolChain(cheap, { ...(previous ? { previous } : {}), calls, signal })),
                 model: cheap.info,
               }),
             },
@@ -303,10 +329,11 @@ export class Session {
   private nameInBackground(context: SessionContext, input: string): void {
     const cheap = this.deps.cheapProvider!;
     context.track(
-      titleFor(cheap, input).then((r) => {
+      titleFor(cheap, input, context.backgroundSignal).then((r) => {
         this.deps.store.sessions.update(this.id, { title: r.text });
         context.recordUsage('background:title', cheap.info, r.usage);
       }),
+      'title',
     );
   }
 
@@ -325,9 +352,10 @@ export class Session {
         scopes: { user: 'user', project: scopes[0] ?? 'user', read: scopes },
         tune: memoryJobs.tune,
         recordUsage: (label, model, usage) => context.recordUsage(label, model, usage),
+        signal: context.backgroundSignal,
       }),
     );
-    context.track(this.memoryJob);
+    context.track(this.memoryJob, 'memory extraction');
   }
 
   /** Messages queued but never sent (the turn was cancelled) are kept in the transcript. */

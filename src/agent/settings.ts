@@ -20,6 +20,8 @@ export function chainOptions(
 ): ModelChainOptions {
   return {
     timeoutMs: config.llm.timeoutMs,
+    callTimeoutMs: config.llm.callTimeoutMs,
+    streamMaxMs: config.llm.streamMaxMs,
     maxRetries: opts.cheap ? 1 : config.llm.maxRetries,
     baseDelayMs: config.llm.retryBaseMs,
     ...(opts.breakers ? { breakers: opts.breakers } : { breaker: config.llm.breaker }),
@@ -41,6 +43,7 @@ export function agentSettings(
   | 'titles'
   | 'memoryJobs'
   | 'lease'
+  | 'turnTimeoutMs'
 > {
   return {
     maxIterations: config.agent.maxIterations,
@@ -52,5 +55,6 @@ export function agentSettings(
     titles: config.agent.autoTitle,
     memoryJobs: config.memory,
     lease: { waitMs: config.agent.sessionWaitMs },
+    turnTimeoutMs: config.agent.turnTimeoutMs,
   };
 }

@@ -1,6 +1,7 @@
 import readline from 'node:readline';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
+import { settleBackground } from './print.js';
 import { textRenderer } from './render.js';
 import { createRuntime, pickSession, type Runtime, workspaceDir } from './runtime.js';
 import { confirmProjectTrust } from './trust-prompt.js';
@@ -89,7 +90,7 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
   } finally {
     rl.close();
     // Let a title or summary still running on the cheap model land before the store closes.
-    await session.settled();
+    await settleBackground(session);
     rt.close();
   }
 }
