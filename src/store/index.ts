@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
+import type { BackupPolicy } from './backup.js';
 import { type Clock, monotonicClock } from './clock.js';
+import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js';
 import { openDatabase } from './db.js';
+import { StoreError } from './errors.js';
 import { LeaseRepo } from './leases.js';
 import { MessageRepo } from './messages.js';
 import type { Migration } from './migrations.js';
@@ -10,8 +13,20 @@ import { SessionStateRepo } from './state.js';
 import { ToolCallRepo } from './tool-calls.js';
 import { UsageRepo } from './usage.js';
 
+export {
+  BACKUP_EVERY_MS,
+  type BackupInfo,
+  type BackupPolicy,
+  backupDir,
+  listBackups,
+  makeBackup,
+  quickCheck,
+  type Restored,
+  restoreBackup,
+} from './backup.js';
 export type { Clock } from './clock.js';
-export { BUSY_TIMEOUT_MS, openDatabase } from './db.js';
+export { corruptionMessage, isCorruption } from './corrupt.js';
+export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export type { AcquireResult, Lease, LeaseOwner, LeaseRepo } from './leases.js';
 export { thisProcess } from './leases.js';
@@ -44,6 +59,8 @@ export interface StoreOptions {
   now?: Clock;
   /** Replaces the built-in migration list (tests only). */
   migrations?: readonly Migration[];
+  /** Back an existing file up at open when the newest backup is older than a day (the CLI does). */
+  backup?: BackupPolicy;
 }
 
 /**
@@ -74,13 +91,19 @@ export class Store {
    * throwaway one. Sessions whose runner died mid-turn are recovered on the way (see `recover`).
    */
   static open(path: string, options: StoreOptions = {}): Store {
-    const db = openDatabase(path, options.migrations === undefined ? {} : { migrations: options.migrations });
+    const db = openDatabase(path, {
+      ...(options.migrations === undefined ? {} : { migrations: options.migrations }),
+      ...(options.backup === undefined ? {} : { backup: options.backup }),
+    });
     try {
       const store = new Store(db, monotonicClock(options.now));
       recoverDeadRunners(store);
       return store;
     } catch (err) {
       db.close();
+      if (isCorruption(err)) {
+        throw new StoreError(corruptionMessage(db.name, corruptionReason(err)), 'damaged', { cause: err });
+      }
       throw err;
     }
   }
