@@ -140,10 +140,6 @@ export class ResilientProvider implements Provider {
     throw allFailed(this.chain, failures);
   }
 
-  private gaveUp(info: ModelInfo, attempts: number, last: LlmError): LlmError {
-    return gaveUpError(info, this.callTimeoutMs, attempts, last);
-  }
-
   /** Attempts one provider with retries. Returns its last error when the chain should move on. */
   private async *runProvider(
     provider: Provider,
@@ -153,7 +149,9 @@ export class ResilientProvider implements Provider {
     const info = provider.info;
     const breaker = this.breakers.forModel(info);
     const timeoutMs = this.profileTimeoutsMs[info.profile] ?? this.timeoutMs;
-    const deadline = this.timers.now() + this.callTimeoutMs;
+    // A profile whose idle timeout is longer than the deadline still gets one full attempt.
+    const callTimeoutMs = Math.max(this.callTimeoutMs, timeoutMs);
+    const deadline = this.timers.now() + callTimeoutMs;
 
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new LlmError('aborted', 'request cancelled', { profile: info.profile });
@@ -200,7 +198,7 @@ export class ResilientProvider implements Provider {
         const delayMs = retryDelay(err, attempt, this.backoff, this.random);
         // No new attempt starts past the deadline (one already streaming an answer is not cut by it).
         if (this.timers.now() + delayMs >= deadline) {
-          return { ok: false, error: this.gaveUp(info, attempt + 1, err) };
+          return { ok: false, error: gaveUpError(info, callTimeoutMs, attempt + 1, err) };
         }
         yield {
           type: 'retry',

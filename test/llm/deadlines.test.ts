@@ -121,6 +121,14 @@ describe('model call deadlines (default settings, on a fake clock)', () => {
     expect(seen.end).toBe(182_000);
   });
 
+  it('a profile whose idle timeout is longer than the deadline still gets one full attempt', async () => {
+    const timers = new FakeTimers();
+    const slowStart = new TimedProvider('main', [{ deltas: 1, everyMs: 250_000 }], timers);
+    const seen = await call(timers, [slowStart], { profileTimeoutsMs: { main: 300_000 } });
+    expect(seen.error).toBeUndefined();
+    expect(seen.end).toBe(250_000);
+  });
+
   it('shorter settings are honoured the same way', async () => {
     const timers = new FakeTimers();
     const hung = new TimedProvider('main', [], timers);
