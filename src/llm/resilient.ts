@@ -192,14 +192,13 @@ export class ResilientProvider implements Provider {
           throw err;
         }
         breaker.failure();
-        if (!err.retryable || attempt >= this.maxRetries || !breaker.canPass()) {
-          return { ok: false, error: err };
-        }
+        if (!err.retryable) return { ok: false, error: err };
         const delayMs = retryDelay(err, attempt, this.backoff, this.random);
         // No new attempt starts past the deadline (one already streaming an answer is not cut by it).
         if (this.timers.now() + delayMs >= deadline) {
           return { ok: false, error: gaveUpError(info, callTimeoutMs, attempt + 1, err) };
         }
+        if (attempt >= this.maxRetries || !breaker.canPass()) return { ok: false, error: err };
         yield {
           type: 'retry',
           attempt: attempt + 1,
