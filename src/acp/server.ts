@@ -45,6 +45,20 @@ function checkCwd(cwd: string): string {
   return cwd;
 }
 
+/** The answer to `initialize`: what Tea can do, in the client's protocol version or the newest it knows. */
+export function initializeResponse(params: acp.InitializeRequest, version: string): acp.InitializeResponse {
+  return {
+    protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+    },
+    authMethods: [],
+    agentInfo: { name: 'tea', title: 'Tea Agent', version },
+  };
+}
+
 /** Builds the agent side of one connection (its sessions live as long as the connection). */
 export function createAcpAgent(opts: AcpServerOptions): {
   app: acp.AgentApp;
@@ -95,16 +109,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     .agent({ name: 'tea' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCaps = params.clientCapabilities;
-      return {
-        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: true, sse: false },
-        },
-        authMethods: [],
-        agentInfo: { name: 'tea', title: 'Tea Agent', version: opts.version },
-      };
+      return initializeResponse(params, opts.version);
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const cwd = checkCwd(params.cwd);

@@ -41,7 +41,8 @@ function ruleHint(tool: Tool, subject: string | undefined, decision: PermissionD
 /** The refusal when a call needs approval and nobody can give it. */
 function unanswerable(tool: Tool, subject: string | undefined, decision: PermissionDecision): string {
   const rule = ruleHint(tool, subject, decision);
-  const rerun = rule === undefined ? '--yolo' : `--allow '${rule}' or --yolo`;
+  // Quoted for a POSIX shell, so the flag can be pasted as it is (a `'` in a path included).
+  const rerun = rule === undefined ? '--yolo' : `--allow '${rule.replaceAll("'", `'\\''`)}' or --yolo`;
   if (decision.part === undefined) {
     return (
       `[DENIED] ${label(tool, subject)} needs the user's approval, and nobody can approve in this run.\n` +

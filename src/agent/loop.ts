@@ -11,7 +11,7 @@ import type {
   Usage,
 } from '../llm/types.js';
 import type { Store } from '../store/index.js';
-import { activeToolNames, type ToolLoading, toolsMentioned } from '../tools/loading.js';
+import { activeToolNames, preloadBudget, type ToolLoading, toolsMentioned } from '../tools/loading.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type SessionContext, thresholdsFor } from './context.js';
@@ -93,7 +93,9 @@ export async function* runTurn(
   appendUser(deps, turnId, input);
   yield { type: 'turn_start', sessionId: deps.sessionId, turnId, input: input.text };
   if (deps.toolLoading === 'intent') {
-    const added = loadTools(deps.services, toolsMentioned(deps.tools, input.text));
+    const active = activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
+    const budgetTokens = preloadBudget(deps.tools, deps.systemPrompt, active);
+    const added = loadTools(deps.services, toolsMentioned(deps.tools, input.text, { budgetTokens }));
     if (added.length > 0) yield { type: 'tools_loaded', names: added, by: 'keywords' };
   }
   const activeTools = (): string[] => activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);

@@ -1,13 +1,8 @@
-import { type Command, InvalidArgumentError } from 'commander';
-import { PERMISSION_MODES } from '../tools/permissions.js';
+import type { Command } from 'commander';
 import type { AcpFlags } from './acp-cmd.js';
 import { commandFlags } from './flags.js';
+import { permissionModeOption } from './options.js';
 import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
-
-function permissionMode(value: string): string {
-  if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
-  throw new InvalidArgumentError(`expected ${PERMISSION_MODES.join(', ')}`);
-}
 
 /** Registers `tea acp` (options only; the implementation and the ACP SDK load when it runs). */
 export function addAcpCommand(program: Command, setCode: (code: number) => void): void {
@@ -17,11 +12,7 @@ export function addAcpCommand(program: Command, setCode: (code: number) => void)
     .option('--cwd <dir>', 'default workspace (sessions use the directory the editor sends)')
     .option('--profile <name>', 'config profile to use as the main model')
     .option('-m, --model <model>', 'model name (overrides main_model.model)')
-    .option(
-      '--permission-mode <mode>',
-      'initial mode of new sessions: read-only | ask | auto-edit | yolo',
-      permissionMode,
-    )
+    .addOption(permissionModeOption('initial mode of new sessions: read-only | ask | auto-edit | yolo'))
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .action(async (_opts: AcpFlags, cmd: Command) => {

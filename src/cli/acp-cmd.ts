@@ -2,9 +2,10 @@
 import { Readable, Writable } from 'node:stream';
 import { mcpAttacher } from '../acp/mcp.js';
 import { serveAcp } from '../acp/server.js';
+import { serveAcpUnavailable } from '../acp/unavailable.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { EXIT } from './exit.js';
-import { createRuntime } from './runtime.js';
+import { CliError, EXIT } from './exit.js';
+import { createRuntime, type Runtime } from './runtime.js';
 import { VERSION } from './version.js';
 
 /** Flags of `tea acp` (registered in acp-cli.ts). */
@@ -26,18 +27,21 @@ function log(line: string): void {
 }
 
 export async function runAcp(flags: AcpFlags): Promise<number> {
-  const rt = await createRuntime({
-    ...(flags.cwd ? { cwd: flags.cwd } : {}),
-    ...(flags.profile ? { profile: flags.profile } : {}),
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
-    ...(flags.yolo ? { yolo: true } : {}),
-    ...(flags.allow ? { allow: flags.allow } : {}),
-    ...(flags.addDir ? { addDir: flags.addDir } : {}),
-    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
-    approvals: 'ask',
-    titles: true,
-  });
+  let rt: Runtime;
+  try {
+    rt = await runtimeFor(flags);
+  } catch (error) {
+    if (!(error instanceof CliError && error.exitCode === EXIT.NO_MODEL)) throw error;
+    // The editor still gets its `initialize` answer, then the reason with every session request.
+    log(`tea acp: ${error.message}`);
+    await serveAcpUnavailable({
+      version: VERSION,
+      reason: `Tea has no model configured. ${error.message}`,
+      input: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+      output: Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    });
+    return EXIT.NO_MODEL;
+  }
   const mcp = mcpAttacher({
     tools: rt.tools,
     home: rt.config.home,
@@ -61,4 +65,19 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     rt.close();
   }
   return EXIT.OK;
+}
+
+function runtimeFor(flags: AcpFlags): Promise<Runtime> {
+  return createRuntime({
+    ...(flags.cwd ? { cwd: flags.cwd } : {}),
+    ...(flags.profile ? { profile: flags.profile } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
+    ...(flags.yolo ? { yolo: true } : {}),
+    ...(flags.allow ? { allow: flags.allow } : {}),
+    ...(flags.addDir ? { addDir: flags.addDir } : {}),
+    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
+    approvals: 'ask',
+    titles: true,
+  });
 }

@@ -9,6 +9,8 @@ export const EXIT = {
   NO_MODEL: 3,
   /** The turn stopped before finishing: iteration cap or a repeated-call loop. */
   INCOMPLETE: 4,
+  /** The turn finished, but tool calls were refused (`tea -p` cannot ask; stderr names the `--allow` that would run them). */
+  REFUSED: 5,
   /** Interrupted by the user (Ctrl-C). */
   INTERRUPTED: 130,
 } as const;
@@ -23,5 +25,16 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/**
+ * A mistake on the command line (a flag, a value, a combination): reported like
+ * commander's own errors, one line ending in "see tea … --help", exit code 2.
+ */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.USAGE);
+    this.name = 'UsageError';
   }
 }

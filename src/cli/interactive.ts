@@ -1,4 +1,5 @@
 import readline from 'node:readline';
+import { approvalView } from './approval-view.js';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { settleBackground } from './print.js';
@@ -64,6 +65,9 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
         for await (const e of session.prompt(text, { signal: abort.signal })) {
           render.event(e);
           if (e.type === 'approval_request') {
+            // The diff of an edit or the whole command, before the question.
+            const cwd = rt.store.sessions.get(session.id)?.cwd ?? rt.cwd;
+            process.stdout.write(await approvalView(e, cwd, colours()));
             const what = e.subject ? `${e.tool}: ${e.subject}` : e.tool;
             // A shell line names the piece that needs the approval.
             const why = e.part === undefined ? '' : ` (${e.reason})`;
@@ -93,6 +97,11 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     await settleBackground(session);
     rt.close();
   }
+}
+
+/** ANSI colours on a terminal, unless NO_COLOR is set (https://no-color.org). */
+function colours(): boolean {
+  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 }
 
 function ask(rl: readline.Interface, prompt: string): Promise<string> {

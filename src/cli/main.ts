@@ -1,9 +1,11 @@
-import { Command, InvalidArgumentError } from 'commander';
-import { CliError, EXIT } from './exit.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { CliError, EXIT, UsageError } from './exit.js';
 import { addFaceCommands } from './faces.js';
 import { commandFlags, type PromptFlags } from './flags.js';
+import { permissionModeOption } from './options.js';
 import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 import type { TrustFlags } from './trust-cmd.js';
+import { commanderMessage, type NamedCommand, usageLine } from './usage.js';
 import { VERSION } from './version.js';
 
 function positiveInt(value: string): number {
@@ -14,11 +16,6 @@ function positiveInt(value: string): number {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
-}
-
-function permissionMode(value: string): string {
-  if (['read-only', 'ask', 'auto-edit', 'yolo'].includes(value)) return value;
-  throw new InvalidArgumentError('expected read-only, ask, auto-edit or yolo');
 }
 
 function outputFormat(value: string): 'text' | 'json' | 'stream-json' {
@@ -45,16 +42,14 @@ function buildProgram(setCode: (code: number) => void): Command {
     )
     .option('-m, --model <model>', 'model name for this run (overrides main_model.model)')
     .option('--profile <name>', 'config profile to use as the main model')
-    .option('-c, --continue', 'continue the most recent session in this directory')
+    .addOption(
+      new Option('-c, --continue', 'continue the most recent session in this directory').conflicts('resume'),
+    )
     .option('-r, --resume <id>', 'resume a session by id or unique prefix')
     .option('--max-turns <n>', 'model calls per turn before stopping (default 25)', positiveInt)
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .option('-v, --verbose', 'show tool activity on stderr even when it is not a terminal')
-    .option(
-      '--permission-mode <mode>',
-      'read-only | ask | auto-edit | yolo (default: config, else ask)',
-      permissionMode,
-    )
+    .addOption(permissionModeOption('read-only | ask | auto-edit | yolo (default: config, else ask)'))
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .option(
       '--allow <rule>',
@@ -65,6 +60,8 @@ function buildProgram(setCode: (code: number) => void): Command {
     .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .action(async (words: string[], opts: PromptFlags) => {
+      // Before stdin is read: a wrong directory is reported at once.
+      if (opts.cwd !== undefined) (await import('./open-store.js')).workspaceDir(opts.cwd);
       if (!opts.print && words.length === 0 && process.stdin.isTTY) {
         const { runInteractive } = await import('./interactive.js');
         setCode(await runInteractive(opts));
@@ -232,17 +229,48 @@ function buildProgram(setCode: (code: number) => void): Command {
   return program;
 }
 
+/** Every command of the tree, the program first. */
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(allCommands)];
+}
+
+/**
+ * `tea … | head`: when whoever reads our output goes away, stop quietly (exit 0,
+ * like other tools at the end of a pipe) instead of dying with a stack trace.
+ */
+function exitQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(EXIT.OK);
+      throw e;
+    });
+  }
+}
+
 /** Runs the CLI and resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnClosedPipe();
   let code: number = EXIT.OK;
   const program = buildProgram((c) => {
     code = c;
+  });
+  // The command a usage error belongs to: the one commander was parsing, or the one running.
+  let current: NamedCommand | undefined;
+  for (const command of allCommands(program)) {
+    command.configureOutput({
+      outputError: () => {
+        current = command;
+      },
+    });
+  }
+  program.hook('preAction', (_program, action) => {
+    current = action;
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {
-    return reportError(e);
+    return reportError(e, current);
   }
 }
 
@@ -256,7 +284,7 @@ function looksDamaged(e: unknown): boolean {
   return false;
 }
 
-async function reportError(e: unknown): Promise<number> {
+async function reportError(e: unknown, command: NamedCommand | undefined): Promise<number> {
   if (looksDamaged(e)) {
     const { damageReport } = await import('../store/db.js');
     const report = damageReport(e);
@@ -265,11 +293,15 @@ async function reportError(e: unknown): Promise<number> {
       return EXIT.ERROR;
     }
   }
+  if (e instanceof UsageError) {
+    process.stderr.write(`${usageLine(e.message, command)}\n`);
+    return e.exitCode;
+  }
   if (e instanceof CliError) {
     process.stderr.write(`tea: ${e.message}\n`);
     return e.exitCode;
   }
-  // commander's own exits (help, version, usage errors) have already printed.
+  // commander's own exits: help and version have printed; a usage error is ours to print.
   if (
     e &&
     typeof e === 'object' &&
@@ -278,7 +310,11 @@ async function reportError(e: unknown): Promise<number> {
     e.code.startsWith('commander.')
   ) {
     const exitCode = 'exitCode' in e && typeof e.exitCode === 'number' ? e.exitCode : EXIT.USAGE;
-    return exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    if (exitCode === 0) return EXIT.OK;
+    const message = 'message' in e && typeof e.message === 'string' ? e.message : String(e.code);
+    if (e.code !== 'commander.help' && e.code !== 'commander.helpDisplayed')
+      process.stderr.write(`${usageLine(commanderMessage(message), command)}\n`);
+    return EXIT.USAGE;
   }
   if (e instanceof Error && e.name === 'ConfigError') {
     process.stderr.write(`tea: invalid configuration\n${e.message}\n`);

@@ -1,16 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { commandFlags } from './flags.js';
+import { deprecatedModeOption, permissionModeOption } from './options.js';
 import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('expected a port, 0-65535');
   return n;
-}
-
-function mode(value: string): string {
-  if (['read-only', 'ask', 'auto-edit', 'yolo'].includes(value)) return value;
-  throw new InvalidArgumentError('expected read-only, ask, auto-edit or yolo');
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -48,8 +44,9 @@ export function addMcpCommand(program: Command, setCode: (code: number) => void)
     .option('--port <n>', 'HTTP port (0: any free port)', port, 0)
     .option('--host <host>', 'HTTP address to bind', '127.0.0.1')
     .option('--token <token>', 'bearer token clients must send (required off loopback; or $TEA_MCP_TOKEN)')
-    .option('--mode <mode>', 'permission mode: read-only | ask | auto-edit | yolo (default: config)', mode)
-    .option('--yolo', 'run every tool without asking (same as --mode yolo)')
+    .addOption(permissionModeOption('read-only | ask | auto-edit | yolo (default: config, else ask)'))
+    .addOption(deprecatedModeOption())
+    .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .option('--allow <rule>', "allow a tool: 'tool' or 'tool:pattern' (repeatable)", collect, [])
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)

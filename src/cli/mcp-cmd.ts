@@ -6,11 +6,14 @@ import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { bridgeName, McpManager, readToolCache } from '../tools/mcp/index.js';
-import { PERMISSION_MODES, type PermissionMode, PermissionPolicy, parseRule } from '../tools/permissions.js';
+import { PERMISSION_MODES, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { ToolError } from '../tools/types.js';
-import { CliError, EXIT } from './exit.js';
+import { allowRules } from './allow-check.js';
+import { CliError, EXIT, UsageError } from './exit.js';
+import { jsonText } from './json-out.js';
+import { givenMode } from './options.js';
 import { workspaceDir } from './runtime.js';
 import { shellSetup } from './sandbox-setup.js';
 import { VERSION } from './version.js';
@@ -46,7 +49,7 @@ export async function listServers(opts: { cwd?: string; json?: boolean }): Promi
     cachedTools: readToolCache(cfg.home, name)?.length ?? null,
   }));
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(jsonText(rows));
     return EXIT.OK;
   }
   if (rows.length === 0) {
@@ -86,7 +89,7 @@ export async function listServerTools(
     const tools = await manager.refresh(name);
     if (opts.json) {
       const out = tools.map((t) => ({ ...t, tool: bridgeName(name, t.name) }));
-      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      process.stdout.write(jsonText(out));
       return EXIT.OK;
     }
     const width = Math.max(0, ...tools.map((t) => t.name.length));
@@ -113,6 +116,9 @@ export interface ServeFlags {
   port?: number;
   host?: string;
   token?: string;
+  /** read-only | ask | auto-edit | yolo. */
+  permissionMode?: string;
+  /** The deprecated name of `--permission-mode`. */
   mode?: string;
   yolo?: boolean;
   allow?: string[];
@@ -120,17 +126,11 @@ export interface ServeFlags {
   sandbox?: SandboxMode;
 }
 
-function policyFor(cfg: TeaConfig, flags: ServeFlags): PermissionPolicy {
-  const mode = flags.yolo ? 'yolo' : (flags.mode ?? cfg.permissions.mode);
+function policyFor(cfg: TeaConfig, flags: ServeFlags, tools: readonly string[]): PermissionPolicy {
+  const mode = flags.yolo ? 'yolo' : (givenMode(flags) ?? cfg.permissions.mode);
   if (!PERMISSION_MODES.includes(mode as PermissionMode))
-    throw new CliError(`unknown permission mode ${mode}`);
-  const fromFlags = (flags.allow ?? []).map((text) => {
-    try {
-      return parseRule(text);
-    } catch (e) {
-      throw new CliError(`--allow ${(e as Error).message}`);
-    }
-  });
+    throw new UsageError(`unknown permission mode ${mode}: expected ${PERMISSION_MODES.join(', ')}`);
+  const fromFlags = allowRules(flags.allow ?? [], tools, Object.keys(cfg.mcpServers));
   return new PermissionPolicy(mode as PermissionMode, [...cfg.permissions.rules, ...fromFlags]);
 }
 
@@ -144,12 +144,12 @@ function untilSignal(): Promise<void> {
 /** `tea mcp serve`: Tea's tools for MCP clients, over stdio or streamable HTTP. */
 export async function serveMcp(flags: ServeFlags): Promise<number> {
   const cfg = await config(flags.cwd);
-  const policy = policyFor(cfg, flags);
   const registry = createToolRegistry({
     ...(cfg.tools.webSearch ? { webSearch: cfg.tools.webSearch } : {}),
     envAllow: cfg.tools.envAllow,
     ...shellSetup(cfg, flags.sandbox),
   });
+  const policy = policyFor(cfg, flags, registry.names());
   const options = {
     registry,
     cwd: workspaceDir(flags.cwd),

@@ -4,8 +4,10 @@ import { isoDate } from '../memory/format.js';
 import { readMemoryFile } from '../memory/import-file.js';
 import type { MemorySearchHit, RememberResult } from '../memory/service.js';
 import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, UsageError } from './exit.js';
+import { jsonText } from './json-out.js';
 import { type OpenMemory, openMemory } from './open-store.js';
+import { oneOf } from './usage.js';
 
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
@@ -60,12 +62,12 @@ function category(value: string | undefined): Category {
   if (value === undefined) return 'fact';
   const name = value.trim().toLowerCase();
   if ((CATEGORIES as readonly string[]).includes(name)) return name as Category;
-  throw new CliError(`unknown category ${JSON.stringify(value)}: use one of ${CATEGORIES.join(', ')}`);
+  return oneOf('--category', value, CATEGORIES, 'category') as Category;
 }
 
 function memoryId(value: string): number {
   const id = Number(value.replace(/^#/, ''));
-  if (!Number.isInteger(id) || id <= 0) throw new CliError(`not a memory id: ${JSON.stringify(value)}`);
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`not a memory id: ${JSON.stringify(value)}`);
   return id;
 }
 
@@ -83,7 +85,7 @@ export const memoryCommands = {
   async list(opts: { json?: boolean; all?: boolean; limit: number }): Promise<number> {
     return withMemory(({ memory }) => {
       const rows = opts.all ? memory.exportAll() : memory.list({ limit: opts.limit });
-      if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      if (opts.json) process.stdout.write(jsonText(rows));
       else
         process.stdout.write(
           rows.length ? `${rows.map(line).join('\n')}\n` : 'No memories yet. Add one: tea memory add "…"\n',
@@ -92,10 +94,10 @@ export const memoryCommands = {
     });
   },
   async search(query: string, opts: { json?: boolean; limit: number; all?: boolean }): Promise<number> {
-    if (query.trim() === '') throw new CliError('give something to search for: tea memory search "deploy"');
+    if (query.trim() === '') throw new UsageError('give something to search for: tea memory search "deploy"');
     return withMemory(async ({ memory }) => {
       const hits = await memory.search(query, { limit: opts.limit, all: opts.all === true });
-      if (opts.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
+      if (opts.json) process.stdout.write(jsonText(hits));
       else process.stdout.write(hits.length ? `${hits.map(hitLines).join('\n')}\n` : 'No memory matches.\n');
       return EXIT.OK;
     });
@@ -123,7 +125,7 @@ export const memoryCommands = {
     return withMemory(({ memory }) => {
       const versions = memory.history(memoryId(id));
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(versions, null, 2)}\n`);
+        process.stdout.write(jsonText(versions));
         return EXIT.OK;
       }
       const rows = versions.map((v, i) => {
@@ -170,7 +172,7 @@ export const memoryCommands = {
   async exportTo(file: string | undefined): Promise<number> {
     return withMemory(({ memory }) => {
       const rows = memory.exportAll();
-      const json = `${JSON.stringify(rows, null, 2)}\n`;
+      const json = jsonText(rows);
       if (!file) {
         process.stdout.write(json);
         return EXIT.OK;

@@ -15,10 +15,11 @@ import { MemoryService } from '../memory/service.js';
 import type { Embedder } from '../memory/types.js';
 import { openDatabase, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
+import { existingDir } from './usage.js';
 
-/** Resolves the workspace directory from --cwd (relative to the process cwd). */
+/** Resolves the workspace directory from --cwd (relative to the process cwd); a usage error when it does not exist. */
 export function workspaceDir(cwd: string | undefined): string {
-  return path.resolve(cwd ?? process.cwd());
+  return cwd === undefined ? path.resolve(process.cwd()) : existingDir('--cwd', cwd);
 }
 
 /** The configuration, without probing for a local model server. */

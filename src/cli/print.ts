@@ -1,6 +1,7 @@
 import { BACKGROUND_GRACE_MS, type Session, type StopReason } from '../agent/index.js';
-import { CliError, EXIT } from './exit.js';
+import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';
+import { refusalLine, refusalOf } from './refusals.js';
 import { jsonRenderer, type Renderer, streamJsonRenderer, textRenderer } from './render.js';
 import { createRuntime, pickSession } from './runtime.js';
 
@@ -14,7 +15,7 @@ async function readStdin(): Promise<string> {
 async function promptText(words: string): Promise<string> {
   const piped = process.stdin.isTTY ? '' : (await readStdin()).trim();
   const text = [words.trim(), piped].filter(Boolean).join('\n\n');
-  if (!text) throw new CliError('no prompt: pass one (tea -p "…") or pipe it on stdin', EXIT.USAGE);
+  if (!text) throw new UsageError('no prompt: pass one (tea -p "…") or pipe it on stdin');
   return text;
 }
 
@@ -65,12 +66,19 @@ export async function runPrompt(words: string, flags: PromptFlags): Promise<numb
     const session = pickSession(rt, flags);
     const render = rendererFor(flags);
     let reason: StopReason = 'error';
+    let refused = 0;
     for await (const e of session.prompt(text, { signal: abort.signal })) {
       render.event(e);
+      const refusal = refusalOf(e);
+      if (refusal) {
+        refused++;
+        // The text renderer shows it among the other stderr lines; JSON output needs it said here.
+        if (flags.outputFormat !== 'text') process.stderr.write(refusalLine(refusal));
+      }
       if (e.type === 'done') reason = e.reason;
     }
     await settleBackground(session);
-    return exitCodeFor(reason);
+    return reason === 'completed' && refused > 0 ? EXIT.REFUSED : exitCodeFor(reason);
   } finally {
     process.off('SIGINT', onSigint);
     rt.close();

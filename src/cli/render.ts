@@ -1,5 +1,7 @@
 import type { AgentEvent } from '../agent/index.js';
 import { duration } from '../llm/timers.js';
+import { jsonText } from './json-out.js';
+import { type Refusal, refusalLine, refusalOf } from './refusals.js';
 
 export interface Writer {
   write(s: string): unknown;
@@ -43,9 +45,13 @@ export function textRenderer(out: Writer, err: Writer, progress: boolean): Rende
         case 'tool_start':
           if (progress) say(`⏺ ${e.name} ${brief(e.args)}\n`);
           break;
-        case 'tool_finish':
-          if (progress && e.status !== 'ok') say(`  ${e.status}: ${firstLine(e.output)}\n`);
+        case 'tool_finish': {
+          // A refusal by the policy is always shown, with what would let the call run.
+          const refusal = refusalOf(e);
+          if (refusal) say(refusalLine(refusal));
+          else if (progress && e.status !== 'ok') say(`  ${e.status}: ${firstLine(e.output)}\n`);
           break;
+        }
         case 'plan':
           if (progress) {
             const marks = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
@@ -80,11 +86,11 @@ export function textRenderer(out: Writer, err: Writer, progress: boolean): Rende
   };
 }
 
-/** stream-json: every event as one JSON line. */
+/** stream-json: every event as one JSON line (snake_case keys). */
 export function streamJsonRenderer(out: Writer): Renderer {
   return {
     event(e) {
-      out.write(`${JSON.stringify(e)}\n`);
+      out.write(jsonText(e, true));
     },
   };
 }
@@ -93,8 +99,11 @@ export function streamJsonRenderer(out: Writer): Renderer {
 export function jsonRenderer(out: Writer): Renderer {
   let tools = 0;
   let iterations = 0;
+  const refused: Refusal[] = [];
   return {
     event(e) {
+      const refusal = refusalOf(e);
+      if (refusal) refused.push(refusal);
       if (e.type === 'tool_finish') tools++;
       if (e.type === 'turn_end') iterations += e.iterations;
       if (e.type !== 'done') return;
@@ -108,8 +117,9 @@ export function jsonRenderer(out: Writer): Renderer {
         tool_calls: tools,
         usage: { input_tokens: e.usage.inputTokens, output_tokens: e.usage.outputTokens },
         cost_usd: e.costUsd,
+        refused,
       };
-      out.write(`${JSON.stringify(result)}\n`);
+      out.write(jsonText(result, true));
     },
   };
 }

@@ -16,17 +16,14 @@ import { Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { attachMcp } from '../tools/mcp/index.js';
-import {
-  PERMISSION_MODES,
-  type PermissionMode,
-  type PermissionRule,
-  parseRule,
-} from '../tools/permissions.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { CliError, EXIT } from './exit.js';
+import { allowRules } from './allow-check.js';
+import { CliError, EXIT, UsageError } from './exit.js';
 import { embedderFor, workspaceDir } from './open-store.js';
 import { shellSetup } from './sandbox-setup.js';
+import { existingDir } from './usage.js';
 import { VERSION } from './version.js';
 
 export { embedderFor, openStore, workspaceDir } from './open-store.js';
@@ -73,19 +70,13 @@ function modeFor(config: TeaConfig, opts: RuntimeOptions): PermissionMode {
   if (opts.yolo) return 'yolo';
   const mode = opts.permissionMode ?? config.permissions.mode;
   if (!PERMISSION_MODES.includes(mode as PermissionMode))
-    throw new CliError(`unknown permission mode ${mode}`);
+    throw new UsageError(`unknown permission mode ${mode}: expected ${PERMISSION_MODES.join(', ')}`);
   return mode as PermissionMode;
 }
 
-/** Config rules first, then --allow rules (the last match wins, so flags win). */
-function rulesFor(config: TeaConfig, opts: RuntimeOptions): PermissionRule[] {
-  const fromFlags = (opts.allow ?? []).map((text) => {
-    try {
-      return parseRule(text);
-    } catch (e) {
-      throw new CliError(`--allow ${(e as Error).message}`);
-    }
-  });
+/** Config rules first, then --allow rules (the last match wins, so flags win); flags name real tools. */
+function rulesFor(config: TeaConfig, opts: RuntimeOptions, tools: ToolRegistry): PermissionRule[] {
+  const fromFlags = allowRules(opts.allow ?? [], tools.names(), Object.keys(config.mcpServers));
   return [...config.permissions.rules, ...fromFlags];
 }
 
@@ -97,6 +88,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   for (const warning of config.warnings) {
     if (warning !== told) process.stderr.write(`tea: warning: ${warning}\n`);
   }
+  // Mistakes on the command line first: they are the user's to fix before anything else.
+  const shell = shellSetup(config, opts.sandbox);
+  const tools = createToolRegistry({
+    ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
+    envAllow: config.tools.envAllow,
+    ...shell,
+  });
+  const permissionRules = rulesFor(config, opts, tools);
+  const permissionMode = modeFor(config, opts);
+  const addedRoots = (opts.addDir ?? []).map((d) => existingDir('--add-dir', d));
   const main = mainProfile(config, opts);
   const fallbacks = config.fallback.filter((n) => n !== main.name).map((n) => resolveProfile(config, n));
   const provider = createModelChain([main, ...fallbacks], chainOptions(config));
@@ -104,12 +105,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const cheap = config.cheapModel ?? main;
   const cheapProvider = createModelChain([cheap], chainOptions(config, { cheap: true }));
   const store = Store.open(defaultDbPath(config.home), { backup: {} });
-  const shell = shellSetup(config, opts.sandbox);
-  const tools = createToolRegistry({
-    ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
-    envAllow: config.tools.envAllow,
-    ...shell,
-  });
   const mcp = await attachMcp(tools, config.mcpServers, {
     home: config.home,
     cwd,
@@ -130,9 +125,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     store,
     cwd,
     maxIterations: opts.maxTurns ?? settings.maxIterations,
-    permissionMode: modeFor(config, opts),
-    permissionRules: rulesFor(config, opts),
-    allowedRoots: [...config.permissions.roots, ...(opts.addDir ?? []).map((d) => path.resolve(d))],
+    permissionMode,
+    permissionRules,
+    allowedRoots: [...config.permissions.roots, ...addedRoots],
     approvals: opts.approvals ?? 'ask',
     cheapProvider,
     titles: (opts.titles ?? true) && config.agent.autoTitle,

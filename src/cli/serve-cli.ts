@@ -1,13 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { parseHostEntry } from '../config/server.js';
-import { PERMISSION_MODES } from '../tools/permissions.js';
 import { commandFlags } from './flags.js';
+import { deprecatedModeOption, permissionModeOption } from './options.js';
 import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
-
-function permissionMode(value: string): string {
-  if ((PERMISSION_MODES as readonly string[]).includes(value)) return value;
-  throw new InvalidArgumentError(`expected ${PERMISSION_MODES.join(', ')}`);
-}
 
 function port(value: string): number {
   const n = Number(value);
@@ -54,12 +49,13 @@ export function addServeCommand(program: Command, setCode: (code: number) => voi
     .description('run the HTTP API (OpenAI-compatible) and the web UI')
     .option('--host <address>', 'address to bind; anything but loopback needs TEA_API_TOKEN', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 = any free port)', port, 8080)
-    .option(
-      '--mode <mode>',
-      'permission mode: read-only | ask | auto-edit | yolo (default: config)',
-      permissionMode,
+    .addOption(
+      permissionModeOption(
+        'read-only | ask | auto-edit | yolo, for requests that cannot answer approvals (default: config, else ask)',
+      ),
     )
-    .option('--yolo', 'run every tool without asking (same as --mode yolo)')
+    .addOption(deprecatedModeOption())
+    .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .option('--cors <origin>', 'allow this browser origin (repeatable; CORS is off by default)', origin, [])
     .option(
       '--allowed-host <name>',

@@ -7,7 +7,8 @@ import { isLoopback } from '../server/auth.js';
 import { startServer } from '../server/server.js';
 import type { PermissionMode } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, UsageError } from './exit.js';
+import { givenMode } from './options.js';
 import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
 
@@ -15,9 +16,10 @@ import { VERSION } from './version.js';
 export interface ServeFlags {
   host: string;
   port: number;
-  /** read-only | ask | auto-edit | yolo (`--mode`, or the top-level `--permission-mode`). */
-  mode?: string;
+  /** read-only | ask | auto-edit | yolo. */
   permissionMode?: string;
+  /** The deprecated name of `--permission-mode`. */
+  mode?: string;
   yolo?: boolean;
   cors: string[];
   /** Extra Host names (`--allowed-host`), added to `server.allowed_hosts`. */
@@ -52,18 +54,16 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   const host = flags.host;
   const token = process.env.TEA_API_TOKEN?.trim() || undefined;
   if (!isLoopback(host) && !token) {
-    throw new CliError(
+    throw new UsageError(
       `refusing to listen on ${host} without an API token: set TEA_API_TOKEN to a long random secret (clients send it as "Authorization: Bearer …"), or bind 127.0.0.1`,
-      EXIT.USAGE,
     );
   }
   if (flags.cors.includes('*') && !token) {
-    throw new CliError(
+    throw new UsageError(
       '--cors * would let every web site drive this server: list the origins you trust (--cors http://localhost:5173), or set TEA_API_TOKEN so that requests need the token',
-      EXIT.USAGE,
     );
   }
-  const requested = flags.mode ?? flags.permissionMode;
+  const requested = givenMode(flags);
   const rt = await createRuntime({
     ...(flags.cwd ? { cwd: flags.cwd } : {}),
     ...(flags.profile ? { profile: flags.profile } : {}),

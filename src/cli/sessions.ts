@@ -1,5 +1,6 @@
 import type { Part } from '../llm/types.js';
 import { EXIT } from './exit.js';
+import { jsonText } from './json-out.js';
 import { openStore, workspaceDir } from './open-store.js';
 
 function when(ms: number): string {
@@ -19,7 +20,7 @@ export async function listSessions(opts: { limit: number; here?: boolean; json?:
       cwd: opts.here ? workspaceDir(undefined) : undefined,
     });
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      process.stdout.write(jsonText(rows));
       return EXIT.OK;
     }
     if (rows.length === 0) {
@@ -61,7 +62,7 @@ export async function showSession(id: string, opts: { json?: boolean; full?: boo
     const messages = store.messages.list(row.id);
     if (opts.json) {
       const usage = store.usage.totals(row.id);
-      process.stdout.write(`${JSON.stringify({ session: row, messages, usage }, null, 2)}\n`);
+      process.stdout.write(jsonText({ session: row, messages, usage }));
       return EXIT.OK;
     }
     const usage = store.usage.totals(row.id);

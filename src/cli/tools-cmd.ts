@@ -1,7 +1,31 @@
+import { memoryTool } from '../agent/memory-tool.js';
+import type { MemoryService } from '../memory/service.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { CORE_TOOLS } from '../tools/loading.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
-import { CliError, EXIT } from './exit.js';
+import { EXIT, UsageError } from './exit.js';
+import { jsonText } from './json-out.js';
+import { didYouMean, oneOf } from './usage.js';
+
+/**
+ * Every tool the agent offers: the built-in ones and the `memory` tool (which the
+ * agent adds when it has a memory service; listed here without one: `tea tools`
+ * never runs a tool).
+ */
+export function agentTools(): ToolRegistry {
+  const registry = createToolRegistry();
+  const listingOnly = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('the memory tool is listed here, not run');
+      },
+    },
+  ) as MemoryService;
+  registry.register(memoryTool(listingOnly, () => []));
+  return registry;
+}
 
 function firstSentence(text: string, max = 90): string {
   const s = (text.split(/(?<=\.)\s/)[0] ?? text).trim();
@@ -23,11 +47,14 @@ function describe(t: Tool) {
 
 /** `tea tools list`: every tool with its category, approval class and a one-line description. */
 export async function listTools(opts: { json?: boolean; category?: string }): Promise<number> {
-  const tools = createToolRegistry()
-    .list()
-    .filter((t) => !opts.category || t.category === opts.category);
+  const all = agentTools().list();
+  if (opts.category !== undefined) {
+    const categories = [...new Set(all.map((t) => t.category))].sort();
+    oneOf('--category', opts.category, categories, 'category');
+  }
+  const tools = all.filter((t) => !opts.category || t.category === opts.category);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(tools.map(describe), null, 2)}\n`);
+    process.stdout.write(jsonText(tools.map(describe)));
     return EXIT.OK;
   }
   const width = Math.max(...tools.map((t) => t.name.length));
@@ -50,17 +77,16 @@ export async function listTools(opts: { json?: boolean; category?: string }): Pr
 
 /** `tea tools show <name>`: the tool's metadata and the JSON schema the model sees. */
 export async function showTool(name: string, opts: { json?: boolean }): Promise<number> {
-  const registry = createToolRegistry();
+  const registry = agentTools();
   const tool = registry.get(name);
   if (!tool) {
-    const near = registry.closest(name);
-    throw new CliError(
-      `unknown tool ${JSON.stringify(name)}${near.length ? `; did you mean: ${near.join(', ')}?` : ''}`,
+    throw new UsageError(
+      `unknown tool ${JSON.stringify(name)}${didYouMean(name, registry.names())} (tea tools list shows every tool)`,
     );
   }
   const spec = registry.specs([name])[0]!;
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ ...describe(tool), parameters: spec.parameters }, null, 2)}\n`);
+    process.stdout.write(jsonText({ ...describe(tool), parameters: spec.parameters }));
     return EXIT.OK;
   }
   const d = describe(tool);

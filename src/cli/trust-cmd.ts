@@ -17,7 +17,8 @@ import {
   type TrustRecord,
 } from '../config/trust-store.js';
 import type { RestrictedSetting } from '../config/types.js';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, UsageError } from './exit.js';
+import { jsonText } from './json-out.js';
 import { workspaceDir } from './open-store.js';
 
 export interface TrustFlags {
@@ -126,7 +127,7 @@ function listTrust(flags: TrustFlags): number {
   const records = readTrustRecords(teaHome(process.env));
   const rows = records.map((r) => ({ ...r, standing: standing(r) }));
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(jsonText(rows));
     return EXIT.OK;
   }
   if (rows.length === 0) {
@@ -151,8 +152,8 @@ function listTrust(flags: TrustFlags): number {
 
 /** `tea trust [--list | --revoke] [--cwd DIR]`. */
 export async function trustCommand(flags: TrustFlags): Promise<number> {
-  if (flags.list && flags.revoke) throw new CliError('use --list or --revoke, not both', EXIT.USAGE);
-  if (flags.json && !flags.list) throw new CliError('--json goes with --list', EXIT.USAGE);
+  if (flags.list && flags.revoke) throw new UsageError('use --list or --revoke, not both');
+  if (flags.json && !flags.list) throw new UsageError('--json goes with --list');
   if (flags.list) return listTrust(flags);
   if (flags.revoke) return revokeHere(flags);
   return trustHere(flags);

@@ -86,9 +86,20 @@ function pick(item: Record<string, unknown>, keys: readonly string[]): unknown {
   return undefined;
 }
 
-function readItem(raw: unknown): ImportableMemory {
-  if (typeof raw === 'string') return { content: raw, category: 'fact' };
-  if (!isRecord(raw)) throw new StoreError('not an object with "content"');
+/** The item with a camelCase copy of each snake_case field (`tea memory export` writes `source_session_id`). */
+function withCamelKeys(item: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...item };
+  for (const [key, value] of Object.entries(item)) {
+    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (out[camel] === undefined) out[camel] = value;
+  }
+  return out;
+}
+
+function readItem(input: unknown): ImportableMemory {
+  if (typeof input === 'string') return { content: input, category: 'fact' };
+  if (!isRecord(input)) throw new StoreError('not an object with "content"');
+  const raw = withCamelKeys(input);
   const content = pick(raw, ['content', 'text', 'memory', 'fact']);
   if (typeof content !== 'string' || content.trim() === '')
     throw new StoreError('"content" must be a non-empty string');

@@ -1,10 +1,15 @@
 /**
  * Intent-aware tool loading: only a core tier goes to the model as full schemas;
- * every other tool is a name in a one-line-per-category catalog until the model
- * loads it with `tool_search`, or the user's words pre-load it by keyword.
+ * every other tool is a name in a one-line catalog until the model loads it with
+ * `tool_search`, or the user's words pre-load it (mentions.ts), within a budget that
+ * keeps the first request small.
  */
+
+import { type MentionOptions, mentionedTools, specTokens } from './mentions.js';
 import type { ToolRegistry } from './registry.js';
 import type { Tool } from './types.js';
+
+export { specTokens } from './mentions.js';
 
 export type ToolLoading = 'intent' | 'all';
 
@@ -14,12 +19,9 @@ export const CORE_TOOLS: readonly string[] = [
   'write_file',
   'edit_file',
   'list_dir',
-  'glob',
   'grep',
   'bash',
-  'todo_write',
   'tool_search',
-  'ask_user',
 ];
 
 /** The tools whose schemas go to the model: the core tier plus those loaded. */
@@ -34,21 +36,30 @@ export function activeToolNames(
   return names;
 }
 
-/** The catalog of tools that are not sent as schemas, one line per category. */
+/**
+ * The catalog of tools that are not sent as schemas: their names, one line. Names
+ * only (tool_search finds them by intent too), so it stays small as tools are added.
+ */
 export function catalogBlock(registry: ToolRegistry): string {
-  const byCategory = new Map<string, string[]>();
-  for (const tool of registry.list()) {
-    if (CORE_TOOLS.includes(tool.name)) continue;
-    byCategory.set(tool.category, [...(byCategory.get(tool.category) ?? []), tool.name]);
-  }
-  if (byCategory.size === 0) return '';
-  const lines = [...byCategory].map(([category, names]) => `${category}: ${names.join(', ')}`);
-  return [
-    '<available-tools>',
-    ...lines,
-    '</available-tools>',
-    'Load one with tool_search (intent or names) before calling it.',
-  ].join('\n');
+  const names = registry.names().filter((n) => !CORE_TOOLS.includes(n));
+  if (names.length === 0) return '';
+  return `More tools (load with tool_search before use): ${names.join(' ')}`;
+}
+
+/** The first request of a session (system prompt + tool schemas) stays within this many tokens (characters / 4). */
+export const FIRST_REQUEST_TOKENS = 1500;
+
+/**
+ * Tokens left for pre-loaded schemas in a request with this system prompt and these
+ * tools already sent, under `FIRST_REQUEST_TOKENS` (characters / 4).
+ */
+export function preloadBudget(
+  registry: ToolRegistry,
+  systemPrompt: string,
+  active: readonly string[],
+): number {
+  const sent = active.reduce((sum, name) => sum + specTokens(registry, name), 0);
+  return Math.max(0, FIRST_REQUEST_TOKENS - Math.ceil(systemPrompt.length / 4) - sent);
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -60,28 +71,16 @@ function words(text: string): string[] {
     .filter((w) => w.length > 1);
 }
 
-/** Does `text` mention `keyword`? Whole words for Latin scripts, substrings for CJK. */
-function mentions(text: string, textWords: ReadonlySet<string>, keyword: string): boolean {
-  const k = keyword.toLowerCase();
-  if (hasCjk(k)) return text.includes(k);
-  if (k.includes(' ')) return text.includes(k);
-  return textWords.has(k);
-}
-
-/** Non-core tools whose keywords the text mentions (at most `max`, best first). */
-export function toolsMentioned(registry: ToolRegistry, text: string, max = 8): string[] {
-  const lower = text.toLowerCase();
-  const textWords = new Set(words(lower));
-  const scored: Array<{ name: string; score: number }> = [];
-  for (const tool of registry.list()) {
-    if (CORE_TOOLS.includes(tool.name)) continue;
-    const score = (tool.keywords ?? []).filter((k) => mentions(lower, textWords, k)).length;
-    if (score > 0) scored.push({ name: tool.name, score });
-  }
-  return scored
-    .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
-    .slice(0, max)
-    .map((s) => s.name);
+/**
+ * Non-core tools the user's words ask for, best first (see mentions.ts): at most
+ * `max` (default 3), within `budgetTokens` of schemas when given.
+ */
+export function toolsMentioned(
+  registry: ToolRegistry,
+  text: string,
+  opts: Omit<MentionOptions, 'exclude'> = {},
+): string[] {
+  return mentionedTools(registry, text, { ...opts, exclude: new Set(CORE_TOOLS) });
 }
 
 function scoreTool(tool: Tool, query: string, queryWords: readonly string[]): number {

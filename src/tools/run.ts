@@ -3,15 +3,14 @@
  * signal, and turn every outcome into a model-readable result. Never throws.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { z } from 'zod';
 import type { ImagePart, ToolCallPart } from '../llm/types.js';
 import { formatSeconds, whenAborted, withTimeout } from './abort.js';
 import { HINTS, hintForError } from './hints.js';
 import type { ToolRegistry } from './registry.js';
 import { summarizeParameters } from './schema.js';
-import { truncateHeadTail } from './truncate.js';
-import { type Tool, type ToolContext, ToolError, type ToolReturn } from './types.js';
+import { savedOutputPath, truncateHeadTail } from './truncate.js';
+import { type SavedOutput, type Tool, type ToolContext, ToolError, type ToolReturn } from './types.js';
 
 export type ToolRunStatus = 'ok' | 'error' | 'cancelled' | 'denied';
 
@@ -84,16 +83,30 @@ function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
     .join('; ');
 }
 
-function normalizeReturn(value: ToolReturn): { output: string; isError: boolean; images?: ImagePart[] } {
+interface Normalized {
+  output: string;
+  isError: boolean;
+  images?: ImagePart[];
+  savedOutput?: SavedOutput;
+}
+
+function normalizeReturn(value: ToolReturn): Normalized {
   if (typeof value === 'string') return { output: value, isError: false };
   if (typeof value !== 'object' || value === null) return { output: String(value), isError: false };
   const output = typeof value.output === 'string' ? value.output : String(value.output);
-  const result: { output: string; isError: boolean; images?: ImagePart[] } = {
-    output,
-    isError: value.isError === true,
-  };
+  const result: Normalized = { output, isError: value.isError === true };
   if (value.images && value.images.length > 0) result.images = value.images;
+  if (value.savedOutput) result.savedOutput = value.savedOutput;
   return result;
+}
+
+/** A run's result before truncation: it may name a file the tool saved its whole output to. */
+type Untruncated = ToolRunResult & { savedOutput?: SavedOutput };
+
+function savedOf(settled: Settled | undefined): { savedOutput?: SavedOutput } {
+  if (!settled?.ok) return {};
+  const { savedOutput } = normalizeReturn(settled.value);
+  return savedOutput ? { savedOutput } : {};
 }
 
 async function settle(run: () => Promise<ToolReturn>): Promise<Settled> {
@@ -166,30 +179,47 @@ export async function runTool(
   opts: RunToolOptions = {},
 ): Promise<ToolRunResult> {
   const maxChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-  let result: ToolRunResult;
+  let untruncated: Untruncated;
   try {
-    result = await runUntruncated(registry, call, ctx, opts);
+    untruncated = await runUntruncated(registry, call, ctx, opts);
   } catch (error) {
     // Only a broken schema or registry gets here; still answer the model instead of crashing the loop.
     const { message, hint } = describeError(error);
-    result = errorResult(`${call.name} failed: ${message}`, hint);
+    untruncated = errorResult(`${call.name} failed: ${message}`, hint);
   }
+  const { savedOutput, ...result } = untruncated;
+  if (savedOutput) return { ...result, output: pointToSaved(result.output, maxChars, savedOutput) };
   if (result.output.length <= maxChars) return result;
   return { ...result, output: await truncateToFile(result.output, maxChars, ctx) };
+}
+
+function savedNote(chars: number, file: string): string {
+  return `\n[full output (${chars} chars) saved to ${file}; read_file it with offset/limit to see the omitted part]`;
 }
 
 /** Cuts a long output head+tail and, when the context has an output dir, saves the full text there. */
 async function truncateToFile(output: string, maxChars: number, ctx: ToolContext): Promise<string> {
   if (!ctx.outputDir) return truncateHeadTail(output, maxChars);
-  const file = path.join(ctx.outputDir, `${ctx.callId.replace(/[^\w.-]/g, '_')}.txt`);
+  const file = savedOutputPath(ctx.outputDir, ctx.callId);
   try {
     await mkdir(ctx.outputDir, { recursive: true });
     await writeFile(file, output);
   } catch {
     return truncateHeadTail(output, maxChars);
   }
-  const note = `\n[full output (${output.length} chars) saved to ${file}; read_file it with offset/limit to see the omitted part]`;
+  const note = savedNote(output.length, file);
   return truncateHeadTail(output, maxChars - note.length) + note;
+}
+
+const bytesText = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${bytes} bytes`;
+
+/** The tool saved its whole output itself: cut what it returned and say where the rest is. */
+function pointToSaved(output: string, maxChars: number, saved: SavedOutput): string {
+  const note = saved.complete
+    ? savedNote(saved.chars, saved.path)
+    : `\n[the first ${bytesText(saved.bytes)} of the output (of ${saved.chars} chars; saving stopped at its size limit) saved to ${saved.path}; read_file it with offset/limit; the end of the output is shown above]`;
+  return truncateHeadTail(output, Math.max(0, maxChars - note.length)) + note;
 }
 
 async function runUntruncated(
@@ -197,7 +227,7 @@ async function runUntruncated(
   call: ToolCallPart,
   ctx: ToolContext,
   opts: RunToolOptions,
-): Promise<ToolRunResult> {
+): Promise<Untruncated> {
   const tool = registry.get(call.name);
   const specHint = (): string =>
     tool ? `expected parameters: ${summarizeParameters(registry.specs([tool.name])[0]!)}` : '';
@@ -245,6 +275,7 @@ async function runUntruncated(
       output: `[CANCELLED] ${tool.name} was cancelled by the user${partialOutput(run.settled)}`,
       isError: true,
       status: 'cancelled',
+      ...savedOf(run.settled),
     };
   }
   if (run.timedOut) {
@@ -253,6 +284,7 @@ async function runUntruncated(
       output: `${formatError(`${tool.name} timed out after ${formatSeconds(run.timeoutMs)}`, HINTS.timeout)}${partial}`,
       isError: true,
       status: 'error',
+      ...savedOf(run.settled),
     };
   }
   const settled = run.settled;
@@ -264,7 +296,8 @@ async function runUntruncated(
   const value = normalizeReturn(settled.value);
   const output =
     value.isError && !value.output.startsWith('[ERROR]') ? `[ERROR] ${value.output}` : value.output;
-  const result: ToolRunResult = { output, isError: value.isError, status: value.isError ? 'error' : 'ok' };
+  const result: Untruncated = { output, isError: value.isError, status: value.isError ? 'error' : 'ok' };
   if (value.images) result.images = value.images;
+  if (value.savedOutput) result.savedOutput = value.savedOutput;
   return result;
 }

@@ -3,6 +3,16 @@
  * it finished, the middle is usually the least useful part.
  */
 
+import path from 'node:path';
+
+/**
+ * Where the full text of a call's long output is saved: the runner's truncation and a
+ * tool saving its own output (bash) use the same file.
+ */
+export function savedOutputPath(outputDir: string, callId: string): string {
+  return path.join(outputDir, `${callId.replace(/[^\w.-]/g, '_')}.txt`);
+}
+
 /** Room kept for the middle marker when splitting a budget between head and tail. */
 const MARKER_RESERVE = 64;
 

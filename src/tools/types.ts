@@ -101,6 +101,23 @@ export interface ToolResult {
   output: string;
   isError?: boolean;
   images?: ImagePart[];
+  /**
+   * The tool kept only part of a long output in `output` and wrote the whole of it to
+   * this file (`savedOutputPath`); the runner then points the model there instead of
+   * saving `output` itself.
+   */
+  savedOutput?: SavedOutput;
+}
+
+/** A long output a tool saved to a file itself (see `ToolResult.savedOutput`). */
+export interface SavedOutput {
+  path: string;
+  /** Characters of output in all. */
+  chars: number;
+  /** False when the file holds only the start (a size limit stopped the saving). */
+  complete: boolean;
+  /** Bytes in the file. */
+  bytes: number;
 }
 
 export type ToolReturn = string | ToolResult;

@@ -34,7 +34,7 @@ describe('intent-aware tool loading', () => {
 
     expect(offered(0).sort()).toEqual([...CORE_TOOLS].sort());
     const system = wireText(wireMessages(h.server.requests[0]!.body)[0]!);
-    expect(system).toMatch(/<available-tools>[\s\S]*system: [^\n]*current_time/);
+    expect(system).toMatch(/\nMore tools \(load with tool_search before use\): [^\n]*current_time/);
     expect(events.find((e) => e.type === 'tools_loaded')).toMatchObject({ by: 'tool_search' });
     expect(offered(1)).toContain('current_time');
     const results = wireMessages(h.server.requests[2]!.body).filter((m) => m.role === 'tool');

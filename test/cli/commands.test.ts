@@ -59,23 +59,24 @@ describe('tea sessions', () => {
 
 describe('bad flags', () => {
   it('a bad value is one line naming the flag, the value and the allowed values (exit 2), without the help', async () => {
-    const line = "error: option '--sandbox <mode>' argument 'bogus' is invalid. expected auto, on or off\n";
-    for (const args of [
-      ['--sandbox', 'bogus'],
-      ['-p', 'hi', '--sandbox', 'bogus'],
-      ['serve', '--sandbox', 'bogus'],
-      ['acp', '--sandbox', 'bogus'],
-      ['mcp', 'serve', '--sandbox', 'bogus'],
-    ]) {
-      const r = await tea(args);
+    const line = (command: string) =>
+      `tea: option '--sandbox <mode>' argument 'bogus' is invalid: expected auto, on or off (see ${command} --help)\n`;
+    for (const [args, command] of [
+      [['--sandbox', 'bogus'], 'tea'],
+      [['-p', 'hi', '--sandbox', 'bogus'], 'tea'],
+      [['serve', '--sandbox', 'bogus'], 'tea serve'],
+      [['acp', '--sandbox', 'bogus'], 'tea acp'],
+      [['mcp', 'serve', '--sandbox', 'bogus'], 'tea mcp serve'],
+    ] as const) {
+      const r = await tea([...args]);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr, args.join(' ')).toBe(line);
+      expect(r.stderr, args.join(' ')).toBe(line(command));
       expect(r.stdout, args.join(' ')).toBe('');
     }
     const mode = await tea(['-p', 'hi', '--permission-mode', 'nope']);
     expect(mode.code).toBe(2);
     expect(mode.stderr).toBe(
-      "error: option '--permission-mode <mode>' argument 'nope' is invalid. expected read-only, ask, auto-edit or yolo\n",
+      "tea: option '--permission-mode <mode>' argument 'nope' is invalid: expected read-only, ask, auto-edit or yolo (see tea --help)\n",
     );
     expect(t.server.requests).toHaveLength(0);
   });

@@ -56,14 +56,14 @@ describe('a process killed mid-turn loses nothing', () => {
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(messages.length).toBeGreaterThanOrEqual(before.length);
     expect(messages[0]!.parts).toEqual([{ type: 'text', text: 'do two steps' }]);
-    expect(messages[2]!.parts[0]).toMatchObject({ type: 'tool-result', name: 'write_file', isError: false });
+    expect(messages[2]!.parts[0]).toMatchObject({ type: 'tool-result', name: 'write_file', is_error: false });
     expect(messages[3]!.parts).toEqual(
       expect.arrayContaining([
         { type: 'text', text: 'Now a long command.' },
         expect.objectContaining({ type: 'tool-call', name: 'bash' }),
       ]),
     );
-    expect(messages[4]!.parts[0]).toMatchObject({ name: 'bash', output: INTERRUPTED_RESULT, isError: true });
+    expect(messages[4]!.parts[0]).toMatchObject({ name: 'bash', output: INTERRUPTED_RESULT, is_error: true });
 
     // Resuming continues from there: the unfinished call is answered as interrupted.
     t.server.script(reply().text('Picked up where we left off.'));

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_MEMORY_JOBS, runTea, TEA_BIN, useScriptedCli } from '../support/cli.js';
@@ -91,5 +91,43 @@ describe('approvals in a terminal', () => {
     expect(existsSync(path.join(t.ctx.work, 'no.txt'))).toBe(false);
     const refused = wireMessages(t.server.requests[3]!.body).findLast((m) => m.role === 'tool');
     expect(wireText(refused!)).toMatch(/^\[DENIED\] The user rejected write_file \(no\.txt\): not that file/);
+  });
+});
+
+describe('what an approval shows first', () => {
+  // Without the colour codes (and the carriage returns of the terminal).
+  const plain = (screen: string) =>
+    screen.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '').replace(/\r/g, '');
+
+  it('the diff of an edit, coloured, and a long command in full', async () => {
+    noTitles();
+    writeFileSync(path.join(t.ctx.work, 'notes.txt'), 'line one\nline two\nline three\n');
+    const replacement =
+      'line 2, rewritten with a replacement long enough to pass the eighty characters of a line';
+    const command =
+      'echo one && echo two && echo three && echo four && echo five && echo six && echo seven eight nine';
+    t.server.script(
+      reply().toolCall('edit_file', { path: 'notes.txt', old_string: 'line two', new_string: replacement }),
+      reply().text('Edited.'),
+      reply().toolCall('bash', { command }),
+      reply().text('Not run.'),
+    );
+    const screen = await typeInto(
+      ['edit the notes', 'y', 'run it', 'n', '/exit'],
+      ['Allow edit_file: notes.txt?', 'Edited.', 'Allow bash:', 'Not run.'],
+    );
+    const text = plain(screen);
+    const diff = text.slice(0, text.indexOf('Allow edit_file: notes.txt?'));
+    expect(diff).toMatch(
+      /\+\+\+ notes\.txt\n[\s\S]*@@ -1,3 \+1,3 @@\n {3}line one\n {2}-line two\n {2}\+line 2, rewritten/,
+    );
+    expect(diff).toContain(`+${replacement}\n`);
+    expect(screen).toContain('\u001b[31m-line two\u001b[0m');
+    expect(screen).toContain(`\u001b[32m+${replacement}\u001b[0m`);
+    expect(readFileSync(path.join(t.ctx.work, 'notes.txt'), 'utf8')).toBe(
+      `line one\n${replacement}\nline three\n`,
+    );
+    const asked = text.slice(text.indexOf('Edited.'), text.indexOf('Allow bash:'));
+    expect(asked).toContain(`  $ ${command}\n`);
   });
 });

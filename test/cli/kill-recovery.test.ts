@@ -21,7 +21,8 @@ async function killedMidTool(): Promise<string> {
     return e.type === 'tool_start' && e.name === 'bash';
   });
   expect(started).toContain('sleep 30');
-  const sessionId = (JSON.parse(run.stdout.split('\n')[0]!) as { sessionId: string }).sessionId;
+  const first = JSON.parse(run.stdout.split('\n')[0]!) as { session_id?: string; sessionId?: string };
+  const sessionId = first.session_id ?? first.sessionId!;
   run.kill('SIGKILL');
   expect((await run.exit).signal).toBe('SIGKILL');
   return sessionId;

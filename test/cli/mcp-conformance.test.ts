@@ -30,7 +30,7 @@ let server: Awaited<ReturnType<typeof startMcpHttp>>;
 beforeAll(async () => {
   ctx = cliEnv();
   writeFileSync(path.join(ctx.work, 'notes.txt'), 'first line\n');
-  server = await startMcpHttp(ctx.env, ['--cwd', ctx.work, '--mode', 'read-only']);
+  server = await startMcpHttp(ctx.env, ['--cwd', ctx.work, '--permission-mode', 'read-only']);
 });
 afterAll(async () => {
   server.child.kill('SIGTERM');

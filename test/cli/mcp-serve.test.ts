@@ -40,7 +40,7 @@ describe('tea mcp serve over stdio', () => {
   it('lists tools, reads a file and refuses a write in read-only mode', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [TEA_BIN, 'mcp', 'serve', '--cwd', ctx.work, '--mode', 'read-only'],
+      args: [TEA_BIN, 'mcp', 'serve', '--cwd', ctx.work, '--permission-mode', 'read-only'],
       env: ctx.env as Record<string, string>,
       stderr: 'pipe',
     });
@@ -88,7 +88,14 @@ const startHttp = (args: string[]) => startMcpHttp(ctx.env, args);
 
 describe('tea mcp serve over streamable HTTP', () => {
   it('serves on a free loopback port; ask mode refuses what it would ask about; --allow lets it run', async () => {
-    const server = await startHttp(['--cwd', ctx.work, '--mode', 'ask', '--allow', 'write_file:allowed.txt']);
+    const server = await startHttp([
+      '--cwd',
+      ctx.work,
+      '--permission-mode',
+      'ask',
+      '--allow',
+      'write_file:allowed.txt',
+    ]);
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       await withClient(new StreamableHTTPClientTransport(new URL(server.url)), async (client) => {

@@ -83,10 +83,10 @@ describe('tea mcp tools', () => {
     const [list, json] = await Promise.all([tea('mcp', 'list'), tea('mcp', 'tools', 'everything', '--json')]);
     expect(list.stdout).toMatch(/^everything\s+stdio\s+enabled\s+tools: \d+/m);
     expect(json.code).toBe(0);
-    const tools = JSON.parse(json.stdout) as Array<{ name: string; tool: string; inputSchema: object }>;
+    const tools = JSON.parse(json.stdout) as Array<{ name: string; tool: string; input_schema: object }>;
     expect(tools.find((t) => t.name === 'echo')).toMatchObject({
       tool: 'mcp__everything__echo',
-      inputSchema: { type: 'object', required: ['message'] },
+      input_schema: { type: 'object', required: ['message'] },
     });
   });
 

@@ -33,6 +33,24 @@ describe('tea memory', () => {
     expect((await tea(['memory', 'list'])).stdout).not.toContain('Berlin');
   });
 
+  it('add -c / --category stores the category given (and fact by default)', async () => {
+    expect((await tea(['memory', 'add', '-c', 'preference', 'Prefers short answers'])).stdout).toMatch(
+      /^new: #1 +preference /,
+    );
+    expect((await tea(['memory', 'add', '--category', 'instruction', 'Run the linter first'])).code).toBe(0);
+    expect((await tea(['memory', 'add', 'The office is in Lyon'])).code).toBe(0);
+    const rows = JSON.parse((await tea(['memory', 'list', '--json'])).stdout) as Array<{
+      content: string;
+      category: string;
+    }>;
+    const byContent = Object.fromEntries(rows.map((r) => [r.content, r.category]));
+    expect(byContent).toEqual({
+      'Prefers short answers': 'preference',
+      'Run the linter first': 'instruction',
+      'The office is in Lyon': 'fact',
+    });
+  });
+
   it('exports and imports JSON, and keeps a profile', async () => {
     await tea(['memory', 'add', '-c', 'instruction', 'Always run the tests before committing']);
     const file = path.join(ctx.work, 'mem.json');

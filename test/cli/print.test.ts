@@ -142,7 +142,7 @@ describe('tea -p', () => {
       reply().toolCall('write_file', { path: 'x.txt', content: 'no' }),
       reply().text('I could not write.'),
     );
-    expect((await tea(['-p', 'write x'])).code).toBe(0);
+    expect((await tea(['-p', 'write x'])).code).toBe(5);
     const denied = wireText(wireMessages(t.server.requests[1]!.body).find((m) => m.role === 'tool')!);
     expect(denied).toMatch(/^\[DENIED\] write_file \(x\.txt\) needs the user's approval/);
     expect(denied).toMatch(/--allow 'write_file:x\.txt' or --yolo/);
@@ -159,6 +159,60 @@ describe('tea -p', () => {
     const bad = await tea(['-p', 'x', '--permission-mode', 'sometimes']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/expected read-only, ask, auto-edit or yolo/);
+  });
+
+  it('reports every refused call on stderr with the exact --allow that runs it, and exits 5', async () => {
+    const name = "it's here.txt";
+    t.server.script(
+      reply().toolCall('write_file', { path: name, content: 'x' }),
+      reply().toolCall('bash', { command: 'npm test -- --run parser' }),
+      reply().text('I could not do either.'),
+    );
+    // stderr is a pipe here, not a terminal: the refusals are shown all the same.
+    const r = await tea(['-p', 'write and test']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('I could not do either.\n');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(
+      `tea: refused write_file (${name}): needs approval, which tea -p cannot ask for; to let it run, rerun with --allow 'write_file:it'\\''s here.txt' or --yolo`,
+    );
+    expect(lines[1]).toMatch(
+      /^tea: refused bash \(npm test -- --run parser\): needs approval \(.+\), which tea -p/,
+    );
+    expect(lines[1]).toMatch(/; to let it run, rerun with --allow 'bash:npm test\*' or --yolo$/);
+
+    // The flag, as a shell reads it, lets exactly that call run.
+    const flag = /rerun with (.+) or --yolo$/.exec(lines[0]!)![1]!;
+    const { execFileSync } = await import('node:child_process');
+    const argv = execFileSync('sh', ['-c', `printf '%s\\n' ${flag}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    expect(argv).toEqual(['--allow', `write_file:${name}`]);
+    t.server.script(reply().toolCall('write_file', { path: name, content: 'x' }), reply().text('Written.'));
+    const again = await tea(['-p', 'write', ...argv]);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(readFileSync(path.join(t.ctx.work, name), 'utf8')).toBe('x');
+  });
+
+  it('a refusal by the mode is reported too, and json output lists the refused calls', async () => {
+    t.server.script(
+      reply().toolCall('write_file', { path: 'y.txt', content: 'x' }),
+      reply().text('Could not.'),
+    );
+    const r = await tea(['-p', 'write y', '--permission-mode', 'read-only', '--output-format', 'json']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(
+      'tea: refused write_file (y.txt): not allowed here (read-only mode: write tools are not allowed)\n',
+    );
+    expect(JSON.parse(r.stdout).refused).toEqual([
+      {
+        tool: 'write_file',
+        call: 'write_file (y.txt)',
+        reason: 'not allowed here (read-only mode: write tools are not allowed)',
+      },
+    ]);
   });
 
   it('a model failure exits 1 with the reason on stderr', async () => {

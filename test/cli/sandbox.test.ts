@@ -238,7 +238,7 @@ describe.runIf(ON_LINUX)('tea -p and the shell sandbox', () => {
     const flag = await runTea(['-p', 'go', '--sandbox', 'maybe'], { env, cwd: work });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe(
-      "error: option '--sandbox <mode>' argument 'maybe' is invalid. expected auto, on or off\n",
+      "tea: option '--sandbox <mode>' argument 'maybe' is invalid: expected auto, on or off (see tea --help)\n",
     );
   });
 });

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, where ${…} is shell syntax
 /**
- * Shell permission rules end to end: `tea mcp serve --mode read-only` with
+ * Shell permission rules end to end: `tea mcp serve --permission-mode read-only` with
  * `--allow 'bash:echo*'`, and `tea -p --allow 'bash:echo*'` against the scripted
  * model. Also: the shell parser is loaded only when a shell command is checked.
  */
@@ -49,7 +49,7 @@ function loadLogger(): { args: string[]; log: string; loaded: () => boolean } {
 type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 const text = (r: unknown) => (r as CallResult).content.map((c) => c.text ?? '').join('\n');
 
-describe('tea mcp serve --mode read-only --allow bash:echo*', () => {
+describe('tea mcp serve --permission-mode read-only --allow bash:echo*', () => {
   it('runs the allowed command alone, and refuses chained, substituted and writing forms', async () => {
     const hook = loadLogger();
     const transport = new StdioClientTransport({
@@ -61,7 +61,7 @@ describe('tea mcp serve --mode read-only --allow bash:echo*', () => {
         'serve',
         '--cwd',
         t.ctx.work,
-        '--mode',
+        '--permission-mode',
         'read-only',
         '--allow',
         'bash:echo*',
@@ -121,7 +121,11 @@ describe('tea -p --allow bash:echo*', () => {
       reply().text('done'),
     );
     const r = await runTea(['-p', 'go', '--allow', 'bash:echo*'], { env: t.ctx.env, cwd: t.ctx.work });
-    expect(r.code).toBe(0);
+    // Done, but a call was refused: exit 5, and stderr says what would let it run.
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(
+      /^tea: refused bash \(echo hi && touch pwned\): needs approval \(.*`touch pwned`\), which tea -p cannot ask for; to let it run, rerun with --allow 'bash:touch pwned\*' or --yolo\n$/,
+    );
     const results = wireMessages(t.server.requests[2]!.body)
       .filter((m) => m.role === 'tool')
       .map((m) => wireText(m));

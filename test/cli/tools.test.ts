@@ -37,6 +37,21 @@ describe('tea tools', () => {
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
   });
 
+  it('lists and shows the memory tool the agent offers', async () => {
+    const list = await tea(['tools', 'list']);
+    expect(list.stdout).toMatch(/^memory\n {4}memory +none +Long-term memory/m);
+    const json = JSON.parse((await tea(['tools', 'list', '--json'])).stdout) as Array<{ name: string }>;
+    expect(json.map((t) => t.name)).toContain('memory');
+    expect((await tea(['tools', 'list', '--category', 'memory'])).stdout).toMatch(/^1 tools;/m);
+    const shown = await tea(['tools', 'show', 'memory', '--json']);
+    expect(shown.code).toBe(0);
+    const tool = JSON.parse(shown.stdout);
+    expect(tool).toMatchObject({ name: 'memory', category: 'memory', approval: 'none' });
+    expect(tool.parameters.properties.action.enum).toEqual(
+      expect.arrayContaining(['add', 'search', 'history']),
+    );
+  });
+
   it('show prints the JSON schema the model sees; an unknown name suggests real ones', async () => {
     const r = await tea(['tools', 'show', 'edit_file']);
     expect(r.code).toBe(0);
@@ -47,6 +62,6 @@ describe('tea tools', () => {
     expect(json.parameters.type).toBe('object');
     const bad = await tea(['tools', 'show', 'edit_fil']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unknown tool "edit_fil"; did you mean: edit_file/);
+    expect(bad.stderr).toMatch(/unknown tool "edit_fil"; did you mean edit_file\?/);
   });
 });

@@ -34,8 +34,12 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
  * A fresh page (its own localStorage) on the app. Console errors and failed page
  * scripts are collected so a test can assert the page ran cleanly.
  */
-export async function openApp(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+export async function openApp(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number } = { width: 1200, height: 800 },
+): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(8000);
   const errors: string[] = [];
@@ -79,4 +83,26 @@ export function backgroundOf(locator: Locator): Promise<string> {
 /** `expect.poll` with room for a busy machine (vitest's default gives up after 1 s). */
 export function poll<T>(fn: () => T | Promise<T>) {
   return expect.poll(fn, { timeout: 6000, interval: 50 });
+}
+
+/** On how many lines the element's longest text runs (1 when nothing wraps). */
+export function textLines(locator: Locator): Promise<number> {
+  // test/ is type-checked without DOM types: the few browser calls, typed by hand.
+  type Rect = { width: number; top: number };
+  type Doc = {
+    createTreeWalker(root: unknown, show: number): { nextNode(): unknown };
+    createRange(): { selectNodeContents(node: unknown): void; getClientRects(): ArrayLike<Rect> };
+  };
+  return locator.first().evaluate((node) => {
+    const doc = (globalThis as unknown as { document: Doc }).document;
+    const walker = doc.createTreeWalker(node, 4 /* NodeFilter.SHOW_TEXT */);
+    let most = 0;
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const range = doc.createRange();
+      range.selectNodeContents(text);
+      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+      most = Math.max(most, new Set(rects.map((r) => Math.round(r.top))).size);
+    }
+    return most;
+  });
 }

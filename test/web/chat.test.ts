@@ -14,7 +14,7 @@ let browser: Browser;
 let srv: TeaServer;
 
 beforeAll(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), startTeaServer(['--mode', 'ask'])]);
+  [browser, srv] = await Promise.all([launchBrowser(), startTeaServer(['--permission-mode', 'ask'])]);
 });
 
 afterAll(async () => {

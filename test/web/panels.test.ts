@@ -362,9 +362,11 @@ describe('web UI: panels', () => {
     const { page, errors } = await openApp(browser, srv.url);
     await page.getByTestId('settings-toggle').click();
     const select = page.getByTestId('profile-select');
-    await poll(() => select.locator('option').allTextContents()).toContain('second');
+    await poll(() => select.locator('option').allTextContents()).toContain('second · scripted-second');
     await select.selectOption('second');
-    await poll(() => page.getByTestId('active-profile').textContent()).toBe('second');
+    // The badge names the model; the profile is in its tooltip.
+    await poll(() => page.getByTestId('active-profile').textContent()).toBe('scripted-second');
+    expect(await page.getByTestId('active-profile').getAttribute('title')).toContain('profile second');
     const config = (await (await fetch(`${srv.url}/v1/config`)).json()) as { active_profile: string };
     expect(config.active_profile).toBe('second');
     expect(errors).toEqual([]);

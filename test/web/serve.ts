@@ -19,11 +19,19 @@ export interface TeaServer {
 
 const LISTENING = /tea serve: listening on (http:\/\/[^\s]+)/;
 
-function configYaml(modelUrl: string): string {
+export interface TeaServerOptions {
+  /** More environment for `tea serve` (e.g. `TEA_API_TOKEN`). */
+  env?: NodeJS.ProcessEnv;
+  /** The model ids of the main profile and of the profile `second`. */
+  models?: { main?: string; second?: string };
+  startTimeoutMs?: number;
+}
+
+function configYaml(modelUrl: string, models: TeaServerOptions['models'] = {}): string {
   const profile = (model: string) => `  base_url: ${modelUrl}\n  api_key: sk-test\n  model: ${model}\n`;
   return [
-    `main_model:\n${profile('scripted-model')}`,
-    `profiles:\n  second:\n${profile('scripted-second').replace(/^ {2}/gm, '    ')}`,
+    `main_model:\n${profile(models.main ?? 'scripted-model')}`,
+    `profiles:\n  second:\n${profile(models.second ?? 'scripted-second').replace(/^ {2}/gm, '    ')}`,
     // No background model calls: every scripted reply belongs to the test that queued it.
     'agent:\n  auto_title: false\n',
     'memory:\n  extract: false\n',
@@ -32,10 +40,14 @@ function configYaml(modelUrl: string): string {
 }
 
 /** Starts `tea serve --port 0` and waits for its "listening" line. */
-export async function startTeaServer(extraArgs: string[] = [], startTimeoutMs = 15_000): Promise<TeaServer> {
+export async function startTeaServer(
+  extraArgs: string[] = [],
+  opts: TeaServerOptions = {},
+): Promise<TeaServer> {
+  const startTimeoutMs = opts.startTimeoutMs ?? 15_000;
   const model = await startModelServer();
-  const ctx = cliEnv();
-  writeFileSync(path.join(ctx.home, 'config.yaml'), configYaml(model.openaiBaseUrl));
+  const ctx = cliEnv(opts.env);
+  writeFileSync(path.join(ctx.home, 'config.yaml'), configYaml(model.openaiBaseUrl, opts.models));
   const child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work, ...extraArgs], {
     env: ctx.env,
     cwd: ctx.work,

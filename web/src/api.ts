@@ -1,4 +1,6 @@
 /** A small typed client for the Tea HTTP API (bearer token, OpenAI-shaped errors). */
+
+import { REFUSED, type TokenProblem } from './token.js';
 import type {
   ApprovalDecision,
   ConfigView,
@@ -6,13 +8,12 @@ import type {
   ListOf,
   Memory,
   MemoryHit,
+  ModelEntry,
   RememberResult,
   RestoreResult,
   Session,
   StoredMessage,
 } from './types.js';
-
-const TOKEN_KEY = 'tea.token';
 
 /** An error the server reported (or a network failure, with status 0). */
 export class ApiError extends Error {
@@ -26,31 +27,33 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * Reads `?token=` on first load, keeps it in localStorage and removes it from the
- * address bar (so it is not bookmarked or shared by accident).
- */
-export function loadToken(): string | null {
-  const url = new URL(window.location.href);
-  const fromUrl = url.searchParams.get('token');
-  if (fromUrl) {
-    localStorage.setItem(TOKEN_KEY, fromUrl);
-    url.searchParams.delete('token');
-    window.history.replaceState(null, '', url.toString());
-    return fromUrl;
-  }
-  return localStorage.getItem(TOKEN_KEY);
-}
-
 interface ErrorBody {
   error?: { message?: string; code?: string | null };
 }
 
 export class Api {
+  /**
+   * Called when the server refuses a request for its token (401): resolves with a
+   * token it accepts (the token prompt), after which the request is sent again.
+   */
+  onUnauthorized: ((problem: TokenProblem) => Promise<string>) | null = null;
+  private asking: Promise<void> | null = null;
+
   constructor(
     readonly base: string,
-    readonly token: string | null,
+    public token: string | null,
   ) {}
+
+  /** Gets a new token through `onUnauthorized`, once for all the requests that were refused meanwhile. */
+  reauthorize(problem: TokenProblem): Promise<void> {
+    const ask = this.onUnauthorized;
+    if (!ask) return Promise.reject(new ApiError('the server needs an API token', 401, 'missing_api_key'));
+    this.asking ??= ask(problem).then((token) => {
+      this.token = token;
+      this.asking = null;
+    });
+    return this.asking;
+  }
 
   /**
    * Every request names the client: the server takes approvals and answers only with
@@ -69,14 +72,14 @@ export class Api {
   /** Sends a request and returns the raw response, throwing `ApiError` on 4xx/5xx. */
   async raw(method: string, path: string, body?: unknown): Promise<Response> {
     let res: Response;
-    try {
-      res = await fetch(this.url(path), {
-        method,
-        headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new ApiError(`Cannot reach the server: ${(err as Error).message}`, 0, 'network');
+    for (let tries = 0; ; tries++) {
+      const used = this.token;
+      res = await this.send(method, path, body);
+      if (res.status !== 401 || !this.onUnauthorized || tries >= 3) break;
+      // The token was refused: ask for the right one (one prompt for every request
+      // refused meanwhile; none when another request already got a new one), then send again.
+      if (this.token === used) await this.reauthorize(used ? 'invalid' : 'missing');
+      else if (this.asking) await this.asking;
     }
     if (!res.ok) {
       let message = `${method} ${path} failed with HTTP ${res.status}`;
@@ -91,6 +94,31 @@ export class Api {
       throw new ApiError(message, res.status, code);
     }
     return res;
+  }
+
+  private async send(method: string, path: string, body: unknown): Promise<Response> {
+    try {
+      return await fetch(this.url(path), {
+        method,
+        headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ApiError(`Cannot reach the server: ${(err as Error).message}`, 0, 'network');
+    }
+  }
+
+  /** Whether the server accepts `token`: null when it does, else why not (in words). */
+  async checkToken(token: string): Promise<string | null> {
+    try {
+      const res = await fetch(this.url('/v1/config'), {
+        headers: { ...this.headers(), authorization: `Bearer ${token}` },
+      });
+      if (res.ok) return null;
+      return res.status === 401 ? REFUSED : `The server answered HTTP ${res.status}; try again.`;
+    } catch (err) {
+      return `Cannot reach the server: ${(err as Error).message}`;
+    }
   }
 
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -180,6 +208,11 @@ export class Api {
 
   config(): Promise<ConfigView> {
     return this.json('GET', '/v1/config');
+  }
+
+  /** The model profiles with their model ids (`tea` names the active one). */
+  models(): Promise<ListOf<ModelEntry>> {
+    return this.json('GET', '/v1/models');
   }
 
   switchProfile(profile: string): Promise<{ active_profile: string }> {

@@ -6,13 +6,17 @@ import { type Api, ApiError } from './api.js';
 import { ChatView } from './chat.js';
 import { Composer } from './composer.js';
 import { attempt, byId, toast } from './dom.js';
+import type { TurnInput } from './failure.js';
 import { MemoryPanel } from './memory-panel.js';
+import { ModelBadge } from './model-badge.js';
+import { Panels } from './panels.js';
 import { SessionList, sessionTitle } from './sessions.js';
 import { SettingsPanel } from './settings.js';
 import { EventStream, LIVE_ONLY } from './sse.js';
 import { oneLine, truncate } from './text.js';
 import type { AgentEvent, ApprovalDecision, ImageInput, Session } from './types.js';
 import { UsageMeter } from './usage.js';
+import { WorkingIndicator } from './working.js';
 
 export class App {
   private session: Session | null = null;
@@ -25,37 +29,54 @@ export class App {
   private readonly sessions: SessionList;
   private readonly memory: MemoryPanel;
   private readonly settings: SettingsPanel;
+  private readonly panels: Panels;
   private readonly usage = new UsageMeter();
+  private readonly badge = new ModelBadge();
+  private readonly working = new WorkingIndicator();
   private readonly title = byId('session-title');
 
   constructor(private readonly api: Api) {
     this.chat = new ChatView(byId('messages'), {
       approve: (requestId, decision) => this.approve(requestId, decision),
       answer: (requestId, text) => this.answer(requestId, text),
+      retry: (input) => this.retry(input),
     });
     this.composer = new Composer({
       send: (text, images) => this.send(text, images),
       stop: () => void this.stop(),
     });
     this.sessions = new SessionList(api, {
-      select: (s) => void this.open(s),
-      create: () => this.newChat(),
+      select: (s) => {
+        this.panels.sessionChosen();
+        void this.open(s);
+      },
+      create: () => {
+        this.panels.sessionChosen();
+        this.newChat();
+      },
       deleted: (id) => {
         if (this.session?.id === id) this.newChat();
       },
     });
     this.memory = new MemoryPanel(api);
-    this.settings = new SettingsPanel(api, (name) => {
-      byId('active-profile').textContent = name;
+    this.settings = new SettingsPanel(api, (name, models) => this.badge.setProfiles(name, models));
+    this.panels = new Panels((name) => {
+      if (name === 'memory') void this.memory.refresh();
+      else void this.settings.refresh();
     });
-    this.wirePanels();
     byId('export-markdown').addEventListener('click', () => void this.exportAs('markdown'));
     byId('export-pdf').addEventListener('click', () => void this.exportAs('pdf'));
   }
 
   async start(): Promise<void> {
+    const wanted = sessionInUrl();
     this.newChat();
     await Promise.all([this.sessions.refresh(), this.settings.refresh()]);
+    // A reload comes back to the session it showed (still running, perhaps).
+    if (wanted && !this.session) {
+      const session = await attempt(() => this.api.getSession(wanted));
+      if (session && !this.session) await this.open(session);
+    }
     // Not when the user is already somewhere (e.g. renaming a session listed a moment ago):
     // taking the focus would end what they started.
     const active = document.activeElement;
@@ -71,7 +92,9 @@ export class App {
     this.usage.reset();
     this.setRunning(false);
     this.title.textContent = 'New chat';
+    this.badge.setSession(null);
     this.sessions.setActive(null);
+    setSessionInUrl(null);
     this.setExportEnabled(false);
     this.composer.focus();
   }
@@ -85,7 +108,9 @@ export class App {
     this.closeStream();
     this.session = session;
     this.sessions.setActive(session.id);
+    setSessionInUrl(session.id);
     this.title.textContent = sessionTitle(session);
+    this.badge.setSession(session);
     this.setExportEnabled(true);
     const [fresh, history] = await Promise.all([
       attempt(() => this.api.getSession(session.id)),
@@ -95,6 +120,7 @@ export class App {
     const current = fresh ?? session;
     this.session = current;
     this.title.textContent = sessionTitle(current);
+    this.badge.setSession(current);
     this.chat.renderHistory(history?.data ?? [], current.busy);
     this.usage.reset(current.usage);
     this.setRunning(current.busy);
@@ -104,11 +130,12 @@ export class App {
   }
 
   private connect(sessionId: string): EventStream {
-    const params = this.api.token ? `?token=${encodeURIComponent(this.api.token)}` : '';
     const status = byId('connection');
     this.stream = new EventStream({
-      url: this.api.url(`/v1/sessions/${encodeURIComponent(sessionId)}/events${params}`),
-      headers: this.api.headers(),
+      // The token goes in the Authorization header (never in the URL, which servers log).
+      url: this.api.url(`/v1/sessions/${encodeURIComponent(sessionId)}/events`),
+      headers: () => this.api.headers(),
+      reauthorize: () => this.api.reauthorize(this.api.token ? 'invalid' : 'missing'),
       after: LIVE_ONLY,
       onEvent: (event) => this.onEvent(event),
       onStatus: (s) => {
@@ -127,6 +154,7 @@ export class App {
 
   private onEvent(event: AgentEvent): void {
     this.chat.handleEvent(event);
+    this.working.onEvent(event);
     if (event.type === 'turn_start') this.setRunning(true);
     else if (event.type === 'usage') this.usage.add(event.usage, event.costUsd);
     else if (event.type === 'done') {
@@ -163,6 +191,15 @@ export class App {
     }
   }
 
+  /** Sends a failed turn's message again (as a new turn of the same session). */
+  private async retry(input: TurnInput): Promise<boolean> {
+    if (this.running) {
+      toast('A turn is running: wait for it to end or press Stop', 'info');
+      return false;
+    }
+    return this.send(input.text, input.images);
+  }
+
   private async stop(): Promise<void> {
     if (!this.session || !this.running) return;
     const result = await attempt(() => this.api.cancel(this.session!.id));
@@ -182,6 +219,7 @@ export class App {
   private setRunning(running: boolean): void {
     this.running = running;
     this.composer.setRunning(running);
+    this.working.set(running);
   }
 
   private setExportEnabled(enabled: boolean): void {
@@ -202,29 +240,18 @@ export class App {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
+}
 
-  /** The right-hand drawer (memory, settings) and the sidebar toggle on small screens. */
-  private wirePanels(): void {
-    const drawer = byId('drawer');
-    const show = (name: 'memory' | 'settings'): void => {
-      const same = !drawer.hidden && drawer.dataset.panel === name;
-      drawer.hidden = same;
-      drawer.dataset.panel = name;
-      byId('memory-panel').hidden = name !== 'memory';
-      byId('settings-panel').hidden = name !== 'settings';
-      byId('memory-toggle').setAttribute('aria-expanded', String(!same && name === 'memory'));
-      byId('settings-toggle').setAttribute('aria-expanded', String(!same && name === 'settings'));
-      if (same) return;
-      if (name === 'memory') void this.memory.refresh();
-      else void this.settings.refresh();
-    };
-    byId('memory-toggle').addEventListener('click', () => show('memory'));
-    byId('settings-toggle').addEventListener('click', () => show('settings'));
-    byId('drawer-close').addEventListener('click', () => {
-      drawer.hidden = true;
-    });
-    byId('sidebar-toggle').addEventListener('click', () => {
-      document.body.classList.toggle('sidebar-open');
-    });
-  }
+const SESSION_HASH = /^#session=([\w.-]+)$/;
+
+/** The session named in the address (`#session=<id>`), kept there so a reload reopens it. */
+function sessionInUrl(): string | null {
+  return SESSION_HASH.exec(window.location.hash)?.[1] ?? null;
+}
+
+function setSessionInUrl(id: string | null): void {
+  const url = new URL(window.location.href);
+  url.hash = id ? `session=${id}` : '';
+  const next = id ? url.toString() : url.toString().replace(/#$/, '');
+  if (next !== window.location.href) window.history.replaceState(null, '', next);
 }

@@ -4,6 +4,7 @@
  * live one did.
  */
 import { clear, h } from './dom.js';
+import { failureLine, offerRetry, type RetryAction, type TurnInput } from './failure.js';
 import { setMarkdown } from './markdown.js';
 import { ApprovalPrompt, QuestionPrompt } from './prompts.js';
 import { ToolCard } from './tool-card.js';
@@ -12,6 +13,8 @@ import type { AgentEvent, ApprovalDecision, ImageInput, Part, StoredMessage, Too
 export interface ChatActions {
   approve(requestId: string, decision: ApprovalDecision): Promise<boolean>;
   answer(requestId: string, text: string): Promise<boolean>;
+  /** Sends a failed turn's input again. */
+  retry: RetryAction;
 }
 
 interface Segment {
@@ -29,7 +32,10 @@ export class ChatView {
   private dirty = new Set<Segment>();
   private frame = 0;
   /** Inputs already shown locally (with their images) before the server echoed them. */
-  private readonly pendingInputs: string[] = [];
+  private readonly pendingInputs: TurnInput[] = [];
+  /** The running turn's input (for Retry) and the error it showed, if any. */
+  private turnInput: TurnInput | null = null;
+  private failure: HTMLElement | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -44,6 +50,8 @@ export class ChatView {
     this.approvals.clear();
     this.questions.clear();
     this.pendingInputs.length = 0;
+    this.turnInput = null;
+    this.failure = null;
   }
 
   isEmpty(): boolean {
@@ -55,14 +63,15 @@ export class ChatView {
    * it). Returns an undo for when the server refuses the prompt.
    */
   addLocalUser(text: string, images: ImageInput[]): () => void {
-    this.pendingInputs.push(text);
+    const input: TurnInput = { text, images };
+    this.pendingInputs.push(input);
     const bubble = this.addUser(
       text,
       images.map((i) => `data:${i.mediaType};base64,${i.data}`),
     );
     return () => {
       bubble.remove();
-      const index = this.pendingInputs.indexOf(text);
+      const index = this.pendingInputs.indexOf(input);
       if (index >= 0) this.pendingInputs.splice(index, 1);
     };
   }
@@ -74,6 +83,8 @@ export class ChatView {
       // A call that never got a result was cut off (cancelled or the process died).
       for (const card of this.cards.values())
         if (card.root.dataset.status === 'running') card.setStatus('cancelled');
+      const last = messages.at(-1);
+      if (last?.role === 'user') this.unanswered(last);
     }
     this.endSegments();
     this.scrollToEnd(true);
@@ -82,7 +93,9 @@ export class ChatView {
   handleEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'turn_start': {
-        const local = this.pendingInputs.indexOf(event.input);
+        const local = this.pendingInputs.findIndex((p) => p.text === event.input);
+        this.turnInput = this.pendingInputs[local] ?? { text: event.input, images: [] };
+        this.failure = null;
         if (local >= 0) this.pendingInputs.splice(local, 1);
         else this.addUser(event.input, []);
         break;
@@ -124,7 +137,7 @@ export class ChatView {
         this.addLine('compaction', `Context trimmed: ${event.tokensBefore} → ${event.tokensAfter} tokens`);
         break;
       case 'error':
-        this.addLine('error', event.message);
+        this.addFailure(event.message);
         break;
       case 'done':
         this.endTurn(event.reason, event.message);
@@ -234,6 +247,8 @@ export class ChatView {
     const prompt = new ApprovalPrompt(event, (d) => this.actions.approve(event.requestId, d));
     this.approvals.set(event.requestId, prompt);
     this.turnNode().appendChild(prompt.root);
+    // The turn waits for the user: show the question, even to someone reading further up.
+    prompt.root.scrollIntoView({ block: 'nearest' });
   }
 
   private addQuestion(event: Extract<AgentEvent, { type: 'question' }>): void {
@@ -264,13 +279,37 @@ export class ChatView {
     );
   }
 
+  /** The error of a failed turn, once (the `done` that follows repeats its message). */
+  private addFailure(message: string): HTMLElement {
+    this.endSegments();
+    if (this.failure?.dataset.message === message) return this.failure;
+    this.failure = failureLine(message);
+    this.turnNode().appendChild(this.failure);
+    return this.failure;
+  }
+
+  /** A stored session ends with the user's message: its turn failed or was stopped before any answer. */
+  private unanswered(message: StoredMessage): void {
+    const text = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+    const images = message.parts.flatMap((p) =>
+      p.type === 'image' && p.data ? [{ mediaType: p.mediaType, data: p.data }] : [],
+    );
+    const line = this.addFailure('This message got no answer (its turn failed or was stopped).');
+    offerRetry(line, { text, images }, this.actions.retry);
+    this.failure = null;
+    this.turn = null;
+  }
+
   private endTurn(reason: string, message?: string): void {
     this.endSegments();
     for (const prompt of this.approvals.values())
       if (!prompt.root.dataset.decision) prompt.resolve('reject', 'expired');
     for (const card of this.cards.values())
       if (card.root.dataset.status === 'running') card.setStatus('cancelled');
-    if (reason !== 'completed') {
+    if (reason === 'error') {
+      const line = this.failure ?? this.addFailure(message ?? 'The turn failed.');
+      if (this.turnInput) offerRetry(line, this.turnInput, this.actions.retry);
+    } else if (reason !== 'completed') {
       const label = reason === 'cancelled' ? 'Turn cancelled' : `Turn stopped (${reason.replace(/_/g, ' ')})`;
       this.turnNode().appendChild(
         h(
@@ -285,6 +324,8 @@ export class ChatView {
       );
     }
     this.turn = null;
+    this.turnInput = null;
+    this.failure = null;
   }
 
   /** Renders pending Markdown now and forgets the open text and thinking segments. */

@@ -45,7 +45,8 @@ export class Composer {
       this.fileInput.value = '';
     });
     document.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape' && this.running && !e.isComposing) this.handlers.stop();
+      // Not when an overlay took the key (panels.ts closes the session list or a panel first).
+      if (e.key === 'Escape' && this.running && !e.isComposing && !e.defaultPrevented) this.handlers.stop();
     });
   }
 

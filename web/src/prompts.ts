@@ -1,4 +1,5 @@
 /** Inline approval prompts and questions, shown in the chat where the turn waits. */
+import { approvalPreview } from './approval-preview.js';
 import { h } from './dom.js';
 import { prettyArgs } from './text.js';
 import type { AgentEvent, ApprovalDecision } from './types.js';
@@ -33,6 +34,9 @@ export class ApprovalPrompt {
       this.buttons.push(button);
       return button;
     };
+    // What would happen, in full, before the user answers (the raw arguments stay one click away).
+    const preview = approvalPreview(request.tool, request.args, request.part);
+    const subject = preview.kind === 'command' ? undefined : request.subject;
     this.root = h(
       'div',
       {
@@ -47,17 +51,21 @@ export class ApprovalPrompt {
         { class: 'prompt-title' },
         'Allow ',
         h('code', {}, request.tool),
-        request.subject ? ' on ' : '',
-        request.subject ? h('code', {}, request.subject) : null,
+        preview.kind === 'command' ? ' to run this command' : '',
+        subject ? ' on ' : '',
+        subject ? h('code', {}, subject) : null,
         '?',
       ),
       request.reason ? h('div', { class: 'prompt-reason' }, request.reason) : null,
-      h(
-        'details',
-        { class: 'prompt-args' },
-        h('summary', {}, 'Arguments'),
-        h('pre', {}, prettyArgs(request.args)),
-      ),
+      preview.node,
+      preview.kind === 'arguments'
+        ? null
+        : h(
+            'details',
+            { class: 'prompt-args' },
+            h('summary', {}, 'Arguments'),
+            h('pre', {}, prettyArgs(request.args)),
+          ),
       h(
         'div',
         { class: 'prompt-actions' },

@@ -38,9 +38,12 @@ export class SettingsPanel {
   private readonly theme = byId<HTMLSelectElement>('theme-select');
   private readonly accent = byId<HTMLInputElement>('accent-input');
 
+  /** Model ids by profile name. */
+  private models = new Map<string, string>();
+
   constructor(
     private readonly api: Api,
-    private readonly onProfile: (name: string) => void,
+    private readonly onProfile: (name: string, models: ReadonlyMap<string, string>) => void,
   ) {
     this.theme.value = storedTheme();
     this.theme.addEventListener('change', () => {
@@ -69,13 +72,22 @@ export class SettingsPanel {
   }
 
   async refresh(): Promise<void> {
-    const config = await attempt(() => this.api.config());
+    const [config, models] = await Promise.all([
+      attempt(() => this.api.config()),
+      attempt(() => this.api.models()),
+    ]);
     if (!config) return;
+    this.models = new Map((models?.data ?? []).filter((m) => m.id !== 'tea').map((m) => [m.id, m.model]));
     clear(this.profile);
     const names = config.profiles.length > 0 ? config.profiles : [config.active_profile];
-    for (const name of names) this.profile.appendChild(h('option', { value: name }, name));
+    for (const name of names) {
+      const model = this.models.get(name);
+      this.profile.appendChild(
+        h('option', { value: name }, model && model !== name ? `${name} · ${model}` : name),
+      );
+    }
     this.profile.value = config.active_profile;
-    this.onProfile(config.active_profile);
+    this.onProfile(config.active_profile, this.models);
   }
 
   private async switchProfile(name: string): Promise<void> {
@@ -84,7 +96,8 @@ export class SettingsPanel {
       await this.refresh();
       return;
     }
-    this.onProfile(result.active_profile);
-    toast(`New sessions use ${result.active_profile}`);
+    this.onProfile(result.active_profile, this.models);
+    const model = this.models.get(result.active_profile);
+    toast(`New sessions use ${result.active_profile}${model ? ` (${model})` : ''}`);
   }
 }

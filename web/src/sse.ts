@@ -10,7 +10,10 @@ export const LIVE_ONLY = Number.MAX_SAFE_INTEGER;
 
 export interface SseOptions {
   url: string;
-  headers: Record<string, string>;
+  /** Read at every (re)connect, so a new token is used. */
+  headers: () => Record<string, string>;
+  /** On a refused token (401): resolves once there is a new one, then the stream reconnects. */
+  reauthorize?: () => Promise<void>;
   onEvent: (event: AgentEvent, seq: number) => void;
   onStatus?: (status: 'connecting' | 'open' | 'retrying' | 'failed') => void;
   /**
@@ -74,11 +77,15 @@ export class EventStream {
 
   private async connectOnce(): Promise<void> {
     this.controller = new AbortController();
-    const headers: Record<string, string> = { ...this.opts.headers, accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...this.opts.headers(), accept: 'text/event-stream' };
     const url = new URL(this.opts.url);
     if (this.lastId >= 0) headers['last-event-id'] = String(this.lastId);
     else if (this.opts.after !== undefined) url.searchParams.set('after', String(this.opts.after));
     const res = await fetch(url, { headers, signal: this.controller.signal, cache: 'no-store' });
+    if (res.status === 401 && this.opts.reauthorize) {
+      await this.opts.reauthorize();
+      return;
+    }
     if (res.status === 401 || res.status === 403 || res.status === 404) {
       // Retrying cannot help: the session is gone or the token is wrong.
       this.closed = true;

@@ -99,6 +99,12 @@ export interface ConfigView {
   profiles: string[];
 }
 
+/** An entry of `GET /v1/models`: a profile (`id`) and the model it calls. */
+export interface ModelEntry {
+  id: string;
+  model: string;
+}
+
 export interface ListOf<T> {
   object: 'list';
   data: T[];

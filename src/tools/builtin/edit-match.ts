@@ -4,7 +4,8 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { ToolError } from '../types.js';
-import { lineAt, splitLines } from './text.js';
+import { joinLines, lineAt, plural, splitLines } from './text.js';
+import { displayText, hasEscapes } from './text-codec.js';
 
 export interface EditSpec {
   old_string: string;
@@ -30,31 +31,35 @@ export function findOccurrences(text: string, needle: string): number[] {
   return found;
 }
 
-/** Replaces the occurrences at `indices` and reports where the new text landed. */
-export function replaceAt(
+/** One place to replace: where, how long, and with what. */
+interface Replacement {
+  index: number;
+  length: number;
+  text: string;
+}
+
+/** Replaces each match (in order, not overlapping) and reports where the new text landed. */
+function replaceMatches(
   text: string,
-  indices: readonly number[],
-  oldText: string,
-  newText: string,
+  matches: readonly Replacement[],
 ): { content: string; ranges: Array<[number, number]> } {
   const pieces: string[] = [];
   const starts: number[] = [];
   let cursor = 0;
   let length = 0;
-  for (const index of indices) {
-    const before = text.slice(cursor, index);
-    pieces.push(before, newText);
+  for (const match of matches) {
+    const before = text.slice(cursor, match.index);
+    pieces.push(before, match.text);
     length += before.length;
     starts.push(length);
-    length += newText.length;
-    cursor = index + oldText.length;
+    length += match.text.length;
+    cursor = match.index + match.length;
   }
   pieces.push(text.slice(cursor));
   const content = pieces.join('');
-  const span = spanOf(newText);
-  const ranges = starts.map((start): [number, number] => {
+  const ranges = starts.map((start, i): [number, number] => {
     const line = lineAt(content, start);
-    return [line, line + span];
+    return [line, line + spanOf(matches[i]?.text ?? '')];
   });
   return { content, ranges };
 }
@@ -66,12 +71,34 @@ function spanOf(text: string): number {
 }
 
 const toCrlf = (s: string): string => s.replace(/\r?\n/g, '\r\n');
+const toCr = (s: string): string => s.replace(/\r?\n/g, '\r');
 
-/** When the file uses CRLF and the model sent LF, match the file's line endings. */
-function adaptLineEndings(file: string, oldText: string, newText: string): [string, string] {
-  if (!file.includes('\r\n') || oldText.includes('\r\n') || !oldText.includes('\n'))
-    return [oldText, newText];
-  return [toCrlf(oldText), toCrlf(newText)];
+/** The line ending of the line holding `index`: CRLF, LF, or the file's usual one on a last line. */
+function eolAt(text: string, index: number): '\n' | '\r\n' {
+  const newline = text.indexOf('\n', index);
+  if (newline === -1) return text.includes('\r\n') ? '\r\n' : '\n';
+  return newline > 0 && text.charCodeAt(newline - 1) === 13 ? '\r\n' : '\n';
+}
+
+/**
+ * The (old, new) pairs to look for, in order: as sent; then, when the model wrote LF
+ * and the file uses CRLF (or only CR), both converted to the file's endings.
+ */
+function lineEndingVariants(file: string, oldText: string, newText: string): Array<[string, string]> {
+  const variants: Array<[string, string]> = [[oldText, newText]];
+  if (!oldText.includes('\n') || oldText.includes('\r')) return variants;
+  if (file.includes('\r\n')) variants.push([toCrlf(oldText), toCrlf(newText)]);
+  else if (!file.includes('\n') && file.includes('\r')) variants.push([toCr(oldText), toCr(newText)]);
+  return variants;
+}
+
+/**
+ * A one-line old_string found as sent, with a new_string of several LF lines: the new
+ * lines take the line ending of the line they land in, so a CRLF file stays CRLF.
+ */
+function matchEndings(file: string, at: number, oldText: string, newText: string): string {
+  if (oldText.includes('\n') || !newText.includes('\n') || newText.includes('\r')) return newText;
+  return eolAt(file, at) === '\r\n' ? toCrlf(newText) : newText;
 }
 
 /** A line with leading/trailing whitespace dropped and inner runs collapsed to one space. */
@@ -113,8 +140,7 @@ function indentSwap(oldLines: readonly string[], fileLines: readonly string[]): 
 
 function fuzzyReplace(text: string, edit: EditSpec, path: string): AppliedEdit | undefined {
   const file = splitLines(text);
-  const oldSplit = splitLines(edit.old_string);
-  const oldLines = oldSplit.lines;
+  const oldLines = splitLines(edit.old_string).lines;
   if (oldLines.every((l) => l.trim() === '')) return undefined;
   const starts = fuzzyStarts(file.lines, oldLines);
   if (starts.length === 0) return undefined;
@@ -130,8 +156,13 @@ function fuzzyReplace(text: string, edit: EditSpec, path: string): AppliedEdit |
   let newLines = splitLines(edit.new_string).lines;
   if (swap) newLines = newLines.map((l) => (l.startsWith(swap[0]) ? swap[1] + l.slice(swap[0].length) : l));
   // Whole lines are replaced; a new_string without a final newline still ends its line.
+  // New lines take the endings of the lines they replace, so mixed files stay as they were.
+  const replaced = file.eols.slice(start, end);
+  const inner = replaced.find((e) => e !== '') ?? file.eol;
+  const newEols = newLines.map((_, i) => (i === newLines.length - 1 ? (replaced.at(-1) ?? inner) : inner));
   const lines = [...file.lines.slice(0, start), ...newLines, ...file.lines.slice(end)];
-  const content = lines.length === 0 ? '' : lines.join(file.eol) + (file.finalNewline ? file.eol : '');
+  const eols = [...file.eols.slice(0, start), ...newEols, ...file.eols.slice(end)];
+  const content = joinLines({ lines, eols, eol: file.eol, finalNewline: eols.at(-1) !== '' });
   const last = newLines.length === 0 ? start + 1 : start + newLines.length;
   return {
     content,
@@ -139,6 +170,41 @@ function fuzzyReplace(text: string, edit: EditSpec, path: string): AppliedEdit |
     ranges: [[start + 1, Math.max(start + 1, last)]],
     fuzzy: { line: start + 1, reindented: swap !== undefined },
   };
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A run of undecodable bytes (see text-codec.ts), captured. */
+const ESCAPED_RUN = '((?:(?<![\\uD800-\\uDBFF])[\\uDC80-\\uDCFF])+)';
+const REPLACEMENT_RUNS = /\uFFFD+/;
+
+/**
+ * read_file shows bytes that are not valid UTF-8 as U+FFFD (�). An old_string copied
+ * from it matches those bytes: each run of � stands for a run of undecodable bytes, and
+ * the same runs in new_string write the very same bytes back.
+ */
+function undecodableMatches(text: string, edit: EditSpec, path: string): Replacement[] | undefined {
+  if (!edit.old_string.includes('\uFFFD') || !hasEscapes(text)) return undefined;
+  for (const [oldText, newText] of lineEndingVariants(text, edit.old_string, edit.new_string)) {
+    const oldParts = oldText.split(REPLACEMENT_RUNS);
+    const found = [...text.matchAll(new RegExp(oldParts.map(escapeRegExp).join(ESCAPED_RUN), 'g'))];
+    if (found.length === 0) continue;
+    const newParts = newText.split(REPLACEMENT_RUNS);
+    if (newParts.length > 1 && newParts.length !== oldParts.length) {
+      throw new ToolError(
+        `new_string has ${plural(newParts.length - 1, 'run')} of U+FFFD (�) but old_string has ${oldParts.length - 1}; in ${path} each stands for bytes that are not valid UTF-8, which can only be kept where old_string has them`,
+        'keep the � characters in new_string where they are in old_string (the original bytes are written back there), or leave them all out of new_string to delete those bytes',
+      );
+    }
+    return found.map((m) => ({
+      index: m.index,
+      length: m[0].length,
+      text:
+        newParts.length === 1
+          ? newText
+          : newParts.map((part, i) => (i === 0 ? part : `${m[i] ?? ''}${part}`)).join(''),
+    }));
+  }
+  return undefined;
 }
 
 /** The hint for text that matches nowhere: the closest line when one is near. */
@@ -153,8 +219,17 @@ function notFoundHint(text: string, oldText: string): string {
     if (best === undefined || d < best.d) best = { line: i + 1, text: line.trim(), d };
   });
   if (best === undefined || best.d > Math.max(2, Math.floor(wanted.length * 0.3))) return base;
-  const shown = best.text.length > 120 ? `${best.text.slice(0, 120)}…` : best.text;
+  const line = displayText(best.text);
+  const shown = line.length > 120 ? `${line.slice(0, 120)}…` : line;
   return `the closest line is ${best.line}: "${shown}"; ${base}`;
+}
+
+function ambiguous(text: string, path: string, at: readonly number[]): ToolError {
+  const lines = at.map((i) => lineAt(text, i));
+  return new ToolError(
+    `old_string matches ${at.length} times in ${path} (at lines ${lines.join(', ')}); it must be unique`,
+    'include more surrounding lines in old_string so it matches exactly once, or set replace_all: true to change every occurrence',
+  );
 }
 
 /** Applies one edit to `text`; throws a ToolError saying why when it cannot. */
@@ -165,18 +240,26 @@ export function applyEdit(text: string, edit: EditSpec, path: string): AppliedEd
   if (edit.old_string === edit.new_string) {
     throw new ToolError('old_string and new_string are identical; nothing would change', 'pass the new text');
   }
-  const [oldText, newText] = adaptLineEndings(text, edit.old_string, edit.new_string);
-  const found = findOccurrences(text, oldText);
-  if (found.length > 1 && edit.replace_all !== true) {
-    const lines = found.map((i) => lineAt(text, i));
-    throw new ToolError(
-      `old_string matches ${found.length} times in ${path} (at lines ${lines.join(', ')}); it must be unique`,
-      'include more surrounding lines in old_string so it matches exactly once, or set replace_all: true to change every occurrence',
-    );
-  }
-  if (found.length > 0) {
-    const { content, ranges } = replaceAt(text, found, oldText, newText);
+  for (const [oldText, newText] of lineEndingVariants(text, edit.old_string, edit.new_string)) {
+    const found = findOccurrences(text, oldText);
+    if (found.length === 0) continue;
+    if (found.length > 1 && edit.replace_all !== true) throw ambiguous(text, path, found);
+    const replacement = matchEndings(text, found[0] ?? 0, oldText, newText);
+    const matches = found.map((index) => ({ index, length: oldText.length, text: replacement }));
+    const { content, ranges } = replaceMatches(text, matches);
     return { content, count: found.length, ranges };
+  }
+  const undecodable = undecodableMatches(text, edit, path);
+  if (undecodable !== undefined) {
+    if (undecodable.length > 1 && edit.replace_all !== true) {
+      throw ambiguous(
+        text,
+        path,
+        undecodable.map((m) => m.index),
+      );
+    }
+    const { content, ranges } = replaceMatches(text, undecodable);
+    return { content, count: undecodable.length, ranges };
   }
   const fuzzy = fuzzyReplace(text, edit, path);
   if (fuzzy) return fuzzy;

@@ -5,11 +5,11 @@
 import * as z from 'zod';
 import { defineTool, type Tool, ToolError } from '../types.js';
 import { displayPath } from '../workspace.js';
-import { readTextVia, writeTextVia } from './atomic-write.js';
 import { unifiedDiff } from './diff-text.js';
 import { type AppliedEdit, applyEdit, type EditSpec } from './edit-match.js';
 import type { ResolvedFileOptions } from './file-options.js';
-import { formatRanges, plural, resolveTextFile } from './text.js';
+import { formatRanges, plural, resolveFile } from './text.js';
+import { displayText, readEditable, writeEdited } from './text-codec.js';
 
 const editSchema = z.object({
   old_string: z.string(),
@@ -83,7 +83,7 @@ export function editFileTool(opts: ResolvedFileOptions): Tool {
     subject: (args) => args.path,
     async execute(args, ctx) {
       const edits = editsOf(args);
-      const abs = await resolveTextFile(ctx, args.path, { write: true }).catch((error: unknown) => {
+      const abs = await resolveFile(ctx, args.path, { write: true }).catch((error: unknown) => {
         if (error instanceof ToolError && error.message.startsWith('No such file')) {
           throw new ToolError(
             `File not found: ${args.path}`,
@@ -92,7 +92,12 @@ export function editFileTool(opts: ResolvedFileOptions): Tool {
         }
         throw error;
       });
-      const original = await readTextVia(ctx, abs);
+      const shown = displayPath(ctx, abs);
+      const file = await readEditable(ctx, abs, shown, {
+        maxBytes: opts.editMaxFileBytes,
+        tool: 'edit_file',
+      });
+      const original = file.text;
       const multi = args.edits !== undefined;
       let text = original;
       const applied: AppliedEdit[] = [];
@@ -112,8 +117,7 @@ export function editFileTool(opts: ResolvedFileOptions): Tool {
       if (text === original) {
         throw new ToolError('The edits leave the file unchanged; nothing was written', 'check the edits');
       }
-      await writeTextVia(ctx, abs, text);
-      const shown = displayPath(ctx, abs);
+      await writeEdited(ctx, abs, text, file, shown);
       const count = applied.reduce((sum, a) => sum + a.count, 0);
       const lines: string[] = [];
       if (multi) {
@@ -131,7 +135,13 @@ export function editFileTool(opts: ResolvedFileOptions): Tool {
         const note = fuzzyNote(a, multi ? `edit ${i + 1}` : 'old_string');
         if (note) lines.push(note);
       });
-      const diff = await unifiedDiff(shown, shown, original, text, opts.diffMaxChars);
+      const diff = await unifiedDiff(
+        shown,
+        shown,
+        displayText(original),
+        displayText(text),
+        opts.diffMaxChars,
+      );
       lines.push(diff.text);
       return lines.join('\n');
     },

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { HINTS } from '../hints.js';
 import { Sandbox, sandboxNotes } from '../sandbox/index.js';
+import { savedOutputPath } from '../truncate.js';
 import { defineTool, type Tool } from '../types.js';
 import { workspaceRoots } from '../workspace.js';
 import { backgroundTools } from './background.js';
@@ -159,6 +160,10 @@ function bashTool(
         killGraceMs: opts.bashKillGraceMs,
         pipeDrainMs: opts.bashPipeDrainMs,
         maxOutputChars: opts.bashMaxOutputChars,
+        // Past what memory holds, the whole output goes where the runner saves long outputs.
+        ...(ctx.outputDir
+          ? { spill: { path: savedOutputPath(ctx.outputDir, ctx.callId), maxBytes: opts.bashMaxSavedBytes } }
+          : {}),
         env: launch.env,
         ...(launch.sandbox ? { launch } : {}),
         smart:
@@ -177,8 +182,10 @@ function bashTool(
       }
       lines.push(...sandboxNotes(launch, args.command, result.output, result.exitCode));
       const hint = result.killed ? killHint(result.killed) : undefined;
-      if (hint !== undefined) return { output: `${lines.join('\n')}\nHint: ${hint}`, isError: true };
-      return lines.join('\n');
+      const saved = result.saved ? { savedOutput: result.saved } : {};
+      if (hint !== undefined)
+        return { output: `${lines.join('\n')}\nHint: ${hint}`, isError: true, ...saved };
+      return { output: lines.join('\n'), ...saved };
     },
   });
 }

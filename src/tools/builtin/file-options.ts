@@ -14,7 +14,14 @@ export interface FileToolOptions extends BuiltinOptions {
   treeCountLimit?: number;
   /** file_info: text files up to this size get a line count (default 20 MB). */
   infoMaxLineCountBytes?: number;
+  /** glob: directory entries read before the walk stops (default 200 000). */
+  globMaxScan?: number;
+  /** edit_file, apply_patch, replace_in_files: larger files are refused (they are held in memory; default 10 MB). */
+  editMaxFileBytes?: number;
 }
+
+/** The largest file edit_file, apply_patch and replace_in_files change (10 MB). */
+export const EDIT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export const FILE_DEFAULTS = {
   readImageMaxBytes: 5 * 1024 * 1024,
@@ -23,6 +30,8 @@ export const FILE_DEFAULTS = {
   treeMaxEntries: 300,
   treeCountLimit: 10_000,
   infoMaxLineCountBytes: 20 * 1024 * 1024,
+  editMaxFileBytes: EDIT_MAX_FILE_BYTES,
+  globMaxScan: 200_000,
 } as const satisfies Required<Omit<FileToolOptions, keyof BuiltinOptions>>;
 
 export type ResolvedFileOptions = Required<FileToolOptions>;

@@ -1,4 +1,9 @@
-/** glob: find files by name pattern, newest first, respecting .gitignore. */
+/**
+ * glob: find files by name pattern, newest first, respecting .gitignore. Memory stays
+ * bounded on huge trees: the walk stops after `globMaxScan` directory entries, and
+ * only the newest `globMaxResults` matches are kept while their dates are read.
+ */
+import { readdir } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import * as z from 'zod';
@@ -18,6 +23,67 @@ function checkPattern(pattern: string): void {
       'pass the directory to search as `path` and a relative pattern such as "**/*.ts"',
     );
   }
+}
+
+/** Files whose dates are read at once. */
+const STAT_CONCURRENCY = 16;
+
+interface Dated {
+  file: string;
+  mtime: number;
+}
+
+/** Newest first, then by path: a total order, so the result does not depend on timing. */
+const newer = (a: Dated, b: Dated): number =>
+  b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+
+/** The `keep` newest of `files`, reading dates a few at a time and keeping only those. */
+async function newest(files: readonly string[], keep: number, signal: AbortSignal): Promise<Dated[]> {
+  const top: Dated[] = [];
+  let next = 0;
+  const insert = (item: Dated): void => {
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newer(top[mid] as Dated, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo >= keep) return;
+    top.splice(lo, 0, item);
+    if (top.length > keep) top.pop();
+  };
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      signal.throwIfAborted();
+      const file = files[next++] as string;
+      insert({ file, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 });
+    }
+  };
+  await Promise.all(Array.from({ length: STAT_CONCURRENCY }, worker));
+  return top;
+}
+
+/**
+ * A readdir for tinyglobby that counts the entries it hands out and stops the walk
+ * (through `stop`) once more than `cap` have been read; the walk then answers with
+ * what it found so far.
+ */
+function countingReaddir(cap: number, stop: AbortController): { readdir: typeof readdir; capped(): boolean } {
+  let seen = 0;
+  const counting = (
+    path: string,
+    options: object,
+    callback: (error: Error | null, entries: unknown[]) => void,
+  ) =>
+    readdir(path, options as { withFileTypes: true }, (error, entries) => {
+      if (!error) {
+        seen += entries.length;
+        if (seen > cap) stop.abort();
+      }
+      callback(error, entries);
+    });
+  return { readdir: counting as unknown as typeof readdir, capped: () => seen > cap };
 }
 
 /** The always-skipped names, minus any the pattern or path explicitly names. */
@@ -55,34 +121,46 @@ export function globTool(opts: ResolvedFileOptions): Tool {
       // Searching inside an ignored directory was asked for explicitly: do not hide everything.
       if (matcher.isIgnored(root, true))
         matcher = await loadGitignore(root, { alwaysSkip: skip, useGitignore: false });
-      const found = await (await loadGlob())(args.pattern, {
-        cwd: root,
-        absolute: true,
-        dot: true,
-        onlyFiles: true,
-        followSymbolicLinks: false,
-        ignore: skip.map((name) => `**/${name}/**`),
-        signal: ctx.signal,
-      });
-      const kept = found.filter((file) => !matcher.isIgnored(file, false));
-      if (kept.length === 0) {
-        const hidden =
-          found.length > 0
-            ? ` (${plural(found.length, 'git-ignored file')}; pass include_ignored: true)`
-            : '';
-        return `No files match "${args.pattern}" in ${displayPath(ctx, root)}${hidden}`;
+      const stop = new AbortController();
+      const onCancel = (): void => stop.abort();
+      ctx.signal.addEventListener('abort', onCancel, { once: true });
+      const walk = countingReaddir(opts.globMaxScan, stop);
+      let found: string[];
+      try {
+        found = await (await loadGlob())(args.pattern, {
+          cwd: root,
+          absolute: true,
+          dot: true,
+          onlyFiles: true,
+          followSymbolicLinks: false,
+          ignore: skip.map((name) => `**/${name}/**`),
+          signal: stop.signal,
+          fs: { readdir: walk.readdir },
+        });
+      } finally {
+        ctx.signal.removeEventListener('abort', onCancel);
       }
-      const dated = await Promise.all(
-        kept.map(async (file) => ({ file, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
-      );
-      dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
-      const lines = dated.slice(0, opts.globMaxResults).map((d) => displayPath(ctx, d.file));
-      const rest = dated.length - lines.length;
+      ctx.signal.throwIfAborted();
+      const matched = found.length;
+      found = found.filter((file) => !matcher.isIgnored(file, false));
+      const stopped = walk.capped()
+        ? `… stopped after reading ${opts.globMaxScan.toLocaleString('en-US')} directory entries: there may be more matches, and these are the newest of the ones found so far; narrow the pattern or path`
+        : undefined;
+      if (found.length === 0) {
+        const hidden =
+          matched > 0 ? ` (${plural(matched, 'git-ignored file')}; pass include_ignored: true)` : '';
+        const none = `No files match "${args.pattern}" in ${displayPath(ctx, root)}${hidden}`;
+        return stopped ? `${none}\n${stopped}` : none;
+      }
+      const shown = await newest(found, opts.globMaxResults, ctx.signal);
+      const lines = shown.map((d) => displayPath(ctx, d.file));
+      const rest = found.length - lines.length;
       if (rest > 0) {
         lines.push(
           `… ${plural(rest, 'more file')} not shown (the ${opts.globMaxResults} most recently modified are listed); narrow the pattern or path`,
         );
       }
+      if (stopped) lines.push(stopped);
       return lines.join('\n');
     },
   });

@@ -21,8 +21,6 @@ export interface GrepRequest {
   maxResults: number;
   /** Matching lines returned from any one file. */
   maxPerFile: number;
-  /** Files larger than this are skipped. */
-  maxFileBytes: number;
   /** Apply .gitignore files from this directory (the workspace root) down; absent: none. */
   ignoreRoot?: string;
   signal: AbortSignal;
@@ -49,7 +47,7 @@ export interface GrepResult {
   matches: number;
   /** More matches exist beyond `maxResults`. */
   truncated: boolean;
-  /** Files looked at (binary files included, files over the size limit not). */
+  /** Files looked at (binary files included). */
   filesSearched: number;
 }
 

@@ -97,7 +97,6 @@ function rgArgs(request: GrepRequest, isDir: boolean): string[] {
     '--crlf',
     '--encoding=none',
     '--engine=auto',
-    `--max-filesize=${request.maxFileBytes}`,
     `--max-count=${request.maxPerFile + 1}`,
   ];
   if (request.ignoreCase) args.push('--ignore-case');

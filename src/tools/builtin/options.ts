@@ -10,10 +10,14 @@ export interface BuiltinOptions {
   listMaxEntries?: number;
   /** glob: paths shown (default 200). */
   globMaxResults?: number;
-  /** grep: files larger than this are skipped (default 1 MB). */
-  grepMaxFileBytes?: number;
-  /** bash: output characters kept, head+tail (default 28 000). */
+  /**
+   * bash: output characters held in memory (default 1 000 000). The runner cuts what the
+   * model sees (tools.max_output_chars) and saves the full text; past this, only the head
+   * and tail stay in memory and bash writes the whole output to that file itself.
+   */
   bashMaxOutputChars?: number;
+  /** bash: bytes of output saved to the tool-output file at most (default 100 MB). */
+  bashMaxSavedBytes?: number;
   /** bash: how long after SIGTERM the process group gets SIGKILL (default 2 000 ms). */
   bashKillGraceMs?: number;
   /** bash: after the shell exits, how long to wait for background jobs to release its output (default 500 ms). */
@@ -26,8 +30,8 @@ export const DEFAULTS = {
   readMaxChars: 28_000,
   listMaxEntries: 500,
   globMaxResults: 200,
-  grepMaxFileBytes: 1024 * 1024,
-  bashMaxOutputChars: 28_000,
+  bashMaxOutputChars: 1_000_000,
+  bashMaxSavedBytes: 100 * 1024 * 1024,
   bashKillGraceMs: 2000,
   bashPipeDrainMs: 500,
 } as const satisfies Required<BuiltinOptions>;

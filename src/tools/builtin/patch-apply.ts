@@ -7,12 +7,19 @@ import { dirname } from 'node:path';
 import { type ToolContext, ToolError } from '../types.js';
 import { displayPath, resolvePath } from '../workspace.js';
 import type { HunkLine, PatchHunk, PatchOp } from './patch-parse.js';
-import { countLines, joinLines, resolveTextFile, splitLines } from './text.js';
+import { countLines, joinLines, resolveFile, splitLines } from './text.js';
+import { encodeText, hasEscapes, readEditable } from './text-codec.js';
+
+/**
+ * A file's content: bytes on disk (the old ones exactly as read, the new ones in the
+ * file's own encoding), text when an editor's file system is used (ctx.fs).
+ */
+export type Content = string | Buffer;
 
 /** One file's planned change. */
 export type FileChange =
   | { kind: 'A'; abs: string; shown: string; after: string; added: number }
-  | { kind: 'M'; abs: string; shown: string; before: string; after: string; added: number; removed: number }
+  | { kind: 'M'; abs: string; shown: string; before: Content; after: Content; added: number; removed: number }
   | {
       kind: 'R';
       abs: string;
@@ -20,8 +27,8 @@ export type FileChange =
       shown: string;
       destShown: string;
       mode: number;
-      before: string;
-      after: string;
+      before: Content;
+      after: Content;
       added: number;
       removed: number;
     }
@@ -29,11 +36,28 @@ export type FileChange =
 
 type Compare = (a: string, b: string) => boolean;
 
-/** Exact first, then ignoring trailing whitespace, then ignoring surrounding whitespace. */
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A patch line copied from read_file, which shows bytes that are not valid UTF-8 as
+ * U+FFFD (�), against the file's line, where they are escapes (text-codec.ts).
+ */
+function sameButUndecodable(fileLine: string, patchLine: string): boolean {
+  if (!patchLine.includes('\uFFFD') || !hasEscapes(fileLine)) return false;
+  const pattern = patchLine
+    .trimEnd()
+    .split(/\uFFFD+/)
+    .map(escapeRegExp)
+    .join('(?:(?<![\\uD800-\\uDBFF])[\\uDC80-\\uDCFF])+');
+  return new RegExp(`^${pattern}$`).test(fileLine.trimEnd());
+}
+
+/** Exact first, then ignoring trailing whitespace, then surrounding whitespace, then undecodable bytes. */
 const PASSES: Compare[] = [
   (a, b) => a === b,
   (a, b) => a.trimEnd() === b.trimEnd(),
   (a, b) => a.trim() === b.trim(),
+  (a, b) => a.trimEnd() === b.trimEnd() || sameButUndecodable(a, b),
 ];
 
 function matchesAt(lines: readonly string[], want: readonly string[], at: number, same: Compare): boolean {
@@ -79,13 +103,36 @@ function quoteLines(lines: readonly string[]): string {
   return shown.join('\n');
 }
 
+/** A "+" line with U+FFFD where the file has undecodable bytes would not write them back. */
+function checkAdded(hunk: PatchHunk, fail: (detail: string) => ToolError): void {
+  const line = hunk.ops.find((o) => o.op === '+' && o.text.includes('\uFFFD'));
+  if (line === undefined) return;
+  throw fail(
+    'adds a line with U+FFFD (�), which read_file shows for bytes of this file that are not valid UTF-8; ' +
+      'writing it would replace those bytes. Keep lines holding such bytes as context (" ") lines, or change them with edit_file, which keeps the bytes',
+  );
+}
+
 /** Applies the hunks of one Update File to `text`, in order; throws naming the hunk that fails. */
 export function applyHunks(text: string, hunks: readonly PatchHunk[], shown: string): string {
   const file = splitLines(text);
+  const undecodable = hasEscapes(text);
   const out: string[] = [];
+  const eols: string[] = [];
+  /**
+   * Lines keep their own endings. An added line takes the ending of the line it replaces
+   * (the last one removed just before it), else of the line it goes before.
+   */
+  let removedEol: string | undefined;
+  const addedEol = (k: number): string => removedEol || file.eols[k] || eols.at(-1) || file.eol;
+  const copy = (from: number, to: number): void => {
+    out.push(...file.lines.slice(from, to));
+    eols.push(...file.eols.slice(from, to));
+  };
   let cursor = 0;
   hunks.forEach((hunk, index) => {
     const fail = (detail: string): ToolError => hunkError(shown, hunk, index + 1, hunks.length, detail);
+    if (undecodable) checkAdded(hunk, fail);
     let from = cursor;
     if (hunk.anchor !== undefined) {
       const at = seekAnchor(file.lines, hunk.anchor, cursor);
@@ -103,18 +150,30 @@ export function applyHunks(text: string, hunks: readonly PatchHunk[], shown: str
         throw fail(`does not match the file; expected these lines${where}:\n${quoteLines(want)}`);
       }
     }
-    out.push(...file.lines.slice(cursor, at));
+    copy(cursor, at);
+    removedEol = undefined;
     let k = at;
     for (const op of hunk.ops) {
-      if (op.op === '+') out.push(op.text);
-      else if (op.op === ' ') out.push(file.lines[k++] ?? op.text);
-      else k++;
+      if (op.op === '+') {
+        out.push(op.text);
+        eols.push(addedEol(k));
+      } else if (op.op === ' ') {
+        out.push(file.lines[k] ?? op.text);
+        eols.push(file.eols[k] ?? file.eol);
+        removedEol = undefined;
+        k++;
+      } else {
+        removedEol = file.eols[k] || removedEol;
+        k++;
+      }
     }
     cursor = k;
   });
-  out.push(...file.lines.slice(cursor));
+  copy(cursor, file.lines.length);
   const finalNewline = file.finalNewline || (file.lines.length === 0 && out.length > 0);
-  return joinLines({ lines: out, eol: file.eol, finalNewline });
+  if (finalNewline && eols.at(-1) === '')
+    eols[eols.length - 1] = file.eols.findLast((e) => e !== '') ?? file.eol;
+  return joinLines({ lines: out, eols, eol: file.eol, finalNewline });
 }
 
 function countOps(hunks: readonly PatchHunk[]): { added: number; removed: number } {
@@ -157,7 +216,11 @@ async function checkCreatable(ctx: ToolContext, abs: string, shown: string): Pro
 }
 
 /** Resolves, reads and applies every operation in memory. Throws before anything is written. */
-export async function planPatch(ctx: ToolContext, ops: readonly PatchOp[]): Promise<FileChange[]> {
+export async function planPatch(
+  ctx: ToolContext,
+  ops: readonly PatchOp[],
+  maxFileBytes: number,
+): Promise<FileChange[]> {
   const claimed = new Map<string, number>();
   const claim = (abs: string, shown: string, line: number): void => {
     const earlier = claimed.get(abs);
@@ -204,12 +267,15 @@ export async function planPatch(ctx: ToolContext, ops: readonly PatchOp[]): Prom
         changes.push({ kind: 'D', abs, shown, before, removed: countLines(before.toString('utf8')) });
       }
     } else {
-      const abs = await resolveTextFile(ctx, op.path, { write: true });
+      const abs = await resolveFile(ctx, op.path, { write: true });
       const shown = displayPath(ctx, abs);
       claim(abs, shown, op.line);
       // The editor's buffer when a client file system is present (unsaved edits count).
-      const before = ctx.fs ? await ctx.fs.readTextFile(abs) : await readFile(abs, 'utf8');
-      const after = applyHunks(before, op.hunks, shown);
+      const decoded = await readEditable(ctx, abs, shown, { maxBytes: maxFileBytes, tool: 'apply_patch' });
+      const text = applyHunks(decoded.text, op.hunks, shown);
+      // On disk: the old bytes as they were and the new ones in the file's own encoding.
+      const before = decoded.bytes ?? decoded.text;
+      const after = ctx.fs ? text : encodeText(text, decoded, shown);
       const { added, removed } = countOps(op.hunks);
       const dest = op.moveTo === undefined ? abs : resolvePath(ctx, op.moveTo, { write: true });
       if (dest === abs) {

@@ -10,7 +10,7 @@ import { errorCode } from '../hints.js';
 import { type ClientFs, defineTool, type Tool, ToolError } from '../types.js';
 import { writeFileAtomic, writeTemp } from './atomic-write.js';
 import type { ResolvedFileOptions } from './file-options.js';
-import { type FileChange, planPatch } from './patch-apply.js';
+import { type Content, type FileChange, planPatch } from './patch-apply.js';
 import { parsePatch, patchPaths } from './patch-parse.js';
 import { plural } from './text.js';
 
@@ -116,6 +116,9 @@ export async function writeChanges(changes: readonly FileChange[], signal: Abort
   await commit(staged, dirs);
 }
 
+/** Text for the editor (planPatch keeps text, not bytes, when an editor's file system is used). */
+const text = (content: Content): string => (typeof content === 'string' ? content : content.toString('utf8'));
+
 /**
  * With a client file system (an editor over ACP), new and updated files are written
  * through it, so open buffers follow; a failure writes the earlier files' old text
@@ -127,8 +130,8 @@ async function writeThroughClient(fs: ClientFs, changes: readonly FileChange[]):
   for (const c of changes) {
     if (c.kind !== 'A' && c.kind !== 'M') continue;
     try {
-      await fs.writeTextFile(c.abs, c.after);
-      if (c.kind === 'M') undo.push(() => fs.writeTextFile(c.abs, c.before));
+      await fs.writeTextFile(c.abs, text(c.after));
+      if (c.kind === 'M') undo.push(() => fs.writeTextFile(c.abs, text(c.before)));
     } catch (error) {
       for (const step of undo.reverse()) await step().catch(() => undefined);
       const detail = error instanceof Error ? error.message : String(error);
@@ -157,7 +160,7 @@ function summaryLine(c: FileChange): string {
   }
 }
 
-export function applyPatchTool(_opts: ResolvedFileOptions): Tool {
+export function applyPatchTool(opts: ResolvedFileOptions): Tool {
   return defineTool({
     name: 'apply_patch',
     description:
@@ -174,7 +177,7 @@ export function applyPatchTool(_opts: ResolvedFileOptions): Tool {
     timeoutMs: 60_000,
     subject: (args) => patchPaths(args.patch).join(', '),
     async execute(args, ctx) {
-      const changes = await planPatch(ctx, parsePatch(args.patch));
+      const changes = await planPatch(ctx, parsePatch(args.patch), opts.editMaxFileBytes);
       ctx.signal.throwIfAborted();
       if (ctx.fs && changes.every((c) => c.kind === 'A' || c.kind === 'M')) {
         await writeThroughClient(ctx.fs, changes);

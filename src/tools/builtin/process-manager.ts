@@ -45,9 +45,11 @@ interface Entry {
   info: BackgroundInfo;
   child: ChildProcessWithoutNullStreams;
   unread: HeadTailBuffer;
-  /** Called when output arrives or the process ends. */
+  /** Called when output arrives, the process ends or its output pipes close. */
   waiters: Set<() => void>;
   closed: Promise<void>;
+  /** The output pipes have closed: no more output can arrive. */
+  drained: boolean;
 }
 
 /** After the leader exits, how long its output pipes may stay open before it counts as ended. */
@@ -118,6 +120,7 @@ export class ProcessManager {
       unread: new HeadTailBuffer(Math.floor(this.maxBufferChars / 2)),
       waiters: new Set(),
       closed,
+      drained: false,
     };
     const wake = (): void => {
       for (const waiter of entry.waiters) waiter();
@@ -144,6 +147,7 @@ export class ProcessManager {
     };
     child.on('error', (error) => {
       entry.unread.push(`[failed to start: ${error.message}]\n`);
+      entry.drained = true;
       ended(null, null);
     });
     // 'close' comes once the output pipes are drained too; if something the command
@@ -151,7 +155,11 @@ export class ProcessManager {
     child.on('exit', (code, signal) => {
       setTimeout(() => ended(code, signal), PIPE_DRAIN_MS).unref();
     });
-    child.on('close', ended);
+    child.on('close', (code, signal) => {
+      entry.drained = true;
+      ended(code, signal);
+      wake();
+    });
     this.entries.set(id, entry);
     live.add(this);
     installExitHook();
@@ -182,12 +190,13 @@ export class ProcessManager {
   }
 
   /**
-   * Waits up to `ms` for output to arrive or the process to end; returns at once when
-   * unread output exists or it has already ended.
+   * Waits up to `ms` for output to arrive, the process to end or its output to close;
+   * returns at once when unread output exists or no more can come. (A process that has
+   * exited may still have output in its pipes: that is waited for too.)
    */
   async waitForOutput(id: string, ms: number, signal?: AbortSignal): Promise<void> {
     const entry = this.entry(id);
-    if (ms <= 0 || entry.unread.totalChars > 0 || !entry.info.running) return;
+    if (ms <= 0 || entry.unread.totalChars > 0 || entry.drained) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer);

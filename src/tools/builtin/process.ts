@@ -4,7 +4,8 @@
  * The time limit is a smart deadline (smart-timeout.ts) on Linux, a plain one elsewhere.
  */
 import { spawn } from 'node:child_process';
-import { HeadTailBuffer } from '../truncate.js';
+import type { SavedOutput } from '../types.js';
+import { CommandOutput, type SpillTarget } from './command-output.js';
 import { ActivityMonitor, procAvailable } from './proc-tree.js';
 import { type DeadlineStop, SmartDeadline, type SmartTimeoutOptions } from './smart-timeout.js';
 
@@ -16,8 +17,10 @@ export interface CommandOptions {
   signal: AbortSignal;
   /** Time between SIGTERM and SIGKILL for the process group. */
   killGraceMs: number;
-  /** Output characters kept (head+tail). */
+  /** Output characters kept in memory (past it: head+tail). */
   maxOutputChars: number;
+  /** Where the whole output is saved once it outgrows `maxOutputChars` (absent: nowhere). */
+  spill?: SpillTarget;
   /**
    * After the shell exits, how long to wait for its pipes to close; background
    * processes that keep them open are then left running, uncaptured (default 500).
@@ -39,6 +42,8 @@ export interface CommandResult {
   /** Set when we killed the process group: the deadline's verdict, or a cancel. */
   killed: DeadlineStop | { reason: 'cancelled' } | undefined;
   output: string;
+  /** The file holding the whole output, when it outgrew memory and was saved. */
+  saved?: SavedOutput;
   /** The shell exited but something it started kept the output pipes open. */
   detachedOutput: boolean;
 }
@@ -64,7 +69,12 @@ export function runCommand(opts: CommandOptions): Promise<CommandResult> {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...(opts.env ?? process.env), ...NON_INTERACTIVE_ENV },
     });
-    const output = new HeadTailBuffer(opts.maxOutputChars);
+    const output = new CommandOutput(opts.maxOutputChars, opts.spill, (paused) => {
+      for (const stream of [child.stdout, child.stderr]) {
+        if (paused) stream.pause();
+        else if (!stream.destroyed) stream.resume();
+      }
+    });
     let killed: CommandResult['killed'];
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
@@ -111,13 +121,16 @@ export function runCommand(opts: CommandOptions): Promise<CommandResult> {
       if (done) return;
       done = true;
       cleanup();
-      resolve({
-        pid: child.pid,
-        exitCode: exit?.code ?? null,
-        exitSignal: exit?.signal ?? null,
-        killed,
-        output: output.toString(opts.maxOutputChars),
-        detachedOutput,
+      void output.finish().then(({ text, saved }) => {
+        resolve({
+          pid: child.pid,
+          exitCode: exit?.code ?? null,
+          exitSignal: exit?.signal ?? null,
+          killed,
+          output: text,
+          ...(saved ? { saved } : {}),
+          detachedOutput,
+        });
       });
     };
 

@@ -2,6 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import * as z from 'zod';
 import { defineTool, type Tool, type ToolContext, ToolError, type ToolResult } from '../types.js';
 import { displayPath } from '../workspace.js';
@@ -18,6 +19,7 @@ import {
   resolveFile,
   splitLines,
 } from './text.js';
+import { utf16Bom } from './text-codec.js';
 
 interface LineWindow {
   offset: number;
@@ -35,10 +37,43 @@ interface NumberedLines {
   last: number;
 }
 
-/** A file's lines streamed from disk. */
-function diskLines(abs: string, signal: AbortSignal): AsyncIterable<string> {
-  const input = createReadStream(abs, { encoding: 'utf8', signal });
-  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+/** Swaps each pair of bytes (UTF-16 BE to LE), carrying an odd byte to the next chunk. */
+function swapBytes(): Transform {
+  let carry: Buffer | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const even = bytes.length - (bytes.length % 2);
+      carry = even < bytes.length ? Buffer.from(bytes.subarray(even)) : undefined;
+      done(null, Buffer.from(bytes.subarray(0, even)).swap16());
+    },
+  });
+}
+
+/** Lines without the UTF-8 byte order mark the first one may start with. */
+async function* withoutBom(lines: AsyncIterable<string>): AsyncIterable<string> {
+  let first = true;
+  for await (const line of lines) {
+    yield first && line.startsWith('\uFEFF') ? line.slice(1) : line;
+    first = false;
+  }
+}
+
+/** True when `head` (a file's first bytes) is binary: NUL bytes, and no UTF-16 byte order mark. */
+function headIsBinary(head: Uint8Array): boolean {
+  return utf16Bom(head) === undefined && looksBinary(head);
+}
+
+/** A file's lines streamed from disk: UTF-8, or UTF-16 when it starts with a byte order mark. */
+function diskLines(abs: string, signal: AbortSignal, head: Uint8Array): AsyncIterable<string> {
+  const utf16 = utf16Bom(head);
+  let input: Readable;
+  if (utf16 === 'UTF-16 LE') input = createReadStream(abs, { start: 2, encoding: 'utf16le', signal });
+  else if (utf16 === 'UTF-16 BE') {
+    input = pipeline(createReadStream(abs, { start: 2, signal }), swapBytes(), () => undefined);
+    input.setEncoding('utf16le');
+  } else input = createReadStream(abs, { encoding: 'utf8', signal });
+  return withoutBom(createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY }));
 }
 
 /** Keeps the lines of the window formatted like `cat -n`. */
@@ -123,11 +158,13 @@ export function readFileTool(opts: ResolvedFileOptions): Tool {
       const head = await readHead(abs, BINARY_SNIFF_BYTES);
       const image = detectImageType(head);
       if (image) return readImage(ctx, abs, image, opts.readImageMaxBytes);
-      if (looksBinary(head)) throw binaryFileError(args.path);
+      if (headIsBinary(head)) throw binaryFileError(args.path);
       const offset = args.offset ?? 1;
       const limit = args.limit ?? opts.readDefaultLimit;
       // Text comes from the editor's buffer when the client offers one (ctx.fs).
-      const lines = ctx.fs ? splitLines(await ctx.fs.readTextFile(abs)).lines : diskLines(abs, ctx.signal);
+      const lines = ctx.fs
+        ? splitLines(await ctx.fs.readTextFile(abs)).lines
+        : diskLines(abs, ctx.signal, head);
       const { shown, total, last } = await numberedLines(lines, {
         offset,
         limit,
@@ -169,8 +206,8 @@ async function readOne(
   const head = await readHead(abs, BINARY_SNIFF_BYTES);
   if (detectImageType(head))
     return { text: `==> ${shown} <==\n(an image; use read_file to view it)`, ok: true };
-  if (looksBinary(head)) return { text: `==> ${shown} <==\n[error] binary file, not shown`, ok: false };
-  const lines = await numberedLines(diskLines(abs, ctx.signal), {
+  if (headIsBinary(head)) return { text: `==> ${shown} <==\n[error] binary file, not shown`, ok: false };
+  const lines = await numberedLines(diskLines(abs, ctx.signal, head), {
     offset: 1,
     limit: Number.MAX_SAFE_INTEGER,
     maxChars,

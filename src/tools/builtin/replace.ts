@@ -8,7 +8,8 @@ import { writeFileAtomic } from './atomic-write.js';
 import { normalizeFileGlob } from './grep-core.js';
 import { compileJsRegex } from './grep-js.js';
 import { walkWorkspace } from './search-walk.js';
-import { clipLine, looksBinary, plural } from './text.js';
+import { clipLine, formatSize, looksBinary, plural } from './text.js';
+import { decodeText, displayText, encodeText, utf16Bom } from './text-codec.js';
 
 const SHOWN_SIDE_CHARS = 160;
 
@@ -17,7 +18,7 @@ export interface ReplaceOptions {
   maxShown: number;
   /** Files one call may change. */
   maxFiles: number;
-  /** Larger files are skipped. */
+  /** Larger files are skipped, and named in the answer. */
   maxFileBytes: number;
 }
 
@@ -25,6 +26,8 @@ interface FileChange {
   file: string;
   before: string;
   after: string;
+  /** The new content in the file's own encoding (text-codec.ts). */
+  bytes: Buffer;
   matches: number;
 }
 
@@ -33,7 +36,7 @@ async function describeChange(ctx: ToolContext, change: FileChange): Promise<str
   const { diffLines } = await import('diff');
   const shown = displayPath(ctx, change.file);
   const out: string[] = [];
-  const parts = diffLines(change.before, change.after);
+  const parts = diffLines(displayText(change.before), displayText(change.after));
   let line = 1;
   const text = (value: string): string[] => value.replace(/\n$/, '').split('\n');
   for (let i = 0; i < parts.length; i++) {
@@ -108,30 +111,48 @@ export function replaceInFilesTool(opts: ReplaceOptions): Tool {
       const changes: FileChange[] = [];
       const guard = new LinkGuard(workspaceRoots(ctx));
       const linked: string[] = [];
+      const large: string[] = [];
       let scanned = 0;
       for (const file of await filesToScan(ctx, root, args.glob)) {
         ctx.signal.throwIfAborted();
         const info = await lstat(file).catch(() => undefined);
-        if (!info?.isFile() || info.size > opts.maxFileBytes) continue;
+        if (!info?.isFile()) continue;
+        if (info.size > opts.maxFileBytes) {
+          large.push(`${displayPath(ctx, file)} (${formatSize(info.size)})`);
+          continue;
+        }
         if (!guard.allows(file, info)) {
           linked.push(displayPath(ctx, file));
           continue;
         }
         const bytes = await readFile(file).catch(() => undefined);
-        if (bytes === undefined || looksBinary(bytes)) continue;
+        if (bytes === undefined || (utf16Bom(bytes) === undefined && looksBinary(bytes))) continue;
         scanned++;
-        const before = bytes.toString('utf8');
+        // Decoded losslessly and written back in the file's own encoding: bytes outside
+        // the matches stay as they were, whatever the file's encoding.
+        const shown = displayPath(ctx, file);
+        const decoded = decodeText(bytes, shown);
+        const before = decoded.text;
         let matches = 0;
         for (const _ of before.matchAll(regex)) matches++;
         if (matches === 0) continue;
         const after = before.replace(regex, args.replacement);
-        if (after !== before) changes.push({ file, before, after, matches });
+        if (after !== before)
+          changes.push({ file, before, after, bytes: encodeText(after, decoded, shown), matches });
       }
       const where = displayPath(ctx, root);
-      const leftOut =
-        linked.length === 0
-          ? ''
-          : `\n(left out ${plural(linked.length, 'file')} that ${linked.length === 1 ? 'is a hard link' : 'are hard links'} to files outside the workspace: ${linked.slice(0, 5).join(', ')})`;
+      const notes: string[] = [];
+      if (linked.length > 0) {
+        notes.push(
+          `(left out ${plural(linked.length, 'file')} that ${linked.length === 1 ? 'is a hard link' : 'are hard links'} to files outside the workspace: ${linked.slice(0, 5).join(', ')})`,
+        );
+      }
+      if (large.length > 0) {
+        notes.push(
+          `(skipped ${plural(large.length, 'file')} over the ${formatSize(opts.maxFileBytes)} limit, not searched: ${large.slice(0, 5).join(', ')}${large.length > 5 ? ', …' : ''}; change ${large.length === 1 ? 'it' : 'them'} with bash, e.g. sed -i)`,
+        );
+      }
+      const leftOut = notes.map((note) => `\n${note}`).join('');
       if (changes.length === 0) {
         return `No changes: /${args.pattern}/ matches nothing to replace in ${where}; searched ${plural(scanned, 'file')}${leftOut}`;
       }
@@ -145,7 +166,7 @@ export function replaceInFilesTool(opts: ReplaceOptions): Tool {
       if (!dryRun) {
         // Checked for every file before the first write, so a refusal leaves everything untouched.
         for (const change of changes) resolvePath(ctx, change.file, { write: true });
-        for (const change of changes) await writeFileAtomic(change.file, change.after);
+        for (const change of changes) await writeFileAtomic(change.file, change.bytes);
       }
       const total = changes.reduce((sum, c) => sum + c.matches, 0);
       const counts = `${plural(total, 'replacement')} in ${plural(changes.length, 'file')}`;

@@ -31,6 +31,11 @@ export interface SearchToolOptions extends BuiltinOptions {
   replaceMaxShown?: number;
   /** replace_in_files: files it may change in one call (default 500). */
   replaceMaxFiles?: number;
+  /**
+   * replace_in_files: larger files are skipped and named in the answer (default 1 MB;
+   * it holds every changed file in memory until it writes them all).
+   */
+  replaceMaxFileBytes?: number;
 }
 
 type SearchOptions = Required<BuiltinOptions> & {
@@ -114,16 +119,10 @@ function withoutOutsideLinks(ctx: ToolContext, result: GrepResult): { result: Gr
 }
 
 /** For a single file: refuse what no backend would search, with the reason. */
-async function checkSingleFile(ctx: ToolContext, abs: string, maxBytes: number): Promise<void> {
+async function checkSingleFile(ctx: ToolContext, abs: string): Promise<void> {
   const info = await stat(abs);
   if (info.isDirectory()) return;
   const shown = displayPath(ctx, abs);
-  if (info.size > maxBytes) {
-    throw new ToolError(
-      `${shown} is larger than the ${maxBytes}-byte search limit`,
-      'read the part you need with read_file (offset/limit), or use bash with grep',
-    );
-  }
   if (await fileLooksBinary(abs)) {
     throw new ToolError(`${shown} is a binary file; grep only searches text`, 'inspect it with bash instead');
   }
@@ -133,7 +132,7 @@ function grepTool(opts: SearchOptions, backend: GrepBackend): Tool {
   return defineTool({
     name: 'grep',
     description:
-      'Regex search in files (git-ignored, binary and large files skipped); prints path:line: text.',
+      'Regex search in files of any size (git-ignored and binary files skipped); prints path:line: text.',
     parameters: z.object({
       pattern: z.string().min(1).describe('Regex, e.g. "def\\s+load"'),
       path: z.string().optional().describe('Dir or file (default .)'),
@@ -170,7 +169,7 @@ function grepTool(opts: SearchOptions, backend: GrepBackend): Tool {
     async execute(args, ctx) {
       if (args.glob !== undefined) checkGlobPattern(args.glob);
       const root = searchRoot(ctx, args.path);
-      await checkSingleFile(ctx, root, opts.grepMaxFileBytes);
+      await checkSingleFile(ctx, root);
       const isDir = (await stat(root)).isDirectory();
       const context = args.context ?? 0;
       const maxResults = args.max_results ?? 100;
@@ -186,7 +185,6 @@ function grepTool(opts: SearchOptions, backend: GrepBackend): Tool {
           context,
           maxResults,
           maxPerFile,
-          maxFileBytes: opts.grepMaxFileBytes,
           ...(ignoreRoot === undefined ? {} : { ignoreRoot }),
           signal: ctx.signal,
         });
@@ -239,7 +237,7 @@ export function searchTools(options: SearchToolOptions = {}): Tool[] {
     replaceInFilesTool({
       maxShown: opts.replaceMaxShown,
       maxFiles: opts.replaceMaxFiles,
-      maxFileBytes: opts.grepMaxFileBytes,
+      maxFileBytes: options.replaceMaxFileBytes ?? 1024 * 1024,
     }),
     historySearchTool(),
   ];

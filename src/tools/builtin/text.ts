@@ -107,25 +107,51 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? lines : lines + 1;
 }
 
-/** A text split into lines, remembering its line ending and whether it ended with one. */
+/** A text split into lines, remembering each line's ending and the usual one. */
 export interface SplitText {
   lines: string[];
+  /** The ending after each line: '\r\n', '\n', or '' (a last line without one). */
+  eols: string[];
+  /** The file's usual line ending, for new lines: CRLF when at least as many lines end with it as with LF. */
   eol: '\n' | '\r\n';
   finalNewline: boolean;
 }
 
-/** Splits on LF or CRLF; the file's line ending is CRLF when any CRLF is present. */
+/** Splits on LF or CRLF (a lone CR stays inside its line), keeping every line's own ending. */
 export function splitLines(text: string): SplitText {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  if (text.length === 0) return { lines: [], eol, finalNewline: false };
-  const lines = text.split(/\r?\n/);
-  const finalNewline = lines.at(-1) === '';
-  if (finalNewline) lines.pop();
-  return { lines, eol, finalNewline };
+  const lines: string[] = [];
+  const eols: string[] = [];
+  let crlf = 0;
+  let lf = 0;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+    const cr = i > start && text.charCodeAt(i - 1) === 13;
+    lines.push(text.slice(start, cr ? i - 1 : i));
+    eols.push(cr ? '\r\n' : '\n');
+    if (cr) crlf++;
+    else lf++;
+    start = i + 1;
+  }
+  if (start < text.length) {
+    lines.push(text.slice(start));
+    eols.push('');
+  }
+  const eol = crlf > 0 && crlf >= lf ? '\r\n' : '\n';
+  return { lines, eols, eol, finalNewline: lines.length > 0 && eols.at(-1) !== '' };
 }
 
-/** The inverse of `splitLines`. */
-export function joinLines(split: SplitText): string {
-  if (split.lines.length === 0) return '';
-  return split.lines.join(split.eol) + (split.finalNewline ? split.eol : '');
+/**
+ * Joins lines with their own endings (`eols[i]`; the usual `eol` where a line has
+ * none but is not the last). The last line ends with a newline when `finalNewline`.
+ */
+export function joinLines(
+  split: Pick<SplitText, 'lines' | 'eol' | 'finalNewline'> & { eols?: string[] },
+): string {
+  const { lines, eol } = split;
+  if (lines.length === 0) return '';
+  const parts: string[] = [];
+  const last = lines.length - 1;
+  for (let i = 0; i < last; i++) parts.push(lines[i] ?? '', split.eols?.[i] || eol);
+  parts.push(lines[last] ?? '', split.finalNewline ? split.eols?.[last] || eol : '');
+  return parts.join('');
 }

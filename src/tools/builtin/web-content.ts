@@ -93,8 +93,11 @@ export function htmlTitle(html: string): string | undefined {
 
 /** HTML to Markdown with scripts, styles, navigation and footers left out. */
 export async function htmlToMarkdown(html: string): Promise<string> {
-  // Loaded on first use: the converter and its parser stay off the start-up path.
-  const { NodeHtmlMarkdown } = await import('node-html-markdown');
+  // Loaded on first use: the converter and its parser stay off the start-up path. It is
+  // CommonJS: its exports are the module's default export both under Node and in the
+  // esbuild bundle (whose split chunk has no named exports: `.NodeHtmlMarkdown` of the
+  // namespace is undefined there, which broke every HTML page in the built CLI).
+  const { NodeHtmlMarkdown } = (await import('node-html-markdown')).default;
   return NodeHtmlMarkdown.translate(html, { ignore: NOISE_ELEMENTS, maxConsecutiveNewlines: 2 }).trim();
 }
 

@@ -149,7 +149,7 @@ describe('the tool-list cache and start-up', () => {
       expect(registry.has('mcp__cached__echo')).toBe(true);
       expect(registry.has('mcp__off__echo')).toBe(false);
       expect(manager.connection('cached').connected).toBe(false);
-      expect(catalogBlock(registry)).toContain('mcp: mcp__cached__echo');
+      expect(catalogBlock(registry)).toContain(' mcp__cached__echo');
       expect(rankTools(registry, 'echo the input string').map((t) => t.name)).toContain('mcp__cached__echo');
       // Calling it is when the server starts; here that fails clearly.
       const r = await callTool(registry, 'mcp__cached__echo', { message: 'x' });

@@ -1,0 +1,50 @@
+/**
+ * Tool calls the permission policy refused in a run nobody can approve in (`tea -p`):
+ * each is reported on stderr with the flag that would have let it run, and the run
+ * exits with its own code (EXIT.REFUSED) so scripts notice.
+ */
+import type { AgentEvent } from '../agent/index.js';
+
+export interface Refusal {
+  tool: string;
+  /** The call as the refusal names it: `write_file (notes.txt)`. */
+  call: string;
+  /** Why: `needs approval` or the policy's reason (`mode read-only`, `rule deny bash:rm*`). */
+  reason: string;
+  /** What would have let it run, e.g. `--allow 'write_file:notes.txt' or --yolo`; absent when no flag would. */
+  rerunWith?: string;
+}
+
+type ToolFinish = Extract<AgentEvent, { type: 'tool_finish' }>;
+
+/** The refusal a finished call reports, if it was refused by the policy (not by a person). */
+export function refusalOf(e: AgentEvent): Refusal | undefined {
+  if (e.type !== 'tool_finish' || e.status !== 'denied') return undefined;
+  return parse(e);
+}
+
+function parse(e: ToolFinish): Refusal | undefined {
+  const first = e.output.split('\n', 1)[0] ?? '';
+  const rerun = /the user can rerun with (.+?)\.?$/m.exec(e.output)?.[1];
+  const asked = /^\[DENIED\] (.+?) needs the user's approval(?: \((.+)\))?, and nobody can approve/.exec(
+    first,
+  );
+  if (asked) {
+    return {
+      tool: e.name,
+      call: asked[1]!,
+      reason: asked[2] ? `needs approval (${asked[2]})` : 'needs approval',
+      ...(rerun ? { rerunWith: rerun } : {}),
+    };
+  }
+  const barred = /^\[DENIED\] (.+?) is not allowed here \((.+)\)\.?$/.exec(first);
+  if (barred) return { tool: e.name, call: barred[1]!, reason: `not allowed here (${barred[2]})` };
+  return undefined;
+}
+
+/** The stderr line for one refusal. */
+export function refusalLine(r: Refusal): string {
+  if (r.reason.startsWith('not allowed here')) return `tea: refused ${r.call}: ${r.reason}\n`;
+  const how = r.rerunWith ? `; to let it run, rerun with ${r.rerunWith}` : '';
+  return `tea: refused ${r.call}: ${r.reason}, which tea -p cannot ask for${how}\n`;
+}

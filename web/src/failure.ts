@@ -1,0 +1,45 @@
+/**
+ * A failed turn in the transcript: its error, shown once, and a Retry button that
+ * sends the turn's input (text and images) again. Only the newest failure offers
+ * Retry: once pressed, the button goes (it comes back if the send is refused).
+ */
+import { h } from './dom.js';
+import type { ImageInput } from './types.js';
+
+/** What a turn was started with, to send it again. */
+export interface TurnInput {
+  text: string;
+  images: ImageInput[];
+}
+
+export type RetryAction = (input: TurnInput) => Promise<boolean>;
+
+/** The error line of a failed turn; `retryable` adds the Retry button to it later. */
+export function failureLine(message: string): HTMLElement {
+  return h(
+    'div',
+    {
+      class: 'system-line line-error turn-error',
+      role: 'alert',
+      'data-testid': 'turn-error',
+      'data-message': message,
+    },
+    h('span', { class: 'turn-error-text' }, message),
+  );
+}
+
+/** Adds Retry to a failure line (replacing any earlier one on the page). */
+export function offerRetry(line: HTMLElement, input: TurnInput, retry: RetryAction): void {
+  for (const old of line.ownerDocument.querySelectorAll('.retry-turn')) old.remove();
+  const button = h(
+    'button',
+    { class: 'small retry-turn', 'data-testid': 'retry', title: 'Send this turn’s message again' },
+    'Retry',
+  );
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    if (await retry(input)) button.remove();
+    else button.disabled = false;
+  });
+  line.appendChild(button);
+}

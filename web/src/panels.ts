@@ -1,0 +1,95 @@
+/**
+ * The session sidebar and the right-hand drawer (memory, settings). On narrow
+ * screens the sidebar slides over the chat: its ×, a tap beside it (the scrim),
+ * Esc, or picking a session closes it again. Esc also closes the drawer while the
+ * focus is inside it (and then never stops the running turn).
+ */
+import { byId } from './dom.js';
+
+export type PanelName = 'memory' | 'settings';
+
+/** Must match the narrow breakpoint in styles/responsive.css. */
+const NARROW = '(max-width: 760px)';
+
+export class Panels {
+  private readonly drawer = byId('drawer');
+  private readonly toggle = byId('sidebar-toggle');
+  private opener: HTMLElement | null = null;
+
+  /** `opened` runs when a panel is shown (to load its content). */
+  constructor(private readonly opened: (name: PanelName) => void) {
+    byId('memory-toggle').addEventListener('click', () => this.show('memory'));
+    byId('settings-toggle').addEventListener('click', () => this.show('settings'));
+    byId('drawer-close').addEventListener('click', () => this.closeDrawer());
+    this.toggle.addEventListener('click', () => {
+      if (this.sidebarOpen) this.closeSidebar(true);
+      else this.openSidebar();
+    });
+    byId('sidebar-close').addEventListener('click', () => this.closeSidebar(true));
+    byId('scrim').addEventListener('click', () => this.closeSidebar(true));
+    // Capture: before the composer's Esc (stop the turn) sees the key.
+    document.addEventListener('keydown', (e) => this.onEscape(e), true);
+  }
+
+  get sidebarOpen(): boolean {
+    return document.body.classList.contains('sidebar-open');
+  }
+
+  /** After a session is picked or a new chat started: on a phone the list makes way. */
+  sessionChosen(): void {
+    if (this.sidebarOpen) this.closeSidebar(false);
+  }
+
+  private openSidebar(): void {
+    document.body.classList.add('sidebar-open');
+    this.toggle.setAttribute('aria-expanded', 'true');
+    if (matchMedia(NARROW).matches) byId('sidebar-close').focus();
+  }
+
+  private closeSidebar(refocus: boolean): void {
+    document.body.classList.remove('sidebar-open');
+    this.toggle.setAttribute('aria-expanded', 'false');
+    if (refocus && matchMedia(NARROW).matches) this.toggle.focus();
+  }
+
+  private show(name: PanelName): void {
+    const same = !this.drawer.hidden && this.drawer.dataset.panel === name;
+    if (same) {
+      this.closeDrawer();
+      return;
+    }
+    this.drawer.hidden = false;
+    this.drawer.dataset.panel = name;
+    byId('memory-panel').hidden = name !== 'memory';
+    byId('settings-panel').hidden = name !== 'settings';
+    this.setExpanded(name);
+    this.opener = byId(`${name}-toggle`);
+    this.opened(name);
+  }
+
+  private closeDrawer(): void {
+    const hadFocus = this.drawer.contains(document.activeElement);
+    this.drawer.hidden = true;
+    this.setExpanded(null);
+    if (hadFocus) this.opener?.focus();
+  }
+
+  private setExpanded(name: PanelName | null): void {
+    byId('memory-toggle').setAttribute('aria-expanded', String(name === 'memory'));
+    byId('settings-toggle').setAttribute('aria-expanded', String(name === 'settings'));
+  }
+
+  private onEscape(e: KeyboardEvent): void {
+    if (e.key !== 'Escape' || e.isComposing || e.defaultPrevented) return;
+    const target = e.target instanceof HTMLElement ? e.target : null;
+    // Esc there has a meaning of its own (cancel the rename).
+    if (target?.classList.contains('session-rename-input')) return;
+    if (this.sidebarOpen && matchMedia(NARROW).matches) {
+      e.preventDefault();
+      this.closeSidebar(true);
+    } else if (!this.drawer.hidden && this.drawer.contains(target)) {
+      e.preventDefault();
+      this.closeDrawer();
+    }
+  }
+}
