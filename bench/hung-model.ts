@@ -64,7 +64,7 @@ async function hungCall(server: ModelServer, opts: ModelChainOptions): Promise<F
       out.gaveUpMs = timers.now();
     })(),
   );
-  out.attempts = server.requests.length;
+  out.attempts = out.retryLines.length + 1; // counted here: the server may not have read the last one yet
   return out;
 }
 
