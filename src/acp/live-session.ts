@@ -12,7 +12,7 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, ApprovalDecision } from '../agent/events.js';
-import type { Session } from '../agent/index.js';
+import { BACKGROUND_GRACE_MS, type Session } from '../agent/index.js';
 import type { MemoryService } from '../memory/service.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
@@ -95,10 +95,13 @@ export class LiveSession {
     this.running?.abort();
   }
 
-  /** Resolves once no prompt runs and the session's background jobs (summaries, title) are done. */
+  /**
+   * Resolves once no prompt runs and the session's background jobs (summaries, title)
+   * are done, or stopped after a few seconds (a hung cheap model must not hold the exit).
+   */
   async idle(): Promise<void> {
     await this.current.catch(() => undefined);
-    await this.session.settled();
+    await this.session.settle(BACKGROUND_GRACE_MS);
   }
 
   prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {

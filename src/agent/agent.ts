@@ -6,9 +6,13 @@ import { catalogBlock, type ToolLoading } from '../tools/loading.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toModelMessages } from './history.js';
+import { DEFAULT_LEASE, type LeaseSettings } from './lease.js';
 import { memoryTool } from './memory-tool.js';
 import { defaultSystemPrompt } from './prompt.js';
 import { memoryScopes, Session, type SessionDeps, type SessionOptions } from './session.js';
+
+/** The default deadline of one prompt. */
+export const DEFAULT_TURN_TIMEOUT_MS = 60 * 60 * 1000;
 
 export interface AgentOptions {
   provider: Provider;
@@ -49,6 +53,13 @@ export interface AgentOptions {
    * and tune priorities / reflect now and then (default true).
    */
   memoryJobs?: { extract?: boolean; tune?: boolean };
+  /**
+   * One runner per session across processes: a turn waits up to `waitMs` (default
+   * 60 s; 0 refuses at once) while another runner holds the session.
+   */
+  lease?: Partial<LeaseSettings>;
+  /** The deadline of one prompt (its turn and the follow-ups queued meanwhile); default one hour. */
+  turnTimeoutMs?: number;
 }
 
 /** Creates and resumes sessions that share one provider, tool registry and store. */
@@ -71,14 +82,14 @@ export class Agent {
       model: this.opts.provider.info.model,
       profile: this.opts.provider.info.profile,
     });
-    return new Session(this.deps(row.cwd), row, [], opts.fs ? { fs: opts.fs } : {});
+    return new Session(this.deps(row.cwd), row, [], { ...(opts.fs ? { fs: opts.fs } : {}), storedCount: 0 });
   }
 
   /** Reopens a stored session by id or unique prefix with its full transcript. */
   resumeSession(idOrPrefix: string, opts: SessionOptions = {}): Session {
     const row = this.opts.store.sessions.resolve(idOrPrefix);
-    const history = toModelMessages(this.opts.store.messages.list(row.id));
-    return new Session(this.deps(row.cwd), row, history, opts);
+    const rows = this.opts.store.messages.list(row.id);
+    return new Session(this.deps(row.cwd), row, toModelMessages(rows), { ...opts, storedCount: rows.length });
   }
 
   private deps(cwd: string): SessionDeps {
@@ -105,6 +116,8 @@ export class Agent {
         extract: this.opts.memoryJobs?.extract ?? true,
         tune: this.opts.memoryJobs?.tune ?? true,
       },
+      lease: { ...DEFAULT_LEASE, ...this.opts.lease },
+      turnTimeoutMs: this.opts.turnTimeoutMs ?? DEFAULT_TURN_TIMEOUT_MS,
     };
   }
 

@@ -56,8 +56,13 @@ export interface SummaryJob {
 
 /** Summaries on the cheap model: of overflowing pairs (semantic) and of their tool calls (tool chain). */
 export interface Summarizer {
-  pairs(previous: string | undefined, pairs: HistoryPair[]): Promise<SummaryJob>;
-  toolChain(previous: string | undefined, calls: ToolCallRecord[]): Promise<SummaryJob>;
+  pairs(previous: string | undefined, pairs: HistoryPair[], signal: AbortSignal): Promise<SummaryJob>;
+  toolChain(previous: string | undefined, calls: ToolCallRecord[], signal: AbortSignal): Promise<SummaryJob>;
+}
+
+/** What `SessionContext.settle` did: the background jobs it had to stop, by label. */
+export interface Settled {
+  stopped: string[];
 }
 
 function textOf(parts: readonly Part[], kinds: ReadonlySet<Part['type']>): string {
@@ -135,7 +140,9 @@ export interface SessionContextOptions {
 export class SessionContext {
   private pairs: HistoryPair[];
   private summaries: Summaries;
-  private readonly jobs = new Set<Promise<void>>();
+  private readonly jobs = new Map<Promise<void>, string>();
+  /** Aborts every background job (`settle` when they overrun their grace). */
+  private background = new AbortController();
   /** Requests in a row that were trimmed and still did not fit (the compaction breaker). */
   failedCompactions = 0;
   /** The long-term memories recalled for the current turn (L0). */
@@ -146,6 +153,12 @@ export class SessionContext {
   constructor(private readonly opts: SessionContextOptions) {
     this.pairs = opts.store.state.get<HistoryPair[]>(opts.sessionId, STATE_PAIRS) ?? [];
     this.summaries = opts.store.state.get<Summaries>(opts.sessionId, STATE_SUMMARIES) ?? {};
+  }
+
+  /** Reads the pairs and summaries again (another runner worked on the session meanwhile). */
+  reload(): void {
+    this.pairs = this.opts.store.state.get<HistoryPair[]>(this.opts.sessionId, STATE_PAIRS) ?? [];
+    this.summaries = this.opts.store.state.get<Summaries>(this.opts.sessionId, STATE_SUMMARIES) ?? {};
   }
 
   /** Builds the messages of one model call for `info`'s window. */
@@ -194,20 +207,32 @@ export class SessionContext {
       this.pairs = this.pairs.slice(-L2_KEEP);
     }
     this.opts.store.state.set(this.opts.sessionId, STATE_PAIRS, this.pairs);
-    if (overflow.length > 0 && this.opts.summarize) this.track(this.summarizeOverflow(overflow));
+    if (overflow.length > 0 && this.opts.summarize) {
+      this.track(
+        this.summarizeOverflow(overflow).catch((err: unknown) => {
+          // Not summarized (the cheap model failed, or the job was stopped): the pairs go
+          // back to L2, so the next turn tries again and nothing drops out of the context.
+          this.pairs = [...overflow, ...this.pairs];
+          this.opts.store.state.set(this.opts.sessionId, STATE_PAIRS, this.pairs);
+          throw err;
+        }),
+        'summary',
+      );
+    }
   }
 
   private async summarizeOverflow(overflow: HistoryPair[]): Promise<void> {
     const { store, sessionId } = this.opts;
     const summarize = this.opts.summarize!;
+    const signal = this.background.signal;
     const turns = new Set(overflow.map((p) => p.turnId));
     const calls: ToolCallRecord[] = store.toolCalls
       .list(sessionId)
       .filter((c) => turns.has(c.turnId))
       .map((c) => ({ name: c.name, args: c.args, ok: c.status === 'ok', output: c.output ?? '' }));
     const [semantic, chain] = await Promise.all([
-      summarize.pairs(this.summaries.semantic, overflow),
-      calls.length > 0 ? summarize.toolChain(this.summaries.toolChain, calls) : undefined,
+      summarize.pairs(this.summaries.semantic, overflow, signal),
+      calls.length > 0 ? summarize.toolChain(this.summaries.toolChain, calls, signal) : undefined,
     ]);
     this.summaries = {
       ...this.summaries,
@@ -241,15 +266,35 @@ export class SessionContext {
     });
   }
 
+  /** The signal background jobs run under: aborted when `settle` stops them. */
+  get backgroundSignal(): AbortSignal {
+    return this.background.signal;
+  }
+
   /** Runs a background job; failures are kept out of the turn (the pairs stay in the store). */
-  track(job: Promise<void>): void {
+  track(job: Promise<void>, label: string): void {
     const tracked = job.catch(() => {}).finally(() => this.jobs.delete(tracked));
-    this.jobs.add(tracked);
+    this.jobs.set(tracked, label);
   }
 
   /** Resolves when every background job has finished (tests, clean shutdown). */
   async settled(): Promise<void> {
-    while (this.jobs.size > 0) await Promise.all([...this.jobs]);
+    while (this.jobs.size > 0) await Promise.all([...this.jobs.keys()]);
+  }
+
+  /**
+   * Waits for the background jobs up to `graceMs`, then stops the rest (their
+   * signal aborts; their work is picked up by a later turn) and waits up to
+   * `graceMs` more for them to wind down. Later jobs run under a fresh signal.
+   */
+  async settle(graceMs: number): Promise<Settled> {
+    if (this.jobs.size === 0) return { stopped: [] };
+    if (await within(this.settled(), graceMs)) return { stopped: [] };
+    const stopped = [...new Set(this.jobs.values())];
+    this.background.abort(new Error('background work stopped: it ran past its grace period'));
+    await within(this.settled(), graceMs);
+    this.background = new AbortController();
+    return { stopped };
   }
 
   /** Summaries that landed since the last call, for `compaction` events. */
@@ -264,4 +309,15 @@ export class SessionContext {
   get pairCount(): number {
     return this.pairs.length;
   }
+}
+
+/** True when `work` settles within `ms`, false when the time ran out first. */
+function within(work: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void work.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
 }

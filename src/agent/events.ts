@@ -59,7 +59,17 @@ export type AgentEvent =
       steps: string[];
     }
   | { type: 'usage'; model: string; usage: Usage; costUsd: number }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string; profile: string }
+  | {
+      /** A model call failed and is tried again after `delayMs` (retry `attempt` of `maxRetries`). */
+      type: 'retry';
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      reason: string;
+      /** The failure's kind: `timeout` when the model did not answer in time. */
+      kind: string;
+      profile: string;
+    }
   | { type: 'fallback'; from: string; to: string; reason: string }
   | { type: 'error'; message: string; kind: string }
   | { type: 'turn_end'; turnId: string; reason: StopReason; iterations: number }

@@ -1,4 +1,5 @@
 import type { Message, Part, Role, ToolCallPart, ToolResultPart } from '../llm/types.js';
+import { INTERRUPTED_OUTPUT } from '../store/recovery.js';
 
 /** The part of a stored message the history needs (the store's row has more). */
 export interface HistoryRow {
@@ -7,9 +8,8 @@ export interface HistoryRow {
   status: 'complete' | 'partial';
 }
 
-export const INTERRUPTED_RESULT =
-  '[ERROR] No result was recorded for this call: the previous run stopped before the tool finished.\n' +
-  'Hint: check whether its effect happened (read the file, list the directory) before calling it again.';
+/** The result of a call whose run stopped before it finished (recovery stores the same text). */
+export const INTERRUPTED_RESULT = INTERRUPTED_OUTPUT;
 
 /**
  * Turns the stored transcript into a message list every provider accepts:

@@ -21,6 +21,7 @@ import { DoomLoopDetector } from './doom.js';
 import { DraftWriter } from './draft.js';
 import type { AgentEvent, StopReason } from './events.js';
 import { loadTools, type SessionServices } from './host.js';
+import { TurnStopped } from './stop.js';
 import { executeToolCalls } from './tool-exec.js';
 
 export interface TurnDeps {
@@ -165,6 +166,12 @@ export async function* runTurn(
     }
   }
 
+  const stopped = reason === 'cancelled' ? deps.signal.reason : undefined;
+  if (stopped instanceof TurnStopped) {
+    reason = 'error';
+    message = `${stopped.message}; completed tool results were kept.`;
+    yield { type: 'error', kind: stopped.kind, message };
+  }
   if (reason === 'cancelled') message ??= 'Cancelled by the user; completed tool results were kept.';
   else deps.context.finishTurn(turnId, deps.history.slice(turnStart));
   yield { type: 'turn_end', turnId, reason, iterations };
@@ -274,7 +281,9 @@ async function* streamStep(
             yield {
               type: 'retry',
               attempt: d.attempt,
+              maxRetries: d.maxRetries,
               delayMs: d.delayMs,
+              kind: d.kind,
               reason: d.reason,
               profile: d.profile,
             };

@@ -38,6 +38,8 @@ export interface MemoryJobDeps {
   tune: boolean;
   recordUsage(label: string, model: ModelInfo, usage: Usage): void;
   now?: () => number;
+  /** Stops the job's model calls (the face is exiting); unfinished work is redone next turn. */
+  signal?: AbortSignal;
 }
 
 export interface ExtractionReport {
@@ -95,12 +97,14 @@ export async function extractSinceLastRun(deps: MemoryJobDeps): Promise<Extracti
   const { memories, usage } = await extractMemories(deps.cheap, turns, {
     existing: known.map((k) => k.memory.content),
     ...(deps.now ? { now: deps.now() } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
   deps.recordUsage('background:memory', deps.cheap.info, usage);
   const results = await deps.memory.ingest(memories, {
     scope: deps.scopes.user,
     projectScope: deps.scopes.project,
     sessionId: deps.sessionId,
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
   for (const r of results) {
     if (r.outcome === 'new') report.added += 1;
@@ -131,7 +135,10 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
     .slice(-TUNE_EVERY_TURNS)
     .flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => p.text))
     .join(' / ');
-  const result = await tunePriorities(deps.memory, deps.cheap, recent, { scopes: deps.scopes.read });
+  const result = await tunePriorities(deps.memory, deps.cheap, recent, {
+    scopes: deps.scopes.read,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
   deps.recordUsage('background:memory-tune', deps.cheap.info, result.usage);
 }
 
@@ -156,7 +163,11 @@ export async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
   if (last !== undefined && now - last < REFLECT_EVERY_MS) return;
   lastReflection.set(deps.memory, now);
   try {
-    const result = await reflectMemories(deps.memory, { provider: deps.cheap, now });
+    const result = await reflectMemories(deps.memory, {
+      provider: deps.cheap,
+      now,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
     if (result.calls > 0) deps.recordUsage('background:memory-reflect', deps.cheap.info, result.usage);
     if (result.error !== undefined) noteFailure(deps, 'reflect', result.error);
   } catch (err) {
@@ -187,10 +198,13 @@ export async function afterTurn(deps: MemoryJobDeps): Promise<void> {
     const message = err instanceof Error ? err.message : String(err);
     deps.store.state.set(deps.sessionId, STATE_MEMORY_ERROR, { job, message, at: Date.now() });
   };
-  await extractSinceLastRun(deps).catch(note('extract'));
-  if (deps.tune) {
+  // Once stopped, nothing more starts: the cursor, the tuning count and the day's
+  // reflection stay where they were, so the next turn does the work.
+  const stopped = (): boolean => deps.signal?.aborted === true;
+  await extractSinceLastRun(deps).catch((err: unknown) => stopped() || note('extract')(err));
+  if (deps.tune && !stopped()) {
     await maybeTune(deps).catch(note('tune'));
-    await maybeReflect(deps).catch(note('reflect'));
+    if (!stopped()) await maybeReflect(deps).catch(note('reflect'));
   }
-  await reembedSome(deps.memory).catch(note('reembed'));
+  if (!stopped()) await reembedSome(deps.memory).catch(note('reembed'));
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { formatInstructions, loadInstructions } from '../context/instructions.js';
 import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
 import type { TokenCalibrator } from '../context/tokens.js';
+import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message, Provider, Usage } from '../llm/types.js';
 import type { MemoryService } from '../memory/service.js';
 import type { SessionRow, Store } from '../store/index.js';
@@ -12,12 +13,15 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
-import { SessionContext } from './context.js';
+import { SessionContext, type Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
+import { toModelMessages } from './history.js';
 import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
+import { type LeaseSettings, SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { afterTurn } from './memory-jobs.js';
+import { TurnStopped, turnSignal } from './stop.js';
 
 export interface SessionDeps {
   provider: Provider;
@@ -44,12 +48,24 @@ export interface SessionDeps {
   memory?: MemoryService;
   /** After each turn, extract memories (and tune/reflect) on the cheap model. */
   memoryJobs: { extract: boolean; tune: boolean };
+  /** One runner per session: how long a turn waits for another runner's lease. */
+  lease: LeaseSettings;
+  /** The deadline of one `prompt` (its turn and the follow-ups queued meanwhile). */
+  turnTimeoutMs: number;
 }
+
+/**
+ * How long a face about to exit waits for background jobs (title, summaries, memory
+ * extraction on the cheap model) before it stops them.
+ */
+export const BACKGROUND_GRACE_MS = 5000;
 
 /** Per-session extras a face supplies. */
 export interface SessionOptions {
   /** The client's file system (ACP editors); file tools go through it. */
   fs?: ClientFs;
+  /** How many stored messages `history` was built from (default: the store's count now). */
+  storedCount?: number;
 }
 
 export interface PromptOptions {
@@ -70,6 +86,8 @@ export class Session {
   private readonly policy: PermissionPolicy;
   private context: SessionContext | undefined;
   private memoryJob: Promise<void> = Promise.resolve();
+  /** Stored messages the in-memory history reflects; another runner's writes change the count. */
+  private storedCount: number;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -79,6 +97,7 @@ export class Session {
     opts: SessionOptions = {},
   ) {
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
+    this.storedCount = opts.storedCount ?? deps.store.messages.count(row.id);
     const state = deps.store.state;
     this.services = {
       store: deps.store,
@@ -142,65 +161,121 @@ export class Session {
     if (this.running)
       throw new Error(`session ${this.id} is busy: use steer() or followUp() while a turn runs`);
     this.running = true;
-    const signal = opts.signal ?? new AbortController().signal;
-    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-    let cost = 0;
-    let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
+    const user = opts.signal ?? new AbortController().signal;
+    const lease = new SessionLease(this.deps.store, this.id, this.deps.lease);
     try {
-      if (!this.row.title && this.history.length === 0) {
-        // The title is the first words: a pasted megabyte is not flattened whole for them.
-        const title = input.slice(0, 1000).replace(/\s+/g, ' ').trim().slice(0, 80);
-        this.deps.store.sessions.update(this.id, { title });
+      const taken = yield* lease.take(user);
+      if (!taken.ok) {
+        const none = { inputTokens: 0, outputTokens: 0 };
+        const message = 'message' in taken ? taken.message : 'Cancelled while waiting for the session.';
+        if ('message' in taken) yield { type: 'error', kind: 'session_busy', message };
+        const reason = 'message' in taken ? 'error' : 'cancelled';
+        yield { type: 'done', sessionId: this.id, reason, text: '', message, usage: none, costUsd: 0 };
+        return;
       }
-      const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
-      const firstTurn = this.history.length === 0;
-      const context = await this.sessionContext();
-      let next: TurnInput | undefined = { text: input, images: opts.images };
-      await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
-      context.memories = await this.recall(input);
-      await yieldToEventLoop();
-      while (next) {
-        const result: TurnResult = yield* runTurn(
-          {
-            ...this.deps,
-            sessionId: this.id,
-            cwd: this.row.cwd,
-            history: this.history,
-            steering: this.steering,
-            callIds: this.callIds,
-            policy: this.policy,
-            services: this.services,
-            toolLoading: this.deps.toolLoading,
-            outputDir,
-            context,
-            allowedRoots: outputDir ? [...(this.deps.allowedRoots ?? []), outputDir] : this.deps.allowedRoots,
-            signal,
-          },
-          next,
-          `t_${randomUUID().slice(0, 12)}`,
-        );
-        usage.inputTokens += result.usage.inputTokens;
-        usage.outputTokens += result.usage.outputTokens;
-        cost += result.costUsd;
-        last = result;
-        const queued = this.followUps.shift();
-        next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
+      const turn = turnSignal(user);
+      lease.hold((why) => turn.stop(new TurnStopped('lease_lost', why)));
+      const limit = this.deps.turnTimeoutMs;
+      const deadline = setTimeout(
+        () => {
+          const why = `The turn ran past its deadline of ${duration(limit)} (agent.turn_timeout_s)`;
+          turn.stop(new TurnStopped('deadline', why));
+        },
+        Math.min(limit, MAX_TIMER_MS),
+      );
+      try {
+        this.catchUp();
+        yield* this.run(input, opts.images, turn.signal);
+      } finally {
+        clearTimeout(deadline);
+        turn.dispose();
+        this.storedCount = this.deps.store.messages.count(this.id);
+        lease.release();
       }
-      if (firstTurn && this.deps.titles && this.deps.cheapProvider) this.nameInBackground(context, input);
-      this.memoryInBackground(context);
-      const leftover = this.saveLeftovers();
-      yield {
-        type: 'done',
-        sessionId: this.id,
-        reason: last.reason,
-        text: last.text,
-        message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
-        usage,
-        costUsd: cost,
-      };
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * With the lease held: answers what a dead runner left unfinished, and reloads the
+   * transcript when another runner wrote to the session since this one last read it.
+   */
+  private catchUp(): void {
+    this.deps.store.recover(this.id);
+    const stored = this.deps.store.messages.count(this.id);
+    if (stored === this.storedCount) return;
+    const history = toModelMessages(this.deps.store.messages.list(this.id));
+    this.history.splice(0, this.history.length, ...history);
+    for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
+    const state = this.deps.store.state;
+    this.services.loaded = new Set(state.get<string[]>(this.id, STATE_LOADED_TOOLS) ?? []);
+    const grants = state.get<PermissionRule[]>(this.id, STATE_GRANTS) ?? [];
+    const held = new Set(this.policy.sessionGrants.map((g) => JSON.stringify(g)));
+    this.policy.restoreGrants(grants.filter((g) => !held.has(JSON.stringify(g))));
+    this.context?.reload();
+    this.storedCount = stored;
+  }
+
+  private async *run(
+    input: string,
+    images: TurnInput['images'],
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent> {
+    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    let cost = 0;
+    let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
+    if (!this.row.title && this.history.length === 0) {
+      // The title is the first words: a pasted megabyte is not flattened whole for them.
+      const title = input.slice(0, 1000).replace(/\s+/g, ' ').trim().slice(0, 80);
+      this.deps.store.sessions.update(this.id, { title });
+    }
+    const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
+    const firstTurn = this.history.length === 0;
+    const context = await this.sessionContext();
+    let next: TurnInput | undefined = { text: input, images };
+    await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
+    context.memories = await this.recall(input);
+    await yieldToEventLoop();
+    while (next) {
+      const result: TurnResult = yield* runTurn(
+        {
+          ...this.deps,
+          sessionId: this.id,
+          cwd: this.row.cwd,
+          history: this.history,
+          steering: this.steering,
+          callIds: this.callIds,
+          policy: this.policy,
+          services: this.services,
+          toolLoading: this.deps.toolLoading,
+          outputDir,
+          context,
+          allowedRoots: outputDir ? [...(this.deps.allowedRoots ?? []), outputDir] : this.deps.allowedRoots,
+          signal,
+        },
+        next,
+        `t_${randomUUID().slice(0, 12)}`,
+      );
+      usage.inputTokens += result.usage.inputTokens;
+      usage.outputTokens += result.usage.outputTokens;
+      cost += result.costUsd;
+      last = result;
+      const queued = this.followUps.shift();
+      next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
+    }
+    if (firstTurn && this.deps.titles && this.deps.cheapProvider) this.nameInBackground(context, input);
+    this.memoryInBackground(context);
+    const leftover = this.saveLeftovers();
+    yield {
+      type: 'done',
+      sessionId: this.id,
+      reason: last.reason,
+      text: last.text,
+      message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
+      usage,
+      costUsd: cost,
+    };
   }
 
   /** The memories for this input (L0); memory failures never stop a turn. */
@@ -218,6 +293,14 @@ export class Session {
     await this.context?.settled();
   }
 
+  /**
+   * For a face about to exit: waits up to `graceMs` for the background jobs, then
+   * stops those still running (a hung cheap model must not hold the exit); says which.
+   */
+  async settle(graceMs: number): Promise<Settled> {
+    return (await this.context?.settle(graceMs)) ?? { stopped: [] };
+  }
+
   private async sessionContext(): Promise<SessionContext> {
     if (this.context) return this.context;
     const cwd = this.row.cwd;
@@ -232,12 +315,12 @@ export class Session {
       ...(cheap
         ? {
             summarize: {
-              pairs: async (previous, pairs) => ({
-                ...(await summarizePairs(cheap, { ...(previous ? { previous } : {}), pairs })),
+              pairs: async (previous, pairs, signal) => ({
+                ...(await summarizePairs(cheap, { ...(previous ? { previous } : {}), pairs, signal })),
                 model: cheap.info,
               }),
-              toolChain: async (previous, calls) => ({
-                ...(await summarizeToolChain(cheap, { ...(previous ? { previous } : {}), calls })),
+              toolChain: async (previous, calls, signal) => ({
+                ...(await summarizeToolChain(cheap, { ...(previous ? { previous } : {}), calls, signal })),
                 model: cheap.info,
               }),
             },
@@ -251,10 +334,11 @@ export class Session {
   private nameInBackground(context: SessionContext, input: string): void {
     const cheap = this.deps.cheapProvider!;
     context.track(
-      titleFor(cheap, input).then((r) => {
+      titleFor(cheap, input, context.backgroundSignal).then((r) => {
         this.deps.store.sessions.update(this.id, { title: r.text });
         context.recordUsage('background:title', cheap.info, r.usage);
       }),
+      'title',
     );
   }
 
@@ -273,9 +357,10 @@ export class Session {
         scopes: { user: 'user', project: scopes[0] ?? 'user', read: scopes },
         tune: memoryJobs.tune,
         recordUsage: (label, model, usage) => context.recordUsage(label, model, usage),
+        signal: context.backgroundSignal,
       }),
     );
-    context.track(this.memoryJob);
+    context.track(this.memoryJob, 'memory extraction');
   }
 
   /** Messages queued but never sent (the turn was cancelled) are kept in the transcript. */

@@ -20,6 +20,8 @@ export function chainOptions(
 ): ModelChainOptions {
   return {
     timeoutMs: config.llm.timeoutMs,
+    callTimeoutMs: config.llm.callTimeoutMs,
+    streamMaxMs: config.llm.streamMaxMs,
     maxRetries: opts.cheap ? 1 : config.llm.maxRetries,
     baseDelayMs: config.llm.retryBaseMs,
     ...(opts.breakers ? { breakers: opts.breakers } : { breaker: config.llm.breaker }),
@@ -40,6 +42,8 @@ export function agentSettings(
   | 'home'
   | 'titles'
   | 'memoryJobs'
+  | 'lease'
+  | 'turnTimeoutMs'
 > {
   return {
     maxIterations: config.agent.maxIterations,
@@ -50,5 +54,7 @@ export function agentSettings(
     home: config.home,
     titles: config.agent.autoTitle,
     memoryJobs: config.memory,
+    lease: { waitMs: config.agent.sessionWaitMs },
+    turnTimeoutMs: config.agent.turnTimeoutMs,
   };
 }

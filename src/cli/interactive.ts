@@ -2,6 +2,7 @@ import readline from 'node:readline';
 import { approvalView } from './approval-view.js';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
+import { settleBackground } from './print.js';
 import { textRenderer } from './render.js';
 import { createRuntime, pickSession, type Runtime, workspaceDir } from './runtime.js';
 import { confirmProjectTrust } from './trust-prompt.js';
@@ -93,7 +94,7 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
   } finally {
     rl.close();
     // Let a title or summary still running on the cheap model land before the store closes.
-    await session.settled();
+    await settleBackground(session);
     rt.close();
   }
 }

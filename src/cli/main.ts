@@ -99,6 +99,19 @@ function buildProgram(setCode: (code: number) => void): Command {
       setCode(await removeSessions(ids));
     });
 
+  const db = program
+    .command('db')
+    .description('the database file: check it, back it up, restore a backup (after damage)');
+  db.command('check')
+    .description("SQLite's integrity check of the database, and the backups there are")
+    .action(async () => setCode(await (await import('./db-cmd.js')).dbCheck()));
+  db.command('backup')
+    .description('make a checked backup now (tea makes one a day; the newest three are kept)')
+    .action(async () => setCode(await (await import('./db-cmd.js')).dbBackup()));
+  db.command('restore [backup]')
+    .description('put the newest good backup (or the one named) in place; the old file is kept beside it')
+    .action(async (from?: string) => setCode(await (await import('./db-cmd.js')).dbRestore(from)));
+
   const memory = program
     .command('memory')
     .description('long-term memories: list, search, add, history, restore, rm, pin, export, import');
@@ -261,7 +274,25 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function reportError(e: unknown, command: NamedCommand | undefined): number {
+/** SQLite's codes for a damaged file, anywhere in the error's cause chain (checked without loading the store). */
+function looksDamaged(e: unknown): boolean {
+  for (let x = e; x instanceof Error; x = x.cause) {
+    const code = 'code' in x ? x.code : undefined;
+    if (code === 'damaged' || code === 'SQLITE_NOTADB') return true;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return true;
+  }
+  return false;
+}
+
+async function reportError(e: unknown, command: NamedCommand | undefined): Promise<number> {
+  if (looksDamaged(e)) {
+    const { damageReport } = await import('../store/db.js');
+    const report = damageReport(e);
+    if (report) {
+      process.stderr.write(`tea: ${report}\n`);
+      return EXIT.ERROR;
+    }
+  }
   if (e instanceof UsageError) {
     process.stderr.write(`${usageLine(e.message, command)}\n`);
     return e.exitCode;

@@ -33,7 +33,7 @@ async function loadLight(cwd?: string): Promise<TeaConfig> {
 /** Opens the store from the configured home without touching any model. */
 export async function openStore(cwd?: string): Promise<{ config: TeaConfig; store: Store }> {
   const config = await loadLight(cwd);
-  return { config, store: Store.open(defaultDbPath(config.home)) };
+  return { config, store: Store.open(defaultDbPath(config.home), { backup: {} }) };
 }
 
 /** The configured remote embedder, or the built-in offline one. */
@@ -105,7 +105,7 @@ export interface OpenMemory {
  */
 export async function openMemory(opts: { offline?: boolean } = {}): Promise<OpenMemory> {
   const config = await loadLight();
-  const db = openDatabase(defaultDbPath(config.home));
+  const db = openDatabase(defaultDbPath(config.home), { backup: {} });
   const profile = opts.offline ? undefined : judgeProfile(config);
   const memory = new MemoryService({
     db,

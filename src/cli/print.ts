@@ -1,4 +1,4 @@
-import type { StopReason } from '../agent/index.js';
+import { BACKGROUND_GRACE_MS, type Session, type StopReason } from '../agent/index.js';
 import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { refusalLine, refusalOf } from './refusals.js';
@@ -39,6 +39,19 @@ function rendererFor(flags: PromptFlags): Renderer {
   return textRenderer(process.stdout, process.stderr, Boolean(flags.verbose || process.stderr.isTTY));
 }
 
+/**
+ * Lets a summary or memory extraction still running on the cheap model land, for
+ * a few seconds at most: a hung cheap model must not hold the exit.
+ */
+export async function settleBackground(session: Session): Promise<void> {
+  const { stopped } = await session.settle(BACKGROUND_GRACE_MS);
+  if (stopped.length === 0) return;
+  process.stderr.write(
+    `tea: stopped background work after ${BACKGROUND_GRACE_MS / 1000} s (${stopped.join(', ')}: ` +
+      'the cheap model did not finish); it is picked up again by the next turn\n',
+  );
+}
+
 /** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
 export async function runPrompt(words: string, flags: PromptFlags): Promise<number> {
   const text = await promptText(words);
@@ -64,8 +77,7 @@ export async function runPrompt(words: string, flags: PromptFlags): Promise<numb
       }
       if (e.type === 'done') reason = e.reason;
     }
-    // A summary of older turns may still be running (long sessions): let it land.
-    await session.settled();
+    await settleBackground(session);
     return reason === 'completed' && refused > 0 ? EXIT.REFUSED : exitCodeFor(reason);
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/index.js';
+import { duration } from '../llm/timers.js';
 import { jsonText } from './json-out.js';
 import { type Refusal, refusalLine, refusalOf } from './refusals.js';
 
@@ -61,11 +62,11 @@ export function textRenderer(out: Writer, err: Writer, progress: boolean): Rende
         case 'notice':
           say(`! ${e.title}: ${e.body}\n`);
           break;
-        case 'retry':
-          say(
-            `… retrying (${e.profile}, attempt ${e.attempt}) in ${Math.round(e.delayMs)} ms: ${e.reason}\n`,
-          );
+        case 'retry': {
+          const what = e.kind === 'timeout' ? 'model not answering' : 'model call failed';
+          say(`… ${what}, retry ${e.attempt}/${e.maxRetries} in ${duration(e.delayMs)} (${e.reason})\n`);
           break;
+        }
         case 'fallback':
           say(`… falling back from ${e.from} to ${e.to}: ${e.reason}\n`);
           break;

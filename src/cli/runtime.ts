@@ -104,7 +104,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const calibrationFile = path.join(config.home, 'calibration.json');
   const cheap = config.cheapModel ?? main;
   const cheapProvider = createModelChain([cheap], chainOptions(config, { cheap: true }));
-  const store = Store.open(defaultDbPath(config.home));
+  const store = Store.open(defaultDbPath(config.home), { backup: {} });
   const mcp = await attachMcp(tools, config.mcpServers, {
     home: config.home,
     cwd,

@@ -54,7 +54,7 @@ const BY_PATH: Record<string, Hint> = {
   },
   agent: { expected: 'a mapping', fix: 'e.g. `agent: { max_iterations: 25, max_parallel_tools: 4 }`.' },
   memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true, judge: true }`.' },
-  llm: { expected: 'a mapping', fix: 'e.g. `llm: { timeout_s: 120, max_retries: 3 }`.' },
+  llm: { expected: 'a mapping', fix: 'e.g. `llm: { timeout_s: 60, call_timeout_s: 180, max_retries: 3 }`.' },
   permissions: {
     expected: 'a mapping',
     fix: 'e.g. `permissions: { mode: ask, rules: [{ tool: bash, pattern: "npm test*", action: allow }] }`.',
@@ -80,7 +80,23 @@ const BY_PATH: Record<string, Hint> = {
   'llm.breaker': { expected: 'a mapping', fix: 'e.g. `breaker: { failure_threshold: 5, recovery_s: 60 }`.' },
   'llm.timeout_s': {
     expected: 'a positive number of seconds',
-    fix: 'set the idle timeout of a model call in seconds, e.g. 120.',
+    fix: 'set the idle timeout of a model call in seconds, e.g. 60.',
+  },
+  'llm.call_timeout_s': {
+    expected: 'a positive number of seconds',
+    fix: 'set how long a model call may go unanswered, retries included, e.g. 180.',
+  },
+  'llm.stream_max_s': {
+    expected: 'a positive number of seconds',
+    fix: 'set the longest one streamed answer may last, e.g. 600.',
+  },
+  'agent.session_wait_s': {
+    expected: 'a number of seconds (0 or more)',
+    fix: 'set how long a run waits for a session another tea process is using, e.g. 60 (0 refuses at once).',
+  },
+  'agent.turn_timeout_s': {
+    expected: 'a positive number of seconds',
+    fix: 'set the longest one turn may run, e.g. 3600.',
   },
   sandbox: {
     expected: 'auto, on or off, or a mapping `{ mode: auto | on | off, network: true | false }`',

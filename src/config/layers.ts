@@ -38,10 +38,18 @@ export interface Layer {
   embedding?: PartialEndpoint;
   profiles: Record<string, PartialEndpoint>;
   fallback?: { names: string[]; file: string };
-  agent: { maxIterations?: number; maxParallelTools?: number; autoTitle?: boolean };
+  agent: {
+    maxIterations?: number;
+    maxParallelTools?: number;
+    autoTitle?: boolean;
+    sessionWaitMs?: number;
+    turnTimeoutMs?: number;
+  };
   memory: { extract?: boolean; tune?: boolean; judge?: boolean };
   llm: {
     timeoutMs?: number;
+    callTimeoutMs?: number;
+    streamMaxMs?: number;
     maxRetries?: number;
     retryBaseMs?: number;
     failureThreshold?: number;
@@ -166,10 +174,14 @@ export function toLayer(raw: RawFile, file: string): Layer {
     maxIterations: raw.agent?.max_iterations,
     maxParallelTools: raw.agent?.max_parallel_tools,
     autoTitle: raw.agent?.auto_title,
+    sessionWaitMs: seconds(raw.agent?.session_wait_s),
+    turnTimeoutMs: seconds(raw.agent?.turn_timeout_s),
   });
   layer.memory = defined({ extract: raw.memory?.extract, tune: raw.memory?.tune, judge: raw.memory?.judge });
   layer.llm = defined({
     timeoutMs: seconds(raw.llm?.timeout_s),
+    callTimeoutMs: seconds(raw.llm?.call_timeout_s),
+    streamMaxMs: seconds(raw.llm?.stream_max_s),
     maxRetries: raw.llm?.max_retries,
     retryBaseMs: raw.llm?.retry_base_ms,
     failureThreshold: raw.llm?.breaker?.failure_threshold,

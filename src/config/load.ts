@@ -48,7 +48,13 @@ export interface LoadConfigOptions {
 export const DEFAULTS = {
   maxIterations: 25,
   maxParallelTools: 4,
-  timeoutMs: 120_000,
+  sessionWaitMs: 60_000,
+  turnTimeoutMs: 3_600_000,
+  /** A model that sends nothing for this long is reported and retried. */
+  timeoutMs: 60_000,
+  /** A model that has not answered within this (retries included) is given up on. */
+  callTimeoutMs: 180_000,
+  streamMaxMs: 600_000,
   maxRetries: 3,
   retryBaseMs: 1000,
   failureThreshold: 5,
@@ -218,6 +224,8 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       maxIterations: layer.agent.maxIterations ?? DEFAULTS.maxIterations,
       maxParallelTools: layer.agent.maxParallelTools ?? DEFAULTS.maxParallelTools,
       autoTitle: layer.agent.autoTitle ?? true,
+      sessionWaitMs: layer.agent.sessionWaitMs ?? DEFAULTS.sessionWaitMs,
+      turnTimeoutMs: layer.agent.turnTimeoutMs ?? DEFAULTS.turnTimeoutMs,
     },
     memory: {
       extract: layer.memory.extract ?? true,
@@ -226,6 +234,8 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     },
     llm: {
       timeoutMs: layer.llm.timeoutMs ?? DEFAULTS.timeoutMs,
+      callTimeoutMs: layer.llm.callTimeoutMs ?? DEFAULTS.callTimeoutMs,
+      streamMaxMs: layer.llm.streamMaxMs ?? DEFAULTS.streamMaxMs,
       maxRetries: layer.llm.maxRetries ?? DEFAULTS.maxRetries,
       retryBaseMs: layer.llm.retryBaseMs ?? DEFAULTS.retryBaseMs,
       breaker: {

@@ -143,9 +143,13 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
     max_iterations: config.agent.maxIterations,
     max_parallel_tools: config.agent.maxParallelTools,
     auto_title: config.agent.autoTitle,
+    session_wait_s: config.agent.sessionWaitMs / 1000,
+    turn_timeout_s: config.agent.turnTimeoutMs / 1000,
   };
   plain.llm = {
     timeout_s: config.llm.timeoutMs / 1000,
+    call_timeout_s: config.llm.callTimeoutMs / 1000,
+    stream_max_s: config.llm.streamMaxMs / 1000,
     max_retries: config.llm.maxRetries,
     retry_base_ms: config.llm.retryBaseMs,
     breaker: {

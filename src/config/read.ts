@@ -47,8 +47,25 @@ export function parseYaml(text: string, file: string): unknown {
       { file, expected: 'a mapping' },
     );
   }
-  return dropNulls(doc.toJS() ?? {});
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    // The yaml package refuses an alias that expands too far (a "billion laughs"
+    // file) with a ReferenceError; its Node and ES module builds say the same.
+    if (!(err instanceof ReferenceError) || !/alias/i.test(err.message)) throw err;
+    const fix = 'write the values out instead of repeating anchors (&name) through aliases (*name).';
+    throw new ConfigError(
+      `${displayPath(file)}: too many YAML aliases: the file expands into more than a config holds ` +
+        `(anchors and aliases nested inside each other). Fix: ${fix}`,
+      { file, fix },
+    );
+  }
+  return dropNulls(value ?? {});
 }
+
+/** The yaml package's default: aliases may expand into at most this many nodes (per alias). */
+const MAX_ALIAS_COUNT = 100;
 
 /** One config file as read: its validated settings and the SHA-256 of the exact bytes parsed. */
 export interface ConfigSource {

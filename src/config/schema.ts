@@ -23,6 +23,7 @@ const nonEmpty = z.string().check(z.trim(), z.minLength(1));
 const positiveInt = z.int().check(z.positive());
 const wholeNumber = z.int().check(z.nonnegative());
 const positiveNumber = z.number().check(z.positive());
+const seconds = z.number().check(z.nonnegative());
 const price = z.number().check(z.nonnegative());
 const share = z.number().check(z.gt(0), z.lte(1));
 const headers = z.record(z.string(), z.string());
@@ -74,6 +75,10 @@ const agentSchema = z.strictObject({
   max_iterations: z.optional(positiveInt),
   max_parallel_tools: z.optional(positiveInt),
   auto_title: z.optional(z.boolean()),
+  /** How long a run waits for a session another tea process is using (0: refuse at once). */
+  session_wait_s: z.optional(seconds),
+  /** The overall deadline of one turn. */
+  turn_timeout_s: z.optional(positiveNumber),
 });
 
 const memorySchema = z.strictObject({
@@ -88,7 +93,12 @@ const breakerSchema = z.strictObject({
 });
 
 const llmSchema = z.strictObject({
+  /** Idle timeout of one attempt: the longest wait for the first byte or between chunks. */
   timeout_s: z.optional(positiveNumber),
+  /** One model call gives up when the model has not answered within this, retries included. */
+  call_timeout_s: z.optional(positiveNumber),
+  /** The longest one streamed answer may last. */
+  stream_max_s: z.optional(positiveNumber),
   max_retries: z.optional(wholeNumber),
   retry_base_ms: z.optional(wholeNumber),
   breaker: z.optional(breakerSchema),

@@ -107,7 +107,15 @@ export interface TeaConfig {
   /** Profile names tried in order after `mainModel` fails. */
   fallback: string[];
   /** `autoTitle`: name new interactive sessions on the cheap model after their first turn. */
-  agent: { maxIterations: number; maxParallelTools: number; autoTitle: boolean };
+  agent: {
+    maxIterations: number;
+    maxParallelTools: number;
+    autoTitle: boolean;
+    /** How long a run waits for a session another runner is using (0: refuse at once). */
+    sessionWaitMs: number;
+    /** The overall deadline of one turn. */
+    turnTimeoutMs: number;
+  };
   /**
    * `extract`: after each turn, the cheap model extracts long-term memories from the
    * user's new messages. `tune`: it also re-ranks memory priorities and reflects now and then.
@@ -116,7 +124,12 @@ export interface TeaConfig {
    */
   memory: { extract: boolean; tune: boolean; judge: boolean };
   llm: {
+    /** Idle timeout of one attempt (first byte, and between chunks). */
     timeoutMs: number;
+    /** A call gives up when the model has not answered within this, retries included. */
+    callTimeoutMs: number;
+    /** The longest one streamed answer may last. */
+    streamMaxMs: number;
     maxRetries: number;
     retryBaseMs: number;
     breaker: { failureThreshold: number; recoveryMs: number };

@@ -4,6 +4,7 @@ import { OpenAICompatibleProvider } from './openai.js';
 import { createRegistry, type ModelRegistry } from './registry.js';
 import { type ResilientOptions, ResilientProvider } from './resilient.js';
 import type { SleepFn } from './retry.js';
+import type { Timers } from './timers.js';
 import type { ContextThresholds, ModelInfo, Provider, ProviderKind } from './types.js';
 
 /** One model profile, as resolved by the config layer. */
@@ -34,7 +35,12 @@ export interface ProviderFactoryOptions {
 }
 
 export interface ModelChainOptions extends ProviderFactoryOptions {
+  /** Idle timeout of one attempt. */
   timeoutMs: number;
+  /** Deadline of one call per profile (default 180 s): see `ResilientOptions.callTimeoutMs`. */
+  callTimeoutMs?: number;
+  /** The longest one streamed answer may last (default 600 s). */
+  streamMaxMs?: number;
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs?: number;
@@ -45,6 +51,7 @@ export interface ModelChainOptions extends ProviderFactoryOptions {
   breaker?: BreakerOptions;
   /** Test seams. */
   sleep?: SleepFn;
+  timers?: Timers;
   random?: () => number;
 }
 
@@ -108,6 +115,9 @@ export function createModelChain(profiles: ProfileConfig[], opts: ModelChainOpti
     baseDelayMs: opts.baseDelayMs,
     breakers: opts.breakers ?? new BreakerRegistry(opts.breaker),
   };
+  if (opts.callTimeoutMs !== undefined) resilient.callTimeoutMs = opts.callTimeoutMs;
+  if (opts.streamMaxMs !== undefined) resilient.streamMaxMs = opts.streamMaxMs;
+  if (opts.timers) resilient.timers = opts.timers;
   if (opts.maxDelayMs !== undefined) resilient.maxDelayMs = opts.maxDelayMs;
   if (opts.maxRetryAfterMs !== undefined) resilient.maxRetryAfterMs = opts.maxRetryAfterMs;
   if (opts.sleep) resilient.sleep = opts.sleep;

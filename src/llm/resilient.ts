@@ -1,12 +1,20 @@
 import { BreakerRegistry } from './breaker.js';
 import { LlmError } from './errors.js';
 import { streamWithIdleTimeout } from './idle-timeout.js';
-import { abortableSleep, type BackoffPolicy, DEFAULT_BACKOFF, retryDelay, type SleepFn } from './retry.js';
+import { type BackoffPolicy, DEFAULT_BACKOFF, retryDelay, type SleepFn, sleepOn } from './retry.js';
+import { duration, realTimers, type Timers } from './timers.js';
 import type { Delta, ModelInfo, ModelRequest, Provider } from './types.js';
 
 export interface ResilientOptions {
-  /** Idle timeout per attempt: the longest wait for the first delta or between deltas. Default 120 s. */
+  /** Idle timeout per attempt: the longest wait for the first delta or between deltas. Default 60 s. */
   timeoutMs?: number;
+  /**
+   * The deadline of one call on one profile: no attempt starts, and no attempt waits
+   * for its first delta, past this long after the call began. Default 180 s.
+   */
+  callTimeoutMs?: number;
+  /** The longest one attempt's stream may last (a model that streams forever). Default 600 s. */
+  streamMaxMs?: number;
   /** Idle timeouts for particular profiles (by profile name), overriding `timeoutMs`. */
   profileTimeoutsMs?: Record<string, number>;
   /** Retries per provider after the first attempt. Default 3. */
@@ -19,15 +27,19 @@ export interface ResilientOptions {
   maxRetryAfterMs?: number;
   /** Shared per-endpoint breakers; a private registry is made when absent. */
   breakers?: BreakerRegistry;
-  /** Injectable for tests. */
+  /** Injectable for tests (default: a sleep on `timers`). */
   sleep?: SleepFn;
+  /** The clock and timers of every timeout and backoff (a fake clock in tests and benchmarks). */
+  timers?: Timers;
   /** Clock for the private breaker registry made when `breakers` is absent. */
   now?: () => number;
   /** Jitter source in [0, 1). */
   random?: () => number;
 }
 
-const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_CALL_TIMEOUT_MS = 180_000;
+const DEFAULT_STREAM_MAX_MS = 600_000;
 const DEFAULT_MAX_RETRIES = 3;
 
 /**
@@ -59,6 +71,9 @@ type Outcome = { ok: true } | { ok: false; error: LlmError };
 export class ResilientProvider implements Provider {
   private readonly chain: Provider[];
   private readonly timeoutMs: number;
+  private readonly callTimeoutMs: number;
+  private readonly streamMaxMs: number;
+  private readonly timers: Timers;
   private readonly profileTimeoutsMs: Record<string, number>;
   private readonly maxRetries: number;
   private readonly backoff: BackoffPolicy;
@@ -71,6 +86,9 @@ export class ResilientProvider implements Provider {
     if (chain.length === 0) throw new Error('ResilientProvider needs at least one provider');
     this.chain = [...chain];
     this.timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+    this.callTimeoutMs = positive(opts.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, 'callTimeoutMs');
+    this.streamMaxMs = positive(opts.streamMaxMs, DEFAULT_STREAM_MAX_MS, 'streamMaxMs');
+    this.timers = opts.timers ?? realTimers;
     this.profileTimeoutsMs = { ...opts.profileTimeoutsMs };
     this.maxRetries = Math.max(0, Math.floor(opts.maxRetries ?? DEFAULT_MAX_RETRIES));
     this.backoff = {
@@ -79,7 +97,7 @@ export class ResilientProvider implements Provider {
       maxRetryAfterMs: Math.max(0, opts.maxRetryAfterMs ?? DEFAULT_BACKOFF.maxRetryAfterMs),
     };
     this.breakers = opts.breakers ?? new BreakerRegistry(opts.now ? { now: opts.now } : {});
-    this.sleep = opts.sleep ?? abortableSleep;
+    this.sleep = opts.sleep ?? sleepOn(this.timers);
     this.random = opts.random ?? Math.random;
   }
 
@@ -131,6 +149,9 @@ export class ResilientProvider implements Provider {
     const info = provider.info;
     const breaker = this.breakers.forModel(info);
     const timeoutMs = this.profileTimeoutsMs[info.profile] ?? this.timeoutMs;
+    // A profile whose idle timeout is longer than the deadline still gets one full attempt.
+    const callTimeoutMs = Math.max(this.callTimeoutMs, timeoutMs);
+    const deadline = this.timers.now() + callTimeoutMs;
 
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new LlmError('aborted', 'request cancelled', { profile: info.profile });
@@ -145,7 +166,12 @@ export class ResilientProvider implements Provider {
       let streamedContent = false;
       let settled = false;
       try {
-        for await (const delta of streamWithIdleTimeout(provider, request, timeoutMs, signal)) {
+        const limits = {
+          idleMs: timeoutMs,
+          firstMs: Math.max(1, deadline - this.timers.now()),
+          totalMs: this.streamMaxMs,
+        };
+        for await (const delta of streamWithIdleTimeout(provider, request, limits, signal, this.timers)) {
           if (delta.type === 'text' || delta.type === 'thinking' || delta.type === 'tool-call') {
             streamedContent = true;
           }
@@ -166,15 +192,20 @@ export class ResilientProvider implements Provider {
           throw err;
         }
         breaker.failure();
-        if (!err.retryable || attempt >= this.maxRetries || !breaker.canPass()) {
-          return { ok: false, error: err };
-        }
+        if (!err.retryable) return { ok: false, error: err };
         const delayMs = retryDelay(err, attempt, this.backoff, this.random);
+        // No new attempt starts past the deadline (one already streaming an answer is not cut by it).
+        if (this.timers.now() + delayMs >= deadline) {
+          return { ok: false, error: gaveUpError(info, callTimeoutMs, attempt + 1, err) };
+        }
+        if (attempt >= this.maxRetries || !breaker.canPass()) return { ok: false, error: err };
         yield {
           type: 'retry',
           attempt: attempt + 1,
+          maxRetries: this.maxRetries,
           delayMs,
           reason: err.message,
+          kind: err.kind,
           profile: info.profile,
           discard: streamedContent,
         };
@@ -185,6 +216,16 @@ export class ResilientProvider implements Provider {
       }
     }
   }
+}
+
+/** The error of a call given up at its deadline. */
+function gaveUpError(info: ModelInfo, callTimeoutMs: number, attempts: number, last: LlmError): LlmError {
+  return new LlmError(
+    'timeout',
+    `${info.profile} (${info.model}): the model did not answer within ${duration(callTimeoutMs)} ` +
+      `(llm.call_timeout_s); gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}, the last: ${last.message}`,
+    { profile: info.profile, cause: last, retryable: false },
+  );
 }
 
 function isRequestFault(err: LlmError): boolean {

@@ -1,4 +1,5 @@
 import { LlmError } from './errors.js';
+import { realTimers, type Timers } from './timers.js';
 
 /** How long to wait between attempts at one model call. */
 export interface BackoffPolicy {
@@ -52,23 +53,28 @@ export function retryDelay(
 /** Waits `ms`, or rejects with `LlmError('aborted')` as soon as `signal` aborts. */
 export type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-export const abortableSleep: SleepFn = (ms, signal) =>
-  new Promise<void>((resolve, reject) => {
-    const abortError = () => new LlmError('aborted', 'cancelled while waiting to retry');
-    if (signal?.aborted) {
-      reject(abortError());
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** A `SleepFn` on `timers` (a fake clock in tests and benchmarks). */
+export function sleepOn(timers: Timers): SleepFn {
+  return (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      const abortError = () => new LlmError('aborted', 'cancelled while waiting to retry');
+      if (signal?.aborted) {
+        reject(abortError());
+        return;
+      }
+      const onAbort = () => {
+        timers.clearTimeout(timer);
+        reject(abortError());
+      };
+      const timer = timers.setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+
+export const abortableSleep: SleepFn = sleepOn(realTimers);

@@ -4,6 +4,8 @@
  * in the codebase knows a wire format.
  */
 
+import type { LlmErrorKind } from './errors.js';
+
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 export interface TextPart {
@@ -104,9 +106,14 @@ export type Delta =
   | { type: 'finish'; reason: FinishReason }
   | {
       type: 'retry';
+      /** 1 for the first retry. */
       attempt: number;
+      /** How many retries the profile gets at most. */
+      maxRetries: number;
       delayMs: number;
       reason: string;
+      /** The failed attempt's error kind (`timeout`: the model did not answer in time). */
+      kind: LlmErrorKind;
       profile: string;
       discard: boolean;
     }

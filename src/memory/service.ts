@@ -125,7 +125,7 @@ export class MemoryService {
    */
   async ingest(
     extracted: ExtractedMemory[],
-    ctx: { scope: string; projectScope?: string; sessionId?: string },
+    ctx: { scope: string; projectScope?: string; sessionId?: string; signal?: AbortSignal },
   ): Promise<Array<{ outcome: IngestOutcome; memory: Memory }>> {
     const items = extracted.map((e) =>
       fromExtracted(e, {
@@ -147,7 +147,7 @@ export class MemoryService {
       const vectors = await this.embedOrSkip(items.map((i) => i.content));
       const out: Array<{ outcome: IngestOutcome; memory: Memory }> = [];
       for (const [index, item] of items.entries()) {
-        const { outcome, memory } = await ingestOne(this.ingestContext(), item, vectors[index], {
+        const { outcome, memory } = await ingestOne(this.ingestContext(ctx.signal), item, vectors[index], {
           useJudge: true,
         });
         out.push({ outcome, memory });

@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { type BackupPolicy, backupIfDue } from './backup.js';
+import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js';
 import { StoreError } from './errors.js';
 import { migrate } from './migrate.js';
 import { sqliteAddon } from './sqlite-addon.js';
@@ -19,6 +21,20 @@ export function isMemoryPath(path: string): boolean {
   return path === ':memory:' || path === '';
 }
 
+/** The database file this process opened last: where a damaged page found later lives. */
+let lastFile: string | undefined;
+
+/**
+ * What to tell the user when `err` says the database is damaged: the file, the reason,
+ * the newest backup and the commands that recover; undefined for any other error.
+ */
+export function damageReport(err: unknown): string | undefined {
+  if (err instanceof StoreError && err.code === 'damaged') return err.message;
+  if (!isCorruption(err)) return undefined;
+  const reason = corruptionReason(err);
+  return lastFile ? corruptionMessage(lastFile, reason) : `the database is damaged (${reason}).`;
+}
+
 /**
  * Opens (creating if needed) the SQLite file at `path`, sets the pragmas and runs
  * pending migrations. `':memory:'` gives a private in-memory database.
@@ -30,10 +46,16 @@ export function isMemoryPath(path: string): boolean {
  */
 export function openDatabase(
   path: string,
-  options: { migrations?: readonly Migration[] } = {},
+  options: {
+    migrations?: readonly Migration[];
+    /** Back the file up first when the newest backup is older than a day (an existing file only). */
+    backup?: BackupPolicy;
+  } = {},
 ): Database.Database {
   const memory = isMemoryPath(path);
   const file = memory ? path : resolve(path);
+  const existed = !memory && existsSync(file);
+  if (!memory) lastFile = file;
   if (!memory) {
     try {
       mkdirSync(dirname(file), { recursive: true });
@@ -67,10 +89,15 @@ export function openDatabase(
     // Statement journals and temporary indexes stay in memory: a write that changes many
     // pages (one memory with its FTS and vector rows) would otherwise spill a file to /var/tmp.
     db.pragma('temp_store = MEMORY');
+    // Before migrating: a migration that goes wrong can be undone from the backup.
+    if (options.backup && existed) backupIfDue(db, file, options.backup);
     migrate(db, options.migrations);
     return db;
   } catch (err) {
     db.close();
+    if (isCorruption(err)) {
+      throw new StoreError(corruptionMessage(file, corruptionReason(err)), 'damaged', { cause: err });
+    }
     if (err instanceof StoreError) throw err;
     throw new StoreError(`cannot open database ${file}: ${(err as Error).message}`, 'open-failed', {
       cause: err,

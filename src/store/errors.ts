@@ -7,7 +7,9 @@ export type StoreErrorCode =
   | 'schema-too-new'
   | 'migration-failed'
   | 'open-failed'
-  | 'corrupt';
+  | 'corrupt'
+  /** The database file itself is damaged (SQLITE_CORRUPT, SQLITE_NOTADB): the message says how to recover. */
+  | 'damaged';
 
 /** Every failure the store reports on purpose is a StoreError with a specific message. */
 export class StoreError extends Error {

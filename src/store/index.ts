@@ -1,20 +1,40 @@
 import type Database from 'better-sqlite3';
+import type { BackupPolicy } from './backup.js';
 import { type Clock, monotonicClock } from './clock.js';
+import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js';
 import { openDatabase } from './db.js';
+import { StoreError } from './errors.js';
+import { LeaseRepo } from './leases.js';
 import { MessageRepo } from './messages.js';
 import type { Migration } from './migrations.js';
+import { recoverDeadRunners, recoverSession } from './recovery.js';
 import { SessionRepo } from './sessions.js';
 import { SessionStateRepo } from './state.js';
 import { ToolCallRepo } from './tool-calls.js';
 import { UsageRepo } from './usage.js';
 
+export {
+  BACKUP_EVERY_MS,
+  type BackupInfo,
+  type BackupPolicy,
+  backupDir,
+  listBackups,
+  makeBackup,
+  quickCheck,
+  type Restored,
+  restoreBackup,
+} from './backup.js';
 export type { Clock } from './clock.js';
-export { BUSY_TIMEOUT_MS, openDatabase } from './db.js';
+export { corruptionMessage, isCorruption } from './corrupt.js';
+export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
+export type { AcquireResult, Lease, LeaseOwner, LeaseRepo } from './leases.js';
+export { thisProcess } from './leases.js';
 export type { MessagePatch, MessageRepo, MessageStatus, NewMessage, StoredMessage } from './messages.js';
 export { type MigrationResult, migrate, schemaVersion } from './migrate.js';
 export { type Migration, migrations } from './migrations.js';
 export { defaultDbPath } from './paths.js';
+export { INTERRUPTED_OUTPUT } from './recovery.js';
 export type {
   CreateSessionInput,
   ListSessionsOptions,
@@ -39,6 +59,8 @@ export interface StoreOptions {
   now?: Clock;
   /** Replaces the built-in migration list (tests only). */
   migrations?: readonly Migration[];
+  /** Back an existing file up at open when the newest backup is older than a day (the CLI does). */
+  backup?: BackupPolicy;
 }
 
 /**
@@ -52,6 +74,7 @@ export class Store {
   readonly toolCalls: ToolCallRepo;
   readonly usage: UsageRepo;
   readonly state: SessionStateRepo;
+  readonly leases: LeaseRepo;
 
   private constructor(db: Database.Database, now: Clock) {
     this.db = db;
@@ -60,17 +83,38 @@ export class Store {
     this.toolCalls = new ToolCallRepo(db, now);
     this.usage = new UsageRepo(db, now);
     this.state = new SessionStateRepo(db, now);
+    this.leases = new LeaseRepo(db, now);
   }
 
-  /** Opens (creating and migrating if needed) the database at `path`; `':memory:'` for a throwaway one. */
+  /**
+   * Opens (creating and migrating if needed) the database at `path`; `':memory:'` for a
+   * throwaway one. Sessions whose runner died mid-turn are recovered on the way (see `recover`).
+   */
   static open(path: string, options: StoreOptions = {}): Store {
-    const db = openDatabase(path, options.migrations === undefined ? {} : { migrations: options.migrations });
+    const db = openDatabase(path, {
+      ...(options.migrations === undefined ? {} : { migrations: options.migrations }),
+      ...(options.backup === undefined ? {} : { backup: options.backup }),
+    });
     try {
-      return new Store(db, monotonicClock(options.now));
+      const store = new Store(db, monotonicClock(options.now));
+      recoverDeadRunners(store);
+      return store;
     } catch (err) {
       db.close();
+      if (isCorruption(err)) {
+        throw new StoreError(corruptionMessage(db.name, corruptionReason(err)), 'damaged', { cause: err });
+      }
       throw err;
     }
+  }
+
+  /**
+   * Answers the tool calls a dead runner left unfinished in the session: `running`
+   * rows become `interrupted`, and unanswered calls get an error result in the
+   * transcript. Only for a caller that holds the session's lease. Returns how many.
+   */
+  recover(sessionId: string): number {
+    return recoverSession(this, sessionId);
   }
 
   /** Closes the database; safe to call twice. */

@@ -60,6 +60,7 @@ export class MessageRepo {
   private readonly getStmt;
   private readonly listStmt;
   private readonly countStmt;
+  private readonly lastTurnStmt;
   private readonly appendTx;
 
   constructor(
@@ -85,6 +86,9 @@ export class MessageRepo {
     this.countStmt = db
       .prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?')
       .pluck();
+    this.lastTurnStmt = db.prepare<[string], MessageRecord>(
+      `SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND role != 'tool' ORDER BY seq DESC LIMIT 1`,
+    );
     // IMMEDIATE takes the write lock up front, so another process cannot slip in between
     // reading MAX(seq) and inserting.
     const tx = db.transaction((input: AppendInput) => {
@@ -149,6 +153,13 @@ export class MessageRepo {
     const afterSeq = optionalIndex(opts.afterSeq, 'afterSeq') ?? 0;
     const limit = optionalIndex(opts.limit, 'list limit') ?? -1;
     return this.listStmt.all(sessionId, afterSeq, limit).map(toMessage);
+  }
+
+  /** The last message that is not a tool result, and the tool results stored after it. */
+  tail(sessionId: string): { last: StoredMessage | undefined; results: StoredMessage[] } {
+    const record = this.lastTurnStmt.get(sessionId);
+    if (record === undefined) return { last: undefined, results: this.list(sessionId) };
+    return { last: toMessage(record), results: this.list(sessionId, { afterSeq: record.seq }) };
   }
 
   count(sessionId: string): number {

@@ -195,4 +195,45 @@ export const migrations: readonly Migration[] = [
       ).run(Date.now());
     },
   },
+  {
+    version: 6,
+    name: "session leases (one runner per session across processes); tool call status 'interrupted'",
+    up: `
+      -- The runner that holds a session: a row per leased session, removed on release.
+      -- owner is one Session object's random id; pid, host and proc_start tell whether
+      -- that process still runs; expires_at (renewed by a heartbeat) covers other hosts.
+      CREATE TABLE session_leases (
+        session_id   TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        owner        TEXT NOT NULL,
+        pid          INTEGER NOT NULL,
+        host         TEXT NOT NULL,
+        proc_start   TEXT,
+        acquired_at  INTEGER NOT NULL,
+        heartbeat_at INTEGER NOT NULL,
+        expires_at   INTEGER NOT NULL
+      );
+
+      -- A call whose process died before it finished is answered as 'interrupted'.
+      CREATE TABLE tool_calls_v6 (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        call_id     TEXT NOT NULL,
+        turn_id     TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        args        TEXT NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'running'
+                    CHECK (status IN ('running', 'ok', 'error', 'cancelled', 'skipped', 'denied', 'interrupted')),
+        output      TEXT,
+        started_at  INTEGER NOT NULL,
+        finished_at INTEGER,
+        duration_ms REAL,
+        UNIQUE (session_id, call_id)
+      );
+      INSERT INTO tool_calls_v6 SELECT * FROM tool_calls;
+      DROP TABLE tool_calls;
+      ALTER TABLE tool_calls_v6 RENAME TO tool_calls;
+      CREATE INDEX tool_calls_by_call_id ON tool_calls (call_id);
+      CREATE INDEX tool_calls_running ON tool_calls (session_id) WHERE finished_at IS NULL;
+    `,
+  },
 ];

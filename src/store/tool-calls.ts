@@ -3,7 +3,8 @@ import type { Clock } from './clock.js';
 import { StoreError, sqliteCode } from './errors.js';
 import { decodeArgs, encodeArgs, requireCount, requireText } from './validate.js';
 
-export type ToolCallStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'skipped' | 'denied';
+/** `interrupted`: the process running the call died before it finished (set by recovery). */
+export type ToolCallStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'skipped' | 'denied' | 'interrupted';
 export type ToolCallOutcome = Exclude<ToolCallStatus, 'running'>;
 
 export interface ToolCallRow {
@@ -54,6 +55,7 @@ const OUTCOMES: ReadonlySet<string> = new Set<ToolCallOutcome>([
   'cancelled',
   'skipped',
   'denied',
+  'interrupted',
 ]);
 /** Prefer the unfinished row, then the newest, when a call id is not unique. */
 const PICK_ORDER = 'ORDER BY (finished_at IS NULL) DESC, id DESC LIMIT 1';
@@ -161,6 +163,12 @@ export class ToolCallRepo {
         'conflict',
       );
     }
+  }
+
+  /** The call `callId` of the session, if it was recorded. */
+  get(sessionId: string, callId: string): ToolCallRow | undefined {
+    const record = this.findInSessionStmt.get(callId, sessionId);
+    return record === undefined ? undefined : toRow(record);
   }
 
   list(sessionId: string): ToolCallRow[] {

@@ -52,7 +52,8 @@ describe('a process killed mid-turn loses nothing', () => {
     const shown = await runTea(['sessions', 'show', before[0]!.sessionId, '--json'], { env: t.ctx.env });
     expect(shown.code).toBe(0);
     const { messages } = JSON.parse(shown.stdout) as { messages: StoredMessage[] };
-    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    // Opening the store after the kill answered the unfinished call (its runner is gone).
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(messages.length).toBeGreaterThanOrEqual(before.length);
     expect(messages[0]!.parts).toEqual([{ type: 'text', text: 'do two steps' }]);
     expect(messages[2]!.parts[0]).toMatchObject({ type: 'tool-result', name: 'write_file', is_error: false });
@@ -62,6 +63,7 @@ describe('a process killed mid-turn loses nothing', () => {
         expect.objectContaining({ type: 'tool-call', name: 'bash' }),
       ]),
     );
+    expect(messages[4]!.parts[0]).toMatchObject({ name: 'bash', output: INTERRUPTED_RESULT, is_error: true });
 
     // Resuming continues from there: the unfinished call is answered as interrupted.
     t.server.script(reply().text('Picked up where we left off.'));

@@ -39,8 +39,12 @@ fallback: [deepseek, claude]
 agent:
   max_iterations: 30
   max_parallel_tools: 2
+  session_wait_s: 0
+  turn_timeout_s: 900
 llm:
   timeout_s: 45
+  call_timeout_s: 100
+  stream_max_s: 300
   max_retries: 5
   retry_base_ms: 250
   breaker: { failure_threshold: 7, recovery_s: 30 }
@@ -100,9 +104,17 @@ describe('loadConfig from files', () => {
       thinkingBudget: 4000,
     });
     expect(config.fallback).toEqual(['deepseek', 'claude']);
-    expect(config.agent).toEqual({ maxIterations: 30, maxParallelTools: 2, autoTitle: true });
+    expect(config.agent).toEqual({
+      maxIterations: 30,
+      maxParallelTools: 2,
+      autoTitle: true,
+      sessionWaitMs: 0,
+      turnTimeoutMs: 900_000,
+    });
     expect(config.llm).toEqual({
       timeoutMs: 45_000,
+      callTimeoutMs: 100_000,
+      streamMaxMs: 300_000,
       maxRetries: 5,
       retryBaseMs: 250,
       breaker: { failureThreshold: 7, recoveryMs: 30_000 },
@@ -120,9 +132,17 @@ describe('loadConfig from files', () => {
     expect(config.embedding).toBeUndefined();
     expect(config.profiles).toEqual({});
     expect(config.fallback).toEqual([]);
-    expect(config.agent).toEqual({ maxIterations: 25, maxParallelTools: 4, autoTitle: true });
+    expect(config.agent).toEqual({
+      maxIterations: 25,
+      maxParallelTools: 4,
+      autoTitle: true,
+      sessionWaitMs: 60_000,
+      turnTimeoutMs: 3_600_000,
+    });
     expect(config.llm).toEqual({
-      timeoutMs: 120_000,
+      timeoutMs: 60_000,
+      callTimeoutMs: 180_000,
+      streamMaxMs: 600_000,
       maxRetries: 3,
       retryBaseMs: 1000,
       breaker: { failureThreshold: 5, recoveryMs: 60_000 },
@@ -178,7 +198,7 @@ models:
     });
     expect(config.profiles.local?.model).toBe('qwen3');
     expect(config.fallback).toEqual(['local']); // lists are replaced, not concatenated
-    expect(config.agent).toEqual({ maxIterations: 10, maxParallelTools: 2, autoTitle: true });
+    expect(config.agent).toMatchObject({ maxIterations: 10, maxParallelTools: 2, autoTitle: true });
     expect(config.llm.breaker).toEqual({ failureThreshold: 7, recoveryMs: 5000 });
     expect(config.llm.timeoutMs).toBe(45_000);
     expect(config.models['my-local-model']).toEqual({

@@ -105,6 +105,8 @@ profiles:
     expect(shown.files).toEqual(config.files);
     expect(shown.llm).toEqual({
       timeout_s: 30,
+      call_timeout_s: 180,
+      stream_max_s: 600,
       max_retries: 3,
       retry_base_ms: 1000,
       breaker: { failure_threshold: 5, recovery_s: 10 },

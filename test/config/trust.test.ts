@@ -228,7 +228,7 @@ describe('an untrusted project file', () => {
       model: 'deepseek-reasoner',
     });
     expect(c.fallback).toEqual(['ds']);
-    expect(c.agent).toEqual({ maxIterations: 9, maxParallelTools: 2, autoTitle: false });
+    expect(c.agent).toMatchObject({ maxIterations: 9, maxParallelTools: 2, autoTitle: false });
     expect(c.memory).toEqual({ extract: false, tune: false, judge: false });
     expect(c.llm).toMatchObject({ timeoutMs: 50_000, maxRetries: 1, breaker: { failureThreshold: 2 } });
     expect(c.models['gpt-4.1']).toEqual({ contextWindow: 64000, inputPrice: 2 });

@@ -92,8 +92,9 @@ describe('openDatabase', () => {
     writeFileSync(path, text);
     const err = catchError(() => openDatabase(path));
     expect(err).toBeInstanceOf(StoreError);
-    expect((err as StoreError).code).toBe('open-failed');
+    expect((err as StoreError).code).toBe('damaged');
     expect((err as StoreError).message).toContain(path);
+    expect((err as StoreError).message).toMatch(/is damaged \(file is not a database\)/);
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 

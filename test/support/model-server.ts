@@ -37,6 +37,10 @@ export interface ModelServer {
    */
   respond(responder: ((body: Record<string, unknown>) => Reply | ReplyBuilder) | undefined): void;
   requests: RecordedRequest[];
+  /** Resolves once `count` requests have arrived (an explicit signal instead of a poll). */
+  waitForRequests(count: number): Promise<void>;
+  /** Lets the replies held with `holdUntil(gate)` go on (now, or as soon as they arrive). */
+  release(gate: string): void;
   pending(): number;
   reset(): void;
   close(): Promise<void>;
@@ -100,6 +104,33 @@ export async function startModelServer(): Promise<ModelServer> {
   let responder: ((body: Record<string, unknown>) => Reply | ReplyBuilder) | undefined;
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const opened = new Set<string>();
+  const held = new Map<string, Array<() => void>>();
+  const noteRequest = (): void => {
+    for (const w of [...waiters]) {
+      if (requests.length < w.count) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  /** Resolves when `gate` is released (true), or early (false) when the client went away or the server closed. */
+  const gateOpen = (gate: string, res: ServerResponse): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (opened.has(gate)) {
+        resolve(true);
+        return;
+      }
+      const onClose = (): void => resolve(false);
+      res.once('close', onClose);
+      held.set(gate, [
+        ...(held.get(gate) ?? []),
+        () => {
+          res.off('close', onClose);
+          resolve(!closed);
+        },
+      ]);
+    });
 
   /** Resolves after `ms`, or early (false) when the client went away or the server closed. */
   const sleep = (ms: number, res: ServerResponse): Promise<boolean> =>
@@ -126,6 +157,7 @@ export async function startModelServer(): Promise<ModelServer> {
   async function serveStream(res: ServerResponse, r: Reply, events: string[]): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
+    if (r.gate !== undefined && !(await gateOpen(r.gate, res))) return;
     for (let i = 0; i <= events.length; i++) {
       if (r.stallAfter === i) return; // leave the stream open, silent
       if (r.cutAfter === i) {
@@ -204,6 +236,7 @@ export async function startModelServer(): Promise<ModelServer> {
       }
       const recordedWire: Wire = wire === 'models' ? 'openai' : wire;
       requests.push({ wire: recordedWire, method, path, headers: flatHeaders(req), body, at: Date.now() });
+      noteRequest();
       if (wire === 'models') {
         sendJson(res, 200, {
           object: 'list',
@@ -230,6 +263,15 @@ export async function startModelServer(): Promise<ModelServer> {
     openaiBaseUrl: `${url}/v1`,
     anthropicBaseUrl: url,
     requests,
+    waitForRequests(count) {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+    release(gate) {
+      opened.add(gate);
+      for (const go of held.get(gate) ?? []) go();
+      held.delete(gate);
+    },
     script(...replies) {
       for (const r of replies) queue.push(toReply(r));
     },
@@ -241,6 +283,7 @@ export async function startModelServer(): Promise<ModelServer> {
       queue.length = 0;
       requests.length = 0;
       responder = undefined;
+      opened.clear();
     },
     close() {
       closed = true;

@@ -48,6 +48,8 @@ export interface Reply {
   stallAfter: number | undefined;
   /** Send this many chunks, then destroy the socket. */
   cutAfter: number | undefined;
+  /** Send the headers, then hold the stream until the test calls `server.release(gate)`. */
+  gate: string | undefined;
   chunkDelayMs: number;
   /** Characters per streamed text/thinking/argument piece. */
   chunkSize: number;
@@ -74,6 +76,7 @@ export class ReplyBuilder {
     hang: false,
     stallAfter: undefined,
     cutAfter: undefined,
+    gate: undefined,
     chunkDelayMs: 0,
     chunkSize: 8,
   };
@@ -145,6 +148,12 @@ export class ReplyBuilder {
 
   cutAfter(chunks: number): this {
     this.reply.cutAfter = chunks;
+    return this;
+  }
+
+  /** Holds the reply (after its headers) until `server.release(gate)`: a slow model on a signal, not a timer. */
+  holdUntil(gate: string): this {
+    this.reply.gate = gate;
     return this;
   }
 

@@ -1,0 +1,25 @@
+/**
+ * Time and timers for the retry and timeout code, injectable so that a fake clock
+ * can drive it (tests, and the hung-model benchmark): `now` is monotonic ms.
+ */
+export interface Timers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The longest delay `setTimeout` takes (a longer one would fire at once); callers re-check the time. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+export const realTimers: Timers = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, Math.min(ms, MAX_TIMER_MS)),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** A duration as people read it: `850 ms`, `1.2 s`, `60 s`. */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 100) / 10;
+  return `${s} s`;
+}
