@@ -16,6 +16,7 @@ import { BACKGROUND_GRACE_MS, type Session } from '../agent/index.js';
 import type { MemoryService } from '../memory/service.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
+import { approvalContent } from './approval-content.js';
 import { COMMANDS, parseCommand, runCommand } from './commands.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
@@ -57,7 +58,7 @@ export class LiveSession {
   constructor(
     readonly session: Session,
     private readonly deps: LiveDeps,
-    fs: ClientFs | undefined,
+    private readonly fs: ClientFs | undefined,
   ) {
     this.mapper = new UpdateMapper({
       tools: deps.tools,
@@ -208,6 +209,7 @@ export class LiveSession {
     let decision: ApprovalDecision = 'reject';
     let message: string | undefined;
     try {
+      const content = await approvalContent(e, cwd, this.fs);
       const res = await this.deps.client.request(
         'session/request_permission',
         {
@@ -219,6 +221,7 @@ export class LiveSession {
             status: 'pending',
             locations: toolLocations(e.tool, e.args, cwd),
             rawInput: e.args,
+            ...(content.length > 0 ? { content } : {}),
           },
           options: PERMISSION_OPTIONS,
         },

@@ -90,6 +90,8 @@ describe('tea acp', () => {
     expect(p.permissions).toHaveLength(1);
     const ask = p.permissions[0]!;
     expect(ask.toolCall).toMatchObject({ kind: 'edit', status: 'pending', locations: [{ path: file }] });
+    // The editor sees what the write would do before it answers.
+    expect(ask.toolCall.content).toEqual([{ type: 'diff', path: file, oldText: null, newText: 'hello\n' }]);
     expect(ask.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
 
     const call = updatesOf(p, 'tool_call')[0]!;
@@ -104,6 +106,36 @@ describe('tea acp', () => {
       newText: 'hello\n',
     });
     expect(chunkText(p, 'agent_message_chunk')).toBe('Wrote it.');
+  });
+
+  it('shows the diff of an edit and the whole command before asking', async () => {
+    const p = peer();
+    await initialize(p);
+    const { sessionId } = await newSession(p, work);
+    const file = path.join(work, 'poem.txt');
+    writeFileSync(file, 'roses are red\nviolets are blue\n');
+    const command = `echo ${'long '.repeat(40)}| wc -c`;
+    p.onPermission = () => ({ outcome: { outcome: 'selected', optionId: 'reject_once' } });
+    t.server.script(
+      reply().toolCall('edit_file', { path: 'poem.txt', old_string: 'blue', new_string: 'violet' }),
+      reply().toolCall('edit_file', { path: 'poem.txt', old_string: 'green', new_string: 'grey' }),
+      reply().toolCall('bash', { command }),
+      reply().text('Stopped.'),
+    );
+    expect((await prompt(p, sessionId, 'edit the poem')).stopReason).toBe('end_turn');
+    expect(p.permissions.map((q) => q.toolCall.content)).toEqual([
+      [
+        {
+          type: 'diff',
+          path: file,
+          oldText: 'roses are red\nviolets are blue\n',
+          newText: 'roses are red\nviolets are violet\n',
+        },
+      ],
+      [{ type: 'content', content: { type: 'text', text: expect.stringContaining('- green\n+ grey') } }],
+      [{ type: 'content', content: { type: 'text', text: `$ ${command}` } }],
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('roses are red\nviolets are blue\n');
   });
 
   it('reads and writes through the editor when it offers its file system', async () => {
