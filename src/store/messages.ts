@@ -121,13 +121,20 @@ export class MessageRepo {
       throw err;
     }
     if (inserted === undefined) throw new StoreError(`append to session '${sessionId}' returned no row`);
+    const id = inserted.id;
+    let parts: StoredMessage['parts'] | undefined;
     return {
-      id: inserted.id,
+      id,
       sessionId: input.sessionId,
       seq: inserted.seq,
       turnId: input.turnId,
       role: input.role,
-      parts: decodeParts(input.parts, inserted.id),
+      // A copy of what was stored, decoded only when read: most callers want the id,
+      // and decoding a pasted megabyte again blocks the event loop for nothing.
+      get parts() {
+        parts ??= decodeParts(input.parts, id);
+        return parts;
+      },
       status: input.status,
       createdAt: input.now,
     };
