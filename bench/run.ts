@@ -267,6 +267,15 @@ async function benchFirstRequestTokens(): Promise<void> {
   }
 }
 
+/** A bench that runs as its own script (its own process, so its peak RSS is its own). */
+function benchScript(file: string): void {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', file)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0) console.log(`${file}: exited ${r.status ?? r.signal}`);
+}
+
 console.log(`Tea Agent benchmarks · node ${process.version} · ${os.cpus().length} cpus`);
 await benchVersion();
 await benchCli();
@@ -278,3 +287,8 @@ await benchMemory();
 await benchMemoryIngest();
 await benchMemoryCli();
 await serverLoadBench();
+benchScript('first-request.ts');
+benchScript('tools-memory.ts');
+benchScript('huge-prompt.ts');
+benchScript('hung-model.ts');
+benchScript('long-session.ts');
