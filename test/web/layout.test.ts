@@ -193,4 +193,48 @@ describe('web UI: layout', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it('keeps a profile switch when an older config answer arrives after it', async () => {
+    const { page, errors } = await openApp(browser, srv.url);
+    const badge = page.getByTestId('active-profile');
+    await poll(() => badge.textContent()).toBe(LONG_MODEL);
+    // The config read that opening the settings starts is answered (with the profile
+    // active then) only after the user has switched.
+    let answerStale: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answerStale = resolve;
+    });
+    let fetched: () => void = () => undefined;
+    const staleAnswer = new Promise<void>((resolve) => {
+      fetched = resolve;
+    });
+    let answered: Promise<void> = Promise.resolve();
+    await page.route('**/v1/config', (route) => {
+      answered = (async () => {
+        const response = await route.fetch(); // the server answers now, before the switch
+        fetched();
+        await held;
+        await route.fulfill({ response });
+      })();
+    });
+    await page.getByTestId('settings-toggle').click();
+    await staleAnswer;
+    const select = page.getByTestId('profile-select');
+    await select.selectOption('second');
+    await poll(() => badge.textContent()).toBe('scripted-second');
+    const delivered = page.waitForResponse('**/v1/config');
+    answerStale();
+    await answered;
+    await (await delivered).finished();
+    await page.unroute('**/v1/config');
+    // Once the page has read the stale answer (a few turns of its event loop), it was dropped:
+    // the badge and the select stay on the switch.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0), 0)));
+    expect(await badge.textContent()).toBe('scripted-second');
+    expect(await select.inputValue()).toBe('second');
+    await select.selectOption('main_model');
+    await poll(() => badge.textContent()).toBe(LONG_MODEL);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -71,12 +71,17 @@ export class SettingsPanel {
     this.profile.addEventListener('change', () => void this.switchProfile(this.profile.value));
   }
 
+  /** Bumped by every refresh and switch: an answer that arrives after a newer one started is dropped. */
+  private generation = 0;
+
   async refresh(): Promise<void> {
+    const generation = ++this.generation;
     const [config, models] = await Promise.all([
       attempt(() => this.api.config()),
       attempt(() => this.api.models()),
     ]);
-    if (!config) return;
+    // A switch (or another refresh) started meanwhile: this answer may predate it.
+    if (!config || generation !== this.generation) return;
     this.models = new Map((models?.data ?? []).filter((m) => m.id !== 'tea').map((m) => [m.id, m.model]));
     clear(this.profile);
     const names = config.profiles.length > 0 ? config.profiles : [config.active_profile];
@@ -91,6 +96,7 @@ export class SettingsPanel {
   }
 
   private async switchProfile(name: string): Promise<void> {
+    this.generation++;
     const result = await attempt(() => this.api.switchProfile(name));
     if (!result) {
       await this.refresh();
