@@ -35,11 +35,14 @@ export async function benchMemoryCli(size = 10_000): Promise<void> {
   const env = { PATH: process.env.PATH, HOME: home, TEA_HOME: home, OLLAMA_HOST: 'http://127.0.0.1:9' };
   try {
     const corpus = buildIngestCorpus({ size });
-    const store = Store.open(path.join(home, 'tea.db'));
-    const service = new MemoryService({ db: store.db, now: () => CORPUS_END });
-    service.importAll(
+    const loading = Store.open(path.join(home, 'tea.db'));
+    new MemoryService({ db: loading.db, now: () => CORPUS_END }).importAll(
       corpus.events.map((e) => ({ content: e.content, category: e.category, createdAt: e.at })),
     );
+    loading.close();
+    // Searched the way a session does it: a process that opens the data home, then keeps asking.
+    const store = Store.open(path.join(home, 'tea.db'));
+    const service = new MemoryService({ db: store.db, now: () => CORPUS_END });
     const questions = corpus.questions.map((q) => q.text);
     for (const q of questions.slice(0, 20)) await service.search(q);
     const inProcess: number[] = [];

@@ -2,7 +2,8 @@
 // chunks, so `tea` starts fast (fewer files to resolve and parse). Type checking
 // is separate (`npm run typecheck`). The bundle is built beside dist/ and swapped
 // in, so a `tea` started during a rebuild never finds dist/ half-written.
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
@@ -28,6 +29,14 @@ const commanderSpawnsLazily = {
     });
   },
 };
+
+// The config cache (src/config/read-cache.ts) trusts what this build validated before:
+// its key includes a hash of the config code and the version, so another build validates afresh.
+const configBuild = createHash('sha256');
+for (const name of readdirSync(`${root}src/config`).sort()) {
+  configBuild.update(name).update(readFileSync(`${root}src/config/${name}`));
+}
+configBuild.update(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version);
 
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
@@ -55,6 +64,7 @@ await build({
   },
   // yaml's Node entry is CommonJS (bundled as one opaque module body); its ESM build is
   // the same code as ES modules, which esbuild hoists and trims: ~7 ms off reading a config.
+  define: { __TEA_CONFIG_BUILD__: JSON.stringify(configBuild.digest('hex').slice(0, 32)) },
   alias: { yaml: `${root}node_modules/yaml/browser/index.js` },
   plugins: [commanderSpawnsLazily],
   logLevel: 'warning',

@@ -129,17 +129,18 @@ async function readFiles(
   const projectFile = findProjectConfig(cwd, userFile);
   const hasUser = existsSync(userFile);
   if (!hasUser && projectFile === undefined) return out;
-  // The YAML parser and schema load only when there is a file to read.
-  const { readConfigSource } = await import('./read.js');
+  // The YAML parser and schema load only when there is a file to read that this
+  // build has not validated before (read-cache.ts).
+  const { readConfigCached } = await import('./read-cache.js');
   if (hasUser) {
-    const source = readConfigSource(userFile);
+    const source = await readConfigCached(home, userFile);
     if (source) {
       out.files.push(userFile);
       out.trusted.add(resolve(userFile));
       out.layer = toLayer(source.raw, userFile);
     }
   }
-  const source = projectFile === undefined ? undefined : readConfigSource(projectFile);
+  const source = projectFile === undefined ? undefined : await readConfigCached(home, projectFile);
   if (projectFile === undefined || source === undefined) return out;
   out.files.push(projectFile);
   // The whole file is checked, trusted or not, so trusting it later holds no surprise.
