@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { prng as rng } from '../../bench/memory-corpus.js';
 // @ts-expect-error: a plain ES module script without type declarations
 import { compileKernel } from '../../scripts/knn-kernel.mjs';
 import { KNN_KERNEL_BASE64 } from '../../src/memory/knn-kernel.js';
 import { VectorMatrix } from '../../src/memory/knn-matrix.js';
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomVector(next: () => number, dims: number): Float32Array {
   const v = new Float32Array(dims);

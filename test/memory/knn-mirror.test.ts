@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { prng as rng } from '../../bench/memory-corpus.js';
 import { buildIngestCorpus } from '../../bench/memory-ingest-corpus.js';
 import { VectorMatrix } from '../../src/memory/knn-matrix.js';
 import { copyIndex, nearestFromCopy, SEARCHES_BEFORE_COPY } from '../../src/memory/knn-mirror.js';
@@ -9,17 +10,6 @@ import { Store } from '../../src/store/index.js';
 import { useStore } from '../store/helpers.js';
 
 const DIMS = 24;
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function vector(next: () => number): Float32Array {
   const v = new Float32Array(DIMS);
