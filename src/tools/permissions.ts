@@ -142,6 +142,18 @@ export class PermissionPolicy {
       action = rule.action;
       reason = `rule ${rule.action} ${rule.tool}${rule.pattern ? `:${rule.pattern}` : ''}`;
     }
+    // read-only means nothing changes: no rule or grant lets a write or exec tool run
+    // (as for shell commands, where read-only refuses writers whatever the rules say).
+    if (
+      this.mode === 'read-only' &&
+      (call.approval === 'write' || call.approval === 'exec') &&
+      action !== 'deny'
+    ) {
+      return {
+        action: 'deny',
+        reason: `read-only mode refuses ${call.approval} tools, whatever the rules say (${reason}); use --permission-mode ask or auto-edit`,
+      };
+    }
     return { action, reason };
   }
 

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
@@ -213,6 +213,20 @@ describe('tea -p', () => {
         reason: 'not allowed here (read-only mode: write tools are not allowed)',
       },
     ]);
+  });
+
+  it('read-only refuses a write even when --allow names the tool, and says how to run it', async () => {
+    t.server.script(
+      reply().toolCall('write_file', { path: 'z.txt', content: 'x' }),
+      reply().text('Could not.'),
+    );
+    const r = await tea(['-p', 'write z', '--permission-mode', 'read-only', '--allow', 'write_file']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(
+      /refused write_file \(z\.txt\).*read-only mode refuses write tools, whatever the rules say/,
+    );
+    expect(r.stderr).toMatch(/--permission-mode ask or auto-edit/);
+    expect(existsSync(path.join(t.ctx.work, 'z.txt'))).toBe(false);
   });
 
   it('a model failure exits 1 with the reason on stderr', async () => {

@@ -25,6 +25,37 @@ describe('permission modes', () => {
   });
 });
 
+describe('read-only is a floor no rule lowers', () => {
+  it.each([
+    ['an allow rule for the tool', [{ tool: 'write_file', action: 'allow' }], 'write_file', 'write'],
+    ['an allow rule for every tool', [{ tool: '*', action: 'allow' }], 'edit_file', 'write'],
+    [
+      'an allow rule with a matching path',
+      [{ tool: 'write_*', pattern: '*.txt', action: 'allow' }],
+      'write_file',
+      'write',
+    ],
+    ['an ask rule', [{ tool: 'apply_patch', action: 'ask' }], 'apply_patch', 'write'],
+    ['an allow rule for an exec tool', [{ tool: 'mcp__x__run', action: 'allow' }], 'mcp__x__run', 'exec'],
+  ] as const)('%s: still refused', async (_what, rules, tool, approval) => {
+    const policy = new PermissionPolicy(
+      'read-only',
+      rules.map((r) => ({ ...r })),
+    );
+    const decision = await policy.decide({ tool, approval, subject: 'out.txt' });
+    expect(decision.action).toBe('deny');
+    expect(decision.reason).toMatch(/read-only mode refuses .* whatever the rules say/);
+  });
+
+  it('a session grant does not lower it either, and reads and network keep their rules', async () => {
+    const policy = new PermissionPolicy('read-only', [{ tool: 'web_fetch', action: 'allow' }]);
+    policy.grant({ tool: 'write_file', approval: 'write', subject: 'a.txt' });
+    expect(await act(policy, { tool: 'write_file', approval: 'write', subject: 'a.txt' })).toBe('deny');
+    expect(await act(policy, { tool: 'web_fetch', approval: 'network', subject: 'https://x' })).toBe('allow');
+    expect(await act(policy, { tool: 'read_file', approval: 'none', subject: 'a.txt' })).toBe('allow');
+  });
+});
+
 describe('rules', () => {
   it('the last matching rule wins over the mode and earlier rules', async () => {
     const policy = new PermissionPolicy('ask', [
