@@ -102,7 +102,7 @@ describe('approvals', () => {
     expect(h.log).toHaveLength(0);
   });
 
-  it('read-only mode refuses exec tools outright; rules can still allow one', async () => {
+  it('read-only mode refuses exec tools outright, even one a rule allows (only shell commands it can read may run)', async () => {
     h.server.script(reply().toolCall('sleep_exec', { label: 'x', ms: 1 }), reply().text('refused'));
     await collect(h.agent({ permissionMode: 'read-only' }).newSession().prompt('go'));
     expect(toolResults(1)[0]).toMatch(
@@ -119,7 +119,8 @@ describe('approvals', () => {
         .newSession()
         .prompt('go'),
     );
-    expect(h.log.map((e) => e.label)).toEqual(['y']);
+    expect(h.log).toHaveLength(0);
+    expect(toolResults(3)[0]).toMatch(/read-only mode refuses exec tools, whatever the rules say/);
   });
 
   it('cancelling while an approval waits cancels the call and the turn', async () => {
