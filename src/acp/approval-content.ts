@@ -7,14 +7,12 @@ import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../agent/events.js';
 import { proposedChange } from '../tools/proposed.js';
 import type { ClientFs } from '../tools/types.js';
+import { CLIENT_FS_TOOLS } from './diffs.js';
 import { textContent } from './updates.js';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_request' }>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** Tools that read and write through the editor's file system when it has one. */
-const CLIENT_FS_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 export async function approvalContent(
   e: ApprovalRequest,

@@ -17,7 +17,7 @@ export const DIFF_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 /** Tools that write through the client's fs when it has one (the others write to disk). */
-const CLIENT_FS_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
+export const CLIENT_FS_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 /** Files larger than this are not diffed. */
 const MAX_DIFF_BYTES = 2 * 1024 * 1024;
