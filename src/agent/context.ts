@@ -225,10 +225,9 @@ export class SessionContext {
     const { store, sessionId } = this.opts;
     const summarize = this.opts.summarize!;
     const signal = this.background.signal;
-    const turns = new Set(overflow.map((p) => p.turnId));
+    const turns = [...new Set(overflow.map((p) => p.turnId))];
     const calls: ToolCallRecord[] = store.toolCalls
-      .list(sessionId)
-      .filter((c) => turns.has(c.turnId))
+      .listForTurns(sessionId, turns)
       .map((c) => ({ name: c.name, args: c.args, ok: c.status === 'ok', output: c.output ?? '' }));
     const [semantic, chain] = await Promise.all([
       summarize.pairs(this.summaries.semantic, overflow, signal),

@@ -7,10 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { AgentEvent, StopReason } from '../agent/events.js';
-import type { Session } from '../agent/index.js';
+import type { Agent, Session } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
 import { whileAborted } from './abort.js';
 import { apiError } from './errors.js';
+import { IdleSessions, keptAfter } from './idle-sessions.js';
 import { sessionNotFound } from './live.js';
 import { type ChatRequest, chatRequest, toChatInput } from './openai-request.js';
 import { type AppContext, doc, type ServerStats } from './routes.js';
@@ -38,9 +39,10 @@ function usageJson(u: Usage): Json {
 /** The session for this request: a stored one (`session_id`) or a new one primed with the earlier messages. */
 async function openSession(
   ctx: AppContext,
+  idle: IdleSessions,
   body: ChatRequest,
   { history, input }: Pick<ReturnType<typeof toChatInput>, 'history' | 'input'>,
-): Promise<Session> {
+): Promise<{ agent: Agent; session: Session }> {
   const { deps, live } = ctx;
   const named = body.profile ?? body.config_path;
   const param = body.profile ? 'profile' : body.config_path ? 'config_path' : 'model';
@@ -48,14 +50,17 @@ async function openSession(
   const agent = deps.agents.agent(profile, 'deny');
   if (body.session_id) {
     const row = deps.store.sessions.get(body.session_id);
-    if (!row) throw sessionNotFound(body.session_id);
+    if (!row) {
+      idle.drop(body.session_id);
+      throw sessionNotFound(body.session_id);
+    }
     if (live.busy(row.id)) {
       throw apiError(409, `session ${row.id} is busy: a turn is running`, {
         param: 'session_id',
         code: 'session_busy',
       });
     }
-    return agent.resumeSession(row.id);
+    return { agent, session: idle.take(row.id, agent) ?? agent.resumeSession(row.id) };
   }
   const firstUser = history.find((m) => m.role === 'user');
   // With no earlier user message the turn's input names the session, as the first prompt would.
@@ -65,15 +70,16 @@ async function openSession(
     .trim()
     .slice(0, 80);
   const session = agent.newSession(title ? { title } : {});
-  if (history.length === 0) return session;
+  if (history.length === 0) return { agent, session };
   const turnId = `t_ctx_${randomUUID().slice(0, 8)}`;
   for (const m of history) deps.store.messages.append(session.id, { turnId, role: m.role, parts: m.parts });
-  return agent.resumeSession(session.id);
+  return { agent, session: agent.resumeSession(session.id) };
 }
 
 export function openaiRoutes(ctx: AppContext): void {
   const { app, deps } = ctx;
   const field = deps.reasoningField ?? 'reasoning_content';
+  const idle = new IdleSessions();
 
   doc(ctx, {
     method: 'get',
@@ -102,7 +108,7 @@ export function openaiRoutes(ctx: AppContext): void {
   app.post('/v1/chat/completions', async (c) => {
     const body = await readJson(c, chatRequest);
     const chat = toChatInput(body.messages);
-    const session = await openSession(ctx, body, chat);
+    const { agent, session } = await openSession(ctx, idle, body, chat);
     c.header('x-tea-session-id', session.id);
     const meta = {
       id: `chatcmpl-${randomUUID()}`,
@@ -110,10 +116,11 @@ export function openaiRoutes(ctx: AppContext): void {
       model: body.model ?? 'tea',
     };
     const abort = new AbortController();
-    const events = session.prompt(chat.input, {
+    const turn = session.prompt(chat.input, {
       signal: abort.signal,
       ...(chat.images.length ? { images: chat.images } : {}),
     });
+    const events = keptAfter(turn, idle, agent, session);
     if (body.stream) {
       const includeUsage = body.stream_options?.include_usage === true;
       return streamChat(c, { events, abort, meta, field, includeUsage, stats: ctx.stats });

@@ -67,6 +67,7 @@ export class ToolCallRepo {
   private readonly findInSessionStmt;
   private readonly listStmt;
   private readonly runningStmt;
+  private readonly turnsStmt;
 
   constructor(
     db: Database.Database,
@@ -92,6 +93,10 @@ export class ToolCallRepo {
     );
     this.listStmt = db.prepare<[string], ToolCallRecord>(
       `SELECT ${COLUMNS} FROM tool_calls WHERE session_id = ? ORDER BY id`,
+    );
+    this.turnsStmt = db.prepare<[string, string], ToolCallRecord>(
+      `SELECT ${COLUMNS} FROM tool_calls
+       WHERE session_id = ? AND turn_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
     );
     this.runningStmt = db.prepare<[string], ToolCallRecord>(
       `SELECT ${COLUMNS} FROM tool_calls WHERE session_id = ? AND finished_at IS NULL ORDER BY id`,
@@ -173,6 +178,12 @@ export class ToolCallRepo {
 
   list(sessionId: string): ToolCallRow[] {
     return this.listStmt.all(sessionId).map(toRow);
+  }
+
+  /** The session's calls made in the turns `turnIds` (not the whole session's: its outputs can be large). */
+  listForTurns(sessionId: string, turnIds: readonly string[]): ToolCallRow[] {
+    if (turnIds.length === 0) return [];
+    return this.turnsStmt.all(sessionId, JSON.stringify(turnIds)).map(toRow);
   }
 
   /** Calls that started but never finished; after a crash these need an answer before resuming. */

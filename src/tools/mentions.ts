@@ -18,6 +18,7 @@
  * request is there, not in the megabytes pasted after it), so the cost is bounded.
  */
 import type { ToolRegistry } from './registry.js';
+import type { Tool } from './types.js';
 
 /** Everyday words that say little about which tool is wanted. */
 const EVERYDAY = new Set([
@@ -102,46 +103,76 @@ export interface MentionOptions {
   exclude?: ReadonlySet<string>;
 }
 
+/** Token counts by spec (specs are built once per registry and frozen). */
+const specSizes = new WeakMap<object, number>();
+
 /** A tool's schema as it goes over the wire, in tokens (characters / 4). */
 export function specTokens(registry: ToolRegistry, name: string): number {
   const spec = registry.specs([name])[0]!;
-  // `{"type":"function","function":…}` around each spec on the OpenAI wire.
-  return Math.ceil((JSON.stringify(spec).length + 32) / 4);
+  let tokens = specSizes.get(spec);
+  if (tokens === undefined) {
+    // `{"type":"function","function":…}` around each spec on the OpenAI wire.
+    tokens = Math.ceil((JSON.stringify(spec).length + 32) / 4);
+    specSizes.set(spec, tokens);
+  }
+  return tokens;
 }
 
 /** How much of a message is read: its first HEAD and last TAIL characters. */
 const HEAD = 2000;
 const TAIL = 500;
 
+/** What the tools' names and keywords say, built once per set of registered tools. */
+interface MentionIndex {
+  tools: readonly Tool[];
+  /** Per tool: its lower-case name, the parts of the name, its distinct keywords. */
+  entries: Array<{ tool: Tool; name: string; parts: Set<string>; keywords: string[] }>;
+  /** How many tools list each keyword. */
+  shared: Map<string, number>;
+  /** How many tool names hold each name part. */
+  nameWords: Map<string, number>;
+  cjk: Set<string>;
+}
+
+const indexes = new WeakMap<ToolRegistry, MentionIndex>();
+
+function mentionIndex(registry: ToolRegistry): MentionIndex {
+  const tools = registry.list();
+  const known = indexes.get(registry);
+  if (known && known.tools.length === tools.length && known.tools.every((t, i) => t === tools[i]))
+    return known;
+  const index: MentionIndex = { tools, entries: [], shared: new Map(), nameWords: new Map(), cjk: new Set() };
+  for (const tool of tools) {
+    const name = tool.name.toLowerCase();
+    const keywords = [...new Set((tool.keywords ?? []).map((k) => k.toLowerCase()))];
+    const parts = new Set(name.split('_'));
+    index.entries.push({ tool, name, parts, keywords });
+    for (const k of keywords) {
+      index.shared.set(k, (index.shared.get(k) ?? 0) + 1);
+      if (hasCjk(k)) index.cjk.add(k);
+    }
+    for (const part of parts) index.nameWords.set(part, (index.nameWords.get(part) ?? 0) + 1);
+  }
+  indexes.set(registry, index);
+  return index;
+}
+
 /** Tools (not in `exclude`) the text asks for by its words, best first. */
 export function mentionedTools(registry: ToolRegistry, text: string, opts: MentionOptions = {}): string[] {
   const read = text.length <= HEAD + TAIL ? text : `${text.slice(0, HEAD)}\n${text.slice(-TAIL)}`;
   const lower = read.toLowerCase();
   const words = wordsOf(lower);
-  const tools = registry.list();
-  const shared = new Map<string, number>();
-  const nameWords = new Map<string, number>();
-  const cjk = new Set<string>();
-  for (const tool of tools) {
-    for (const k of new Set((tool.keywords ?? []).map((k) => k.toLowerCase()))) {
-      shared.set(k, (shared.get(k) ?? 0) + 1);
-      if (hasCjk(k)) cjk.add(k);
-    }
-    for (const part of new Set(tool.name.toLowerCase().split('_')))
-      nameWords.set(part, (nameWords.get(part) ?? 0) + 1);
-  }
+  const { entries, shared, nameWords, cjk } = mentionIndex(registry);
   const cjkHere = cjkMentions(lower, cjk);
   const said = (k: string): boolean =>
     hasCjk(k) ? cjkHere.has(k) : k.includes(' ') ? lower.includes(k) : words.has(k);
 
   const scored: Array<{ name: string; score: number }> = [];
-  for (const tool of tools) {
+  for (const { tool, name, parts, keywords } of entries) {
     if (opts.exclude?.has(tool.name)) continue;
-    const name = tool.name.toLowerCase();
-    const parts = new Set(name.split('_'));
     let score =
       name.includes('_') && (lower.includes(name) || lower.includes(name.replaceAll('_', ' '))) ? 1 : 0;
-    for (const k of new Set((tool.keywords ?? []).map((k) => k.toLowerCase()))) {
+    for (const k of keywords) {
       if (!said(k)) continue;
       const everyday = EVERYDAY.has(k);
       if (!everyday && parts.has(k) && nameWords.get(k) === 1) score += 1;

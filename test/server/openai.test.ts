@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { readSse, startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
 let client: OpenAI;
@@ -162,6 +162,36 @@ describe('POST /v1/chat/completions with the openai client', () => {
     const texts = wireMessages(t.model.requests[1]!.body).map(wireText);
     expect(texts).toContain('hi');
     expect(texts).toContain('From other');
+  });
+
+  it('a continued session sees what another face added in between, and two requests on it both land', async () => {
+    const ask = (content: string, sessionId?: string) =>
+      t.json<{ session_id: string; choices: Array<{ message: { content: string } }> }>(
+        'POST',
+        '/v1/chat/completions',
+        { messages: [{ role: 'user', content }], ...(sessionId ? { session_id: sessionId } : {}) },
+      );
+    t.model.script(reply().text('one'));
+    const id = (await ask('first question')).body.session_id;
+    // the session API (another face, another Session object) adds a turn
+    t.model.script(reply().text('from the web'));
+    expect((await t.json('POST', `/v1/sessions/${id}/prompt`, { input: 'asked in the web UI' })).status).toBe(202);
+    await readSse(`${t.url}/v1/sessions/${id}/events`, (e) => e.event === 'done');
+    t.model.script(reply().text('three'));
+    expect((await ask('third question', id)).body.choices[0]!.message.content).toBe('three');
+    const texts = wireMessages(t.model.requests.at(-1)!.body).map(wireText);
+    expect(texts).toEqual(expect.arrayContaining(['first question', 'one', 'asked in the web UI', 'from the web']));
+
+    // two at once on the same session: the second waits for the first, nothing interleaves
+    t.model.script(reply().text('slow answer').holdUntil('slow'), reply().text('quick answer'));
+    const slow = ask('slow question', id);
+    await t.model.waitForRequests(t.model.requests.length + 1);
+    const quick = ask('quick question', id);
+    t.model.release('slow');
+    expect((await slow).body.choices[0]!.message.content).toBe('slow answer');
+    expect((await quick).body.choices[0]!.message.content).toBe('quick answer');
+    const stored = t.store.messages.list(id).map((m) => m.parts.find((p) => p.type === 'text')?.text);
+    expect(stored.slice(-4)).toEqual(['slow question', 'slow answer', 'quick question', 'quick answer']);
   });
 
   it('cancels the turn when a streaming client disconnects', async () => {

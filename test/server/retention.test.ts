@@ -2,12 +2,15 @@
  * A finished request leaves nothing behind: a listener on the request's abort signal
  * (which the fetch Request's finalizer keeps) held every turn's Session — and so its
  * whole history — for good, and one long session grew by megabytes a turn.
+ * A continued chat session is kept between its requests on purpose, but only among
+ * the last IDLE_CHAT_SESSIONS idle ones: past that it goes too.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent } from '../../src/agent/index.js';
 import type { Session } from '../../src/agent/session.js';
+import { IDLE_CHAT_SESSIONS } from '../../src/server/idle-sessions.js';
 import { reply } from '../support/script.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -53,8 +56,19 @@ async function sessionsOpenedBy(run: () => Promise<void>): Promise<WeakRef<Sessi
   return refs;
 }
 
+/** Chat turns on new sessions, enough to push every earlier idle session out. */
+async function otherChats(): Promise<void> {
+  for (let i = 0; i < IDLE_CHAT_SESSIONS; i++) {
+    t.model.script(reply().text(`other ${i}`));
+    const res = await t.json('POST', '/v1/chat/completions', {
+      messages: [{ role: 'user', content: `other question ${i}` }],
+    });
+    expect(res.status).toBe(200);
+  }
+}
+
 describe('nothing outlives a request', () => {
-  it('a chat completion turn and its session are collected once answered', async () => {
+  it('a continued chat session is reused, kept while idle, and collected once pushed out', async () => {
     const refs = await sessionsOpenedBy(async () => {
       let sessionId: string | undefined;
       for (let i = 0; i < 3; i++) {
@@ -67,7 +81,11 @@ describe('nothing outlives a request', () => {
         sessionId = res.body.session_id;
       }
     });
-    expect(refs).toHaveLength(3);
+    // one Session for the three turns: the later requests take it from the idle ones
+    expect(refs).toHaveLength(1);
+    await collect();
+    expect(refs[0]!.deref()).toBeDefined();
+    await otherChats();
     await collect();
     expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
   });
@@ -83,8 +101,9 @@ describe('nothing outlives a request', () => {
     });
     const run = await t.req('POST', '/v1/tools/current_time/run', { args: {} });
     expect(run.status).toBe(200);
-    await collect();
     expect(refs).toHaveLength(1);
+    await otherChats();
+    await collect();
     expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
   });
 });

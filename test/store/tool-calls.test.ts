@@ -36,6 +36,19 @@ describe('tool calls', () => {
     expect(c3).toMatchObject({ status: 'cancelled', output: 'cancelled by user', durationMs: 3.5 });
   });
 
+  it('lists the calls of some turns only, in order, and none for no turns', () => {
+    const { store } = openStore();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    store.sessions.create({ id: 'other', cwd: '/w' });
+    for (const [callId, turnId] of [['a', 't1'], ['b', 't2'], ['c', 't3'], ['d', 't1']] as const) {
+      store.toolCalls.start('s', { callId, turnId, name: 'read_file', args: {} });
+    }
+    store.toolCalls.start('other', { callId: 'e', turnId: 't1', name: 'read_file', args: {} });
+    expect(store.toolCalls.listForTurns('s', ['t1', 't3']).map((c) => c.callId)).toEqual(['a', 'c', 'd']);
+    expect(store.toolCalls.listForTurns('s', ["t1' OR 1=1 --"])).toEqual([]);
+    expect(store.toolCalls.listForTurns('s', [])).toEqual([]);
+  });
+
   it('keeps the same call id apart in different sessions', () => {
     const { store } = openStore();
     store.sessions.create({ id: 'a', cwd: '/w' });

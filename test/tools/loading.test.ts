@@ -28,6 +28,27 @@ describe('the tool suite', () => {
 });
 
 describe('intent-aware loading', () => {
+  it('sees tools registered or removed after an earlier lookup (the keyword index follows the registry)', async () => {
+    const { z } = await import('zod');
+    const own = createToolRegistry();
+    const ask = 'please frobnicate the widgets';
+    expect(toolsMentioned(own, ask)).toEqual([]);
+    own.register({
+      name: 'widget_frobnicator',
+      description: 'Frobnicates widgets in place.',
+      category: 'custom',
+      approval: 'none',
+      readOnly: true,
+      concurrencySafe: true,
+      keywords: ['frobnicate'],
+      parameters: z.object({}),
+      execute: async () => 'ok',
+    });
+    expect(toolsMentioned(own, ask)).toEqual(['widget_frobnicator']);
+    own.unregister('widget_frobnicator');
+    expect(toolsMentioned(own, ask)).toEqual([]);
+  });
+
   it('sends the core tier plus loaded tools, or everything in "all" mode', () => {
     expect(activeToolNames(registry, new Set(), 'intent')).toEqual([...CORE_TOOLS]);
     expect(activeToolNames(registry, new Set(['git_status', 'nope']), 'intent')).toEqual([
