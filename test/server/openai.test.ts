@@ -175,12 +175,16 @@ describe('POST /v1/chat/completions with the openai client', () => {
     const id = (await ask('first question')).body.session_id;
     // the session API (another face, another Session object) adds a turn
     t.model.script(reply().text('from the web'));
-    expect((await t.json('POST', `/v1/sessions/${id}/prompt`, { input: 'asked in the web UI' })).status).toBe(202);
+    expect((await t.json('POST', `/v1/sessions/${id}/prompt`, { input: 'asked in the web UI' })).status).toBe(
+      202,
+    );
     await readSse(`${t.url}/v1/sessions/${id}/events`, (e) => e.event === 'done');
     t.model.script(reply().text('three'));
     expect((await ask('third question', id)).body.choices[0]!.message.content).toBe('three');
     const texts = wireMessages(t.model.requests.at(-1)!.body).map(wireText);
-    expect(texts).toEqual(expect.arrayContaining(['first question', 'one', 'asked in the web UI', 'from the web']));
+    expect(texts).toEqual(
+      expect.arrayContaining(['first question', 'one', 'asked in the web UI', 'from the web']),
+    );
 
     // two at once on the same session: the second waits for the first, nothing interleaves
     t.model.script(reply().text('slow answer').holdUntil('slow'), reply().text('quick answer'));

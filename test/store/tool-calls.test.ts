@@ -40,7 +40,12 @@ describe('tool calls', () => {
     const { store } = openStore();
     store.sessions.create({ id: 's', cwd: '/w' });
     store.sessions.create({ id: 'other', cwd: '/w' });
-    for (const [callId, turnId] of [['a', 't1'], ['b', 't2'], ['c', 't3'], ['d', 't1']] as const) {
+    for (const [callId, turnId] of [
+      ['a', 't1'],
+      ['b', 't2'],
+      ['c', 't3'],
+      ['d', 't1'],
+    ] as const) {
       store.toolCalls.start('s', { callId, turnId, name: 'read_file', args: {} });
     }
     store.toolCalls.start('other', { callId: 'e', turnId: 't1', name: 'read_file', args: {} });
