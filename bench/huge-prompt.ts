@@ -85,10 +85,12 @@ async function viaPrint(model: ModelServer, e: Env, prompt: string): Promise<num
 
 function startServe(e: Env): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    // TEA_BENCH_PROF=<dir> writes a CPU profile of the server; TEA_BENCH_ENTRY=<file.ts> runs the sources.
+    // TEA_BENCH_PROF=<dir> writes a CPU profile of the server; TEA_BENCH_ENTRY=<file.ts> runs the sources;
+    // TEA_BENCH_NODE_ARGS adds node flags.
     const prof = process.env.TEA_BENCH_PROF
-      ? ['--cpu-prof', '--cpu-prof-dir', process.env.TEA_BENCH_PROF]
+      ? ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', process.env.TEA_BENCH_PROF]
       : [];
+    prof.push(...(process.env.TEA_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []));
     const entry = process.env.TEA_BENCH_ENTRY ? ['--import', 'tsx', process.env.TEA_BENCH_ENTRY] : [TEA];
     const child = spawn(
       process.execPath,

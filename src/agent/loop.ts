@@ -92,7 +92,7 @@ export async function* runTurn(
   const doom = new DoomLoopDetector(3);
 
   const turnStart = deps.history.length;
-  appendUser(deps, turnId, input);
+  await appendUser(deps, turnId, input);
   yield { type: 'turn_start', sessionId: deps.sessionId, turnId, input: input.text };
   if (deps.toolLoading === 'intent') {
     const active = activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
@@ -111,7 +111,7 @@ export async function* runTurn(
       reason = 'cancelled';
       break;
     }
-    for (const steer of deps.steering.splice(0)) appendUser(deps, turnId, { text: steer });
+    for (const steer of deps.steering.splice(0)) await appendUser(deps, turnId, { text: steer });
     if (iterations >= deps.maxIterations) {
       reason = 'max_iterations';
       message = `Stopped after ${iterations} model calls (the iteration cap); the task may not be complete. Send a message to continue, or raise agent.max_iterations (--max-turns).`;
@@ -178,9 +178,10 @@ export async function* runTurn(
   return { reason, text, message, iterations, usage, costUsd: cost };
 }
 
-function appendUser(deps: TurnDeps, turnId: string, input: TurnInput): void {
+async function appendUser(deps: TurnDeps, turnId: string, input: TurnInput): Promise<void> {
   const parts: Part[] = [{ type: 'text', text: input.text }, ...(input.images ?? [])];
-  deps.store.messages.append(deps.sessionId, { turnId, role: 'user', parts });
+  // A pasted megabyte is stored a piece at a time: the process keeps answering meanwhile.
+  await deps.store.messages.appendYielding(deps.sessionId, { turnId, role: 'user', parts });
   deps.history.push({ role: 'user', parts });
 }
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AgentPool } from '../server/agents.js';
 import { isLoopback } from '../server/auth.js';
 import { startServer } from '../server/server.js';
+import { checkpointInBackground } from '../store/index.js';
 import type { PermissionMode } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT, UsageError } from './exit.js';
@@ -117,6 +118,10 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       throw new CliError(`cannot bind ${host}: no such address on this machine`, EXIT.USAGE);
     throw e;
   }
+  // A long-running server: WAL checkpoints (copy and fsync) move off the main thread.
+  const checkpoints = checkpointInBackground(rt.store.db, {
+    onError: (m) => process.stderr.write(`tea serve: ${m}; checkpoints run on the main thread again\n`),
+  });
   process.stderr.write(`tea serve: listening on ${server.url}\n`);
   if (!web) process.stderr.write('tea serve: the web UI is not built (dist/web); the API and /docs work\n');
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
@@ -125,6 +130,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   });
   process.stderr.write(`tea serve: ${signal}, shutting down\n`);
   await server.close();
+  await checkpoints.stop();
   rt.close();
   return EXIT.OK;
 }

@@ -314,8 +314,9 @@ const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xd
  * Step 6: cut the last message's text to the most that fits, its start and end kept
  * (cutMiddle). Each try estimates the cut message, so the search starts from the
  * length the message's own estimate says fits (estimates grow about linearly with
- * the text) and, past 100,000 characters, stops within 1%: a pasted megabyte costs
- * a few estimates of what fits, not many of all of it.
+ * the text) and, past 10,000 characters, stops within 1%: a pasted megabyte costs
+ * two or three estimates of what fits (each up to a few hundred thousand characters),
+ * not a dozen.
  */
 function cutLastMessage(w: Work): boolean {
   const index = w.slots.length - 1;
@@ -335,12 +336,21 @@ function cutLastMessage(w: Work): boolean {
       if (fitsWith(above)) lo = above;
       else hi = above - 1;
     }
+  } else if (guess > 0) {
+    // just over (the cut marker, rounding): a little less usually fits
+    const below = Math.floor(guess * 0.985);
+    if (below > 0 && fitsWith(below)) {
+      lo = below;
+      hi = guess - 1;
+    } else {
+      hi = Math.max(0, below - 1);
+    }
   } else {
-    hi = Math.max(0, guess - 1);
+    hi = 0;
   }
   let best = lo;
-  // Exact up to 100,000 characters kept; within 1% of the most that fits beyond.
-  while (lo <= hi && !(lo > 100_000 && hi - lo <= lo / 100)) {
+  // Exact up to 10,000 characters kept; within 1% of the most that fits beyond.
+  while (lo <= hi && !(lo > 10_000 && hi - lo <= lo / 100)) {
     const mid = (lo + hi) >> 1;
     if (fitsWith(mid)) {
       best = mid;

@@ -4,6 +4,7 @@
  * mapping to `LlmError`, and reading a server-sent-event body. No retries here.
  */
 import type { IncomingMessage } from 'node:http';
+import { jsonBytes } from '../util/json-pieces.js';
 import { LlmError } from './errors.js';
 import {
   type HeaderLookup,
@@ -226,7 +227,8 @@ export async function postJson(
       cause: err,
     });
   }
-  const payload = Buffer.from(JSON.stringify(body));
+  // A pasted megabyte is encoded a slice at a time: a server keeps answering meanwhile.
+  const payload = await jsonBytes(body);
   const allHeaders = {
     'content-type': 'application/json',
     accept: 'text/event-stream, application/json',

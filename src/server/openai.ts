@@ -72,7 +72,9 @@ async function openSession(
   const session = agent.newSession(title ? { title } : {});
   if (history.length === 0) return { agent, session };
   const turnId = `t_ctx_${randomUUID().slice(0, 8)}`;
-  for (const m of history) deps.store.messages.append(session.id, { turnId, role: m.role, parts: m.parts });
+  for (const m of history) {
+    await deps.store.messages.appendYielding(session.id, { turnId, role: m.role, parts: m.parts });
+  }
   return { agent, session: agent.resumeSession(session.id) };
 }
 

@@ -43,9 +43,6 @@ function likePattern(q: string): string {
 export function searchRoutes(ctx: AppContext): void {
   const { app, deps } = ctx;
   const { store } = deps;
-  const byText = store.db.prepare<[string, number], { id: number; session_id: string; parts: string }>(
-    `SELECT id, session_id, parts FROM messages WHERE parts LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?`,
-  );
 
   doc(ctx, {
     method: 'get',
@@ -64,19 +61,14 @@ export function searchRoutes(ctx: AppContext): void {
         hits.set(row.id, { id: row.id, title: row.title, snippet: row.title ?? '' });
       }
     }
-    for (const m of byText.all(likePattern(q), limit * 5)) {
+    for (const m of store.messages.findText(likePattern(q), limit * 5)) {
       if (hits.size >= limit) break;
-      if (hits.has(m.session_id)) continue;
-      let text: string;
-      try {
-        text = textOfParts(JSON.parse(m.parts) as Part[]);
-      } catch {
-        continue;
-      }
+      if (hits.has(m.sessionId)) continue;
+      const text = textOfParts(m.parts);
       if (!text.toLowerCase().includes(needle)) continue; // matched JSON syntax, not text
-      const row = store.sessions.get(m.session_id);
-      hits.set(m.session_id, {
-        id: m.session_id,
+      const row = store.sessions.get(m.sessionId);
+      hits.set(m.sessionId, {
+        id: m.sessionId,
         title: row?.title ?? null,
         snippet: snippet(text, q),
         message_id: m.id,

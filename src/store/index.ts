@@ -24,6 +24,7 @@ export {
   type Restored,
   restoreBackup,
 } from './backup.js';
+export { type BackgroundCheckpoints, checkpointInBackground } from './checkpointer.js';
 export type { Clock } from './clock.js';
 export { corruptionMessage, isCorruption } from './corrupt.js';
 export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Part, Role } from '../llm/types.js';
 import type { Clock } from './clock.js';
 import { StoreError, sqliteCode } from './errors.js';
+import { hasLongText, TextPieces } from './text-pieces.js';
 import { decodeParts, encodeParts, optionalIndex, requireRole, requireText } from './validate.js';
 
 /** `partial` marks a streaming assistant draft that has not finished (yet, or ever if the process died). */
@@ -62,6 +63,8 @@ export class MessageRepo {
   private readonly countStmt;
   private readonly lastTurnStmt;
   private readonly appendTx;
+  private readonly searchStmt;
+  private readonly pieces: TextPieces;
 
   constructor(
     db: Database.Database,
@@ -91,16 +94,60 @@ export class MessageRepo {
     );
     // IMMEDIATE takes the write lock up front, so another process cannot slip in between
     // reading MAX(seq) and inserting.
-    const tx = db.transaction((input: AppendInput) => {
+    this.searchStmt = db.prepare<{ pattern: string; limit: number }, MessageRecord>(
+      `SELECT ${COLUMNS} FROM messages WHERE id IN (
+         SELECT id FROM messages WHERE parts LIKE @pattern ESCAPE '\\'
+         UNION
+         SELECT o.message_id FROM message_text_pieces p JOIN message_text_owners o ON o.spill_id = p.spill_id
+         WHERE p.text LIKE @pattern ESCAPE '\\'
+       ) ORDER BY id DESC LIMIT @limit`,
+    );
+    this.pieces = new TextPieces(db, now);
+    const tx = db.transaction((input: AppendInput, pieces: readonly string[]) => {
       const inserted = this.insertStmt.get(input);
+      if (inserted !== undefined) this.pieces.link(inserted.id, pieces);
       this.touchStmt.run(input.now, input.sessionId);
       return inserted;
     });
     this.appendTx = tx.immediate;
   }
 
+  /**
+   * `append` for messages that may hold a pasted megabyte: a text over
+   * PIECES_ABOVE_CHARS is written a piece at a time with the event loop free in
+   * between (see text-pieces.ts), then the message is stored whole in one transaction.
+   */
+  async appendYielding(sessionId: string, msg: NewMessage): Promise<StoredMessage> {
+    if (!hasLongText(msg.parts)) return this.append(sessionId, msg);
+    const { stored, ids } = await this.pieces.write(msg.parts);
+    try {
+      return this.insert(sessionId, { ...msg, parts: stored as Part[] }, ids, msg.parts);
+    } catch (err) {
+      this.pieces.discard(ids);
+      throw err;
+    }
+  }
+
+  /**
+   * Messages whose text holds `likePattern` (SQL LIKE, `\\` escapes), newest first. In a
+   * text stored in pieces, a match across two pieces (every 128k characters) is missed.
+   */
+  findText(likePattern: string, limit: number): StoredMessage[] {
+    return this.searchStmt.all({ pattern: likePattern, limit }).map((r) => this.toMessage(r));
+  }
+
   /** Appends at the next seq and bumps the session's `updatedAt`; durable once it returns. */
   append(sessionId: string, msg: NewMessage): StoredMessage {
+    return this.insert(sessionId, msg, [], msg.parts);
+  }
+
+  /** Stores `msg` (whose long texts may already be in `pieces`); `whole` are its parts as given. */
+  private insert(
+    sessionId: string,
+    msg: NewMessage,
+    pieces: readonly string[],
+    whole: readonly Part[],
+  ): StoredMessage {
     const input: AppendInput = {
       sessionId: requireText(sessionId, 'session id'),
       turnId: requireText(msg.turnId, 'message turnId'),
@@ -111,7 +158,7 @@ export class MessageRepo {
     };
     let inserted: { id: number; seq: number } | undefined;
     try {
-      inserted = this.appendTx(input);
+      inserted = this.appendTx(input, pieces);
     } catch (err) {
       if (sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
         throw new StoreError(`cannot append message: session not found: '${sessionId}'`, 'not-found', {
@@ -132,7 +179,7 @@ export class MessageRepo {
       // A copy of what was stored, decoded only when read: most callers want the id,
       // and decoding a pasted megabyte again blocks the event loop for nothing.
       get parts() {
-        parts ??= decodeParts(input.parts, id);
+        parts ??= pieces.length > 0 ? [...whole] : decodeParts(input.parts, id);
         return parts;
       },
       status: input.status,
@@ -152,25 +199,38 @@ export class MessageRepo {
 
   get(id: number): StoredMessage | undefined {
     const record = this.getStmt.get(id);
-    return record === undefined ? undefined : toMessage(record);
+    return record === undefined ? undefined : this.toMessage(record);
   }
 
   /** Messages in seq order, optionally only those after `afterSeq`, at most `limit`. */
   list(sessionId: string, opts: { afterSeq?: number; limit?: number } = {}): StoredMessage[] {
     const afterSeq = optionalIndex(opts.afterSeq, 'afterSeq') ?? 0;
     const limit = optionalIndex(opts.limit, 'list limit') ?? -1;
-    return this.listStmt.all(sessionId, afterSeq, limit).map(toMessage);
+    return this.listStmt.all(sessionId, afterSeq, limit).map((r) => this.toMessage(r));
   }
 
   /** The last message that is not a tool result, and the tool results stored after it. */
   tail(sessionId: string): { last: StoredMessage | undefined; results: StoredMessage[] } {
     const record = this.lastTurnStmt.get(sessionId);
     if (record === undefined) return { last: undefined, results: this.list(sessionId) };
-    return { last: toMessage(record), results: this.list(sessionId, { afterSeq: record.seq }) };
+    return { last: this.toMessage(record), results: this.list(sessionId, { afterSeq: record.seq }) };
   }
 
   count(sessionId: string): number {
     return this.countStmt.get(sessionId) ?? 0;
+  }
+
+  private toMessage(record: MessageRecord): StoredMessage {
+    return {
+      id: record.id,
+      sessionId: record.session_id,
+      seq: record.seq,
+      turnId: record.turn_id,
+      role: record.role,
+      parts: this.pieces.restore(decodeParts(record.parts, record.id), record.id),
+      status: record.status,
+      createdAt: record.created_at,
+    };
   }
 }
 
@@ -179,17 +239,4 @@ function checkStatus(status: unknown): MessageStatus {
     throw new StoreError(`message status must be 'complete' or 'partial', got ${JSON.stringify(status)}`);
   }
   return status;
-}
-
-function toMessage(record: MessageRecord): StoredMessage {
-  return {
-    id: record.id,
-    sessionId: record.session_id,
-    seq: record.seq,
-    turnId: record.turn_id,
-    role: record.role,
-    parts: decodeParts(record.parts, record.id),
-    status: record.status,
-    createdAt: record.created_at,
-  };
 }

@@ -236,4 +236,29 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX tool_calls_running ON tool_calls (session_id) WHERE finished_at IS NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'long message texts stored in pieces (written a piece at a time, so a pasted megabyte never holds the process)',
+    up: `
+      -- A text written in pieces belongs to its message once the message is stored: the
+      -- owner row is inserted in the same transaction (the pieces themselves are never
+      -- rewritten). Pieces without an owner are from a write that never finished.
+      CREATE TABLE message_text_pieces (
+        id         INTEGER PRIMARY KEY,
+        spill_id   TEXT NOT NULL,
+        idx        INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        text       TEXT NOT NULL,
+        UNIQUE (spill_id, idx)
+      );
+      CREATE TABLE message_text_owners (
+        spill_id   TEXT PRIMARY KEY NOT NULL,
+        message_id INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE
+      );
+      CREATE INDEX message_text_owners_by_message ON message_text_owners (message_id);
+      CREATE TRIGGER message_text_owners_gone AFTER DELETE ON message_text_owners BEGIN
+        DELETE FROM message_text_pieces WHERE spill_id = old.spill_id;
+      END;
+    `,
+  },
 ];

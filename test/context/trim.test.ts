@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildContext } from '../../src/context/build.js';
 import { DIGEST_HEADER, PAIR_HEADER } from '../../src/context/format.js';
+import { estimateMessage } from '../../src/context/tokens.js';
 import { cutHead, cutText } from '../../src/context/trim.js';
 import type { ContextInput, TrimStep } from '../../src/context/types.js';
 import type { Message } from '../../src/llm/types.js';
@@ -122,6 +123,26 @@ describe('progressive trim, one strategy at a time', () => {
     expect(head + cut + tail).toBe(5000);
     expect(head - tail).toBeLessThanOrEqual(1);
     expect(out.tokens).toBe(limit);
+  });
+
+  it('cuts a pasted 5 MB message to within 1% of what fits with a handful of estimates', () => {
+    const line = 'The deploy of billing-api failed at 03:14 (E1234). 部署计费服务失败了，请检查日志。\n';
+    const pasted = line.repeat(Math.ceil((5 * 1024 * 1024) / line.length));
+    let longEstimates = 0;
+    const counting = (m: Message): number => {
+      if (textOf(m).length > 10_000) longEstimates++;
+      return estimateMessage(m);
+    };
+    const limit = 64_000;
+    const out = buildContext(input({ recent: [user(pasted)] }), exactBudget(limit), counting);
+    expect(out.trimmed).toContain('cut-last-message');
+    expect(out.tokens).toBeLessThanOrEqual(limit);
+    expect(out.tokens).toBeGreaterThan(limit * 0.98);
+    // the whole message once, then a few tries of the cut: not a binary search over all of it
+    expect(longEstimates).toBeLessThanOrEqual(6);
+    const last = textOf(out.messages.at(-1));
+    expect(last.startsWith(line)).toBe(true);
+    expect(last.endsWith(line)).toBe(true);
   });
 
   it('returns an over-budget result when even the last cut is not enough', () => {

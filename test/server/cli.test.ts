@@ -83,6 +83,41 @@ describe('tea serve (the built CLI)', () => {
     }
   });
 
+  it('stores a pasted megabyte whole, with its checkpoints on their own thread', async () => {
+    const ctx = cliEnv({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.openaiBaseUrl,
+      TEA_MODEL: 'scripted-model',
+    });
+    try {
+      const child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work], { env: ctx.env });
+      let stderr = '';
+      child.stderr?.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const url = await listening(child);
+      const pasted = `${'部署失败 deploy failed 😀 "quoted"\n'.repeat(40_000)}What went wrong?`;
+      model.script(reply().text('read it all'));
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tea', messages: [{ role: 'user', content: pasted }] }),
+      });
+      const { session_id } = (await res.json()) as { session_id: string };
+      const listed = (await (await fetch(`${url}/v1/sessions/${session_id}/messages`)).json()) as {
+        data: Array<{ role: string; parts: Array<{ type: string; text?: string }> }>;
+      };
+      const user = listed.data.find((m) => m.role === 'user');
+      expect(user?.parts[0]?.text).toBe(pasted);
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+      expect(stderr).not.toMatch(/checkpoint/i);
+    } finally {
+      ctx.cleanup();
+    }
+  });
+
   it('refuses a non-loopback host without TEA_API_TOKEN (exit 2)', async () => {
     const ctx = cliEnv({
       OPENAI_API_KEY: 'sk-test',
