@@ -245,7 +245,8 @@ function fromJson(text: string): string | null {
   }
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.length === 1 && typeof value[0] === 'string' ? value[0] : null;
-  const title = value !== null && typeof value === 'object' ? (value as { title?: unknown }).title : undefined;
+  const title =
+    value !== null && typeof value === 'object' ? (value as { title?: unknown }).title : undefined;
   return typeof title === 'string' ? title : null;
 }
 
@@ -258,7 +259,10 @@ function clip(text: string, max: number): string {
 /** A fallback title: the start of the message itself, cut after a whole word where it has spaces. */
 export function fallbackTitle(firstMessage: string): string {
   // The start is enough: a pasted megabyte is not split into code points whole.
-  const start = firstMessage.slice(0, TITLE_MAX_CHARS * 8 + 64).replace(/\s+/g, ' ').trim();
+  const start = firstMessage
+    .slice(0, TITLE_MAX_CHARS * 8 + 64)
+    .replace(/\s+/g, ' ')
+    .trim();
   let title = clip(start, TITLE_MAX_CHARS);
   if (title.length < start.length && start[title.length] !== ' ') {
     const space = title.lastIndexOf(' ');
