@@ -88,7 +88,8 @@ export function eventRoutes(ctx: AppContext): void {
           const id = gap.last === null ? '0' : String(gap.last);
           await stream.writeSSE({ id, event: 'gap', data: JSON.stringify(gap) });
         }
-        for (const { event } of waiting) await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+        for (const { event } of waiting)
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
         for (const e of backlog) await send(e);
         for await (const e of queue) {
           queued--;

@@ -92,7 +92,9 @@ describe('web UI: retry and reload', () => {
     await page.getByTestId('approval').waitFor();
 
     await reloadApp(page);
-    await poll(() => page.getByTestId('session-title').textContent()).toBe('Write a note that survives a reload');
+    await poll(() => page.getByTestId('session-title').textContent()).toBe(
+      'Write a note that survives a reload',
+    );
     const approval = page.getByTestId('approval');
     await approval.waitFor();
     expect(await approval.count()).toBe(1);
