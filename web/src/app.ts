@@ -64,8 +64,10 @@ export class App {
       if (name === 'memory') void this.memory.refresh();
       else void this.settings.refresh();
     });
-    byId('export-markdown').addEventListener('click', () => void this.exportAs('markdown'));
-    byId('export-pdf').addEventListener('click', () => void this.exportAs('pdf'));
+    for (const prefix of ['', 'session-']) {
+      byId(`${prefix}export-markdown`).addEventListener('click', () => void this.exportAs('markdown'));
+      byId(`${prefix}export-pdf`).addEventListener('click', () => void this.exportAs('pdf'));
+    }
   }
 
   async start(): Promise<void> {
@@ -247,9 +249,10 @@ export class App {
     this.working.set(running);
   }
 
+  /** The export buttons of the top bar and of Settings' "This session". */
   private setExportEnabled(enabled: boolean): void {
-    byId<HTMLButtonElement>('export-markdown').disabled = !enabled;
-    byId<HTMLButtonElement>('export-pdf').disabled = !enabled;
+    for (const id of ['export-markdown', 'export-pdf', 'session-export-markdown', 'session-export-pdf'])
+      byId<HTMLButtonElement>(id).disabled = !enabled;
   }
 
   private async exportAs(format: 'markdown' | 'pdf'): Promise<void> {
