@@ -4,7 +4,7 @@
  */
 import type { AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Session } from '../agent/index.js';
-import { memoryScopes } from '../agent/session.js';
+import { memoryScopes } from '../agent/memory-jobs.js';
 import type { MemoryService } from '../memory/service.js';
 import type { Memory } from '../memory/types.js';
 import { PERMISSION_MODES } from '../tools/permissions.js';

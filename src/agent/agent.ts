@@ -7,9 +7,10 @@ import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toModelMessages } from './history.js';
 import { DEFAULT_LEASE, type LeaseSettings } from './lease.js';
+import { memoryScopes } from './memory-jobs.js';
 import { memoryTool } from './memory-tool.js';
 import { defaultSystemPrompt } from './prompt.js';
-import { memoryScopes, Session, type SessionDeps, type SessionOptions } from './session.js';
+import { Session, type SessionDeps, type SessionOptions } from './session.js';
 
 /** The default deadline of one prompt. */
 export const DEFAULT_TURN_TIMEOUT_MS = 60 * 60 * 1000;

@@ -13,7 +13,14 @@ export type ApprovalDecision = 'once' | 'always' | 'reject';
  * the loop; the loop never knows which face listens.
  */
 export type AgentEvent =
-  | { type: 'turn_start'; sessionId: string; turnId: string; input: string }
+  | {
+      type: 'turn_start';
+      sessionId: string;
+      turnId: string;
+      input: string;
+      /** The turn runs the stored last message again (`Session.retry`): it is no new message. */
+      retry?: boolean;
+    }
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; text: string }
   | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown> }

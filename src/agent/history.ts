@@ -1,5 +1,6 @@
-import type { Message, Part, Role, ToolCallPart, ToolResultPart } from '../llm/types.js';
+import type { ImagePart, Message, Part, Role, ToolCallPart, ToolResultPart } from '../llm/types.js';
 import { INTERRUPTED_OUTPUT } from '../store/recovery.js';
+import type { AgentEvent } from './events.js';
 
 /** The part of a stored message the history needs (the store's row has more). */
 export interface HistoryRow {
@@ -66,4 +67,25 @@ export function textOf(parts: readonly Part[]): string {
   let s = '';
   for (const p of parts) if (p.type === 'text') s += p.text;
   return s;
+}
+
+/**
+ * What a retry runs again: the last user message, when the transcript ends with it
+ * (its turn failed before any answer was stored) or with tool results after it (the
+ * model call after the tools failed). Undefined when the last turn has an answer.
+ */
+export function retryInput(history: readonly Message[]): { text: string; images: ImagePart[] } | undefined {
+  const last = history.at(-1);
+  if (last?.role !== 'user' && last?.role !== 'tool') return undefined;
+  const user = history.findLast((m) => m.role === 'user');
+  if (!user) return undefined;
+  return { text: textOf(user.parts), images: user.parts.filter((p): p is ImagePart => p.type === 'image') };
+}
+
+/** A retry with no unanswered message: the turn ends at once, saying so. */
+export function* nothingToRetry(sessionId: string): Generator<AgentEvent> {
+  const message = 'Nothing to retry: the last turn was answered. Send a new message instead.';
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  yield { type: 'error', kind: 'nothing_to_retry', message };
+  yield { type: 'done', sessionId, reason: 'error', text: '', message, usage, costUsd: 0 };
 }

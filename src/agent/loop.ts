@@ -54,6 +54,8 @@ export interface TurnDeps {
 export interface TurnInput {
   text: string;
   images?: ImagePart[];
+  /** A retry: the message is the transcript's last user message already, not stored again. */
+  stored?: boolean;
 }
 
 export interface TurnResult {
@@ -91,9 +93,15 @@ export async function* runTurn(
   let message: string | undefined;
   const doom = new DoomLoopDetector(3);
 
-  const turnStart = deps.history.length;
-  await appendUser(deps, turnId, input);
-  yield { type: 'turn_start', sessionId: deps.sessionId, turnId, input: input.text };
+  const turnStart = input.stored ? deps.history.findLastIndex((m) => m.role === 'user') : deps.history.length;
+  if (!input.stored) await appendUser(deps, turnId, input);
+  yield {
+    type: 'turn_start',
+    sessionId: deps.sessionId,
+    turnId,
+    input: input.text,
+    ...(input.stored ? { retry: true } : {}),
+  };
   if (deps.toolLoading === 'intent') {
     const active = activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
     const budgetTokens = preloadBudget(deps.tools, deps.systemPrompt, active);

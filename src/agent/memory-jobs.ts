@@ -208,3 +208,8 @@ export async function afterTurn(deps: MemoryJobDeps): Promise<void> {
   }
   if (!stopped()) await reembedSome(deps.memory).catch(note('reembed'));
 }
+
+/** Memory scopes a session in `cwd` reads: its project, the user's, and global ones. */
+export function memoryScopes(cwd: string): string[] {
+  return [`project:${cwd}`, 'user', 'global'];
+}

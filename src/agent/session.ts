@@ -15,12 +15,12 @@ import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import { SessionContext, type Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
-import { toModelMessages } from './history.js';
+import { nothingToRetry, retryInput, toModelMessages } from './history.js';
 import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
 import { type LeaseSettings, SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
-import { afterTurn } from './memory-jobs.js';
+import { afterTurn, memoryScopes } from './memory-jobs.js';
 import { TurnStopped, turnSignal } from './stop.js';
 
 export interface SessionDeps {
@@ -71,6 +71,8 @@ export interface SessionOptions {
 export interface PromptOptions {
   signal?: AbortSignal;
   images?: TurnInput['images'];
+  /** Instead of the input, run the last message again (see `retry`). */
+  retry?: boolean;
 }
 
 /**
@@ -143,6 +145,21 @@ export class Session {
     return this.running;
   }
 
+  /** The ids of the approval requests and questions waiting for the user now. */
+  get waiting(): string[] {
+    return this.services.interactions.waiting;
+  }
+
+  /** Whether `retry` has a message to run again (the transcript as this runner last read it). */
+  get canRetry(): boolean {
+    return retryInput(this.history) !== undefined;
+  }
+
+  /** Runs the last turn again when it got no answer: its message is reused, not stored twice. */
+  retry(opts: Omit<PromptOptions, 'images' | 'retry'> = {}): AsyncGenerator<AgentEvent> {
+    return this.prompt('', { ...opts, retry: true });
+  }
+
   /** Queues a message that pre-empts the remaining tool calls; false when no turn is running. */
   steer(text: string): boolean {
     if (!this.running) return false;
@@ -185,7 +202,7 @@ export class Session {
       );
       try {
         this.catchUp();
-        yield* this.run(input, opts.images, turn.signal);
+        yield* this.run(input, opts, turn.signal);
       } finally {
         clearTimeout(deadline);
         turn.dispose();
@@ -217,13 +234,11 @@ export class Session {
     this.storedCount = stored;
   }
 
-  private async *run(
-    input: string,
-    images: TurnInput['images'],
-    signal: AbortSignal,
-  ): AsyncGenerator<AgentEvent> {
+  private async *run(input: string, opts: PromptOptions, signal: AbortSignal): AsyncGenerator<AgentEvent> {
     const usage: Usage = { inputTokens: 0, outputTokens: 0 };
     let cost = 0;
+    const again = opts.retry ? retryInput(this.history) : undefined;
+    if (opts.retry && !again) return yield* nothingToRetry(this.id);
     let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
     if (!this.row.title && this.history.length === 0) {
       // The title is the first words: a pasted megabyte is not flattened whole for them.
@@ -233,9 +248,11 @@ export class Session {
     const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
     const firstTurn = this.history.length === 0;
     const context = await this.sessionContext();
-    let next: TurnInput | undefined = { text: input, images };
+    let next: TurnInput | undefined = again
+      ? { ...again, stored: true }
+      : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
-    context.memories = await this.recall(input);
+    context.memories = await this.recall(next.text);
     await yieldToEventLoop();
     while (next) {
       const result: TurnResult = yield* runTurn(
@@ -375,9 +392,4 @@ export class Session {
     }
     return `${rest.length} queued message(s) were saved to the session for the next turn.`;
   }
-}
-
-/** Memory scopes a session in `cwd` reads: its project, the user's, and global ones. */
-export function memoryScopes(cwd: string): string[] {
-  return [`project:${cwd}`, 'user', 'global'];
 }

@@ -196,9 +196,21 @@ export function summarizeToolChain(
 const QUOTES = /["'`“”‘’«»「」『』〈〉《》*]/g;
 const TRAILING = /[\s.。,，;；:：!！?？、…·-]+$/u;
 
-/** The model's answer made into a clean title, or '' when nothing usable is left. */
+/**
+ * A first line longer than this did not name the conversation (the model answered the
+ * message instead): it is no title.
+ */
+export const TITLE_JUNK_CHARS = 2 * TITLE_MAX_CHARS;
+
+/**
+ * The model's answer made into a clean title, or '' when nothing usable is left: an
+ * empty reply, only punctuation or brackets, JSON that holds no title (`[]`, `{}`,
+ * `null`), or a whole answer instead of a title.
+ */
 export function cleanTitle(raw: string): string {
-  const line = raw
+  const unwrapped = fromJson(raw.replace(FENCE, '').trim());
+  if (unwrapped === null) return '';
+  const line = unwrapped
     .split('\n')
     .map((l) => l.trim())
     .find((l) => l !== '');
@@ -209,7 +221,33 @@ export function cleanTitle(raw: string): string {
     .replace(QUOTES, '')
     .replace(/\s+/g, ' ')
     .trim();
+  // No letter or digit (`[]`, `...`, `-- --`), or a whole paragraph: no title.
+  if (!/[\p{L}\p{N}]/u.test(text) || Array.from(text).length > TITLE_JUNK_CHARS) return '';
   return clip(text.replace(TRAILING, ''), TITLE_MAX_CHARS).replace(TRAILING, '');
+}
+
+/** A Markdown code fence around the whole reply (```json … ```). */
+const FENCE = /^\s*```[\w-]*[ \t]*\n?|\n?[ \t]*```\s*$/g;
+
+/**
+ * A reply in JSON: a string, a one-string list or an object's `title` is the title;
+ * any other JSON value (`[]`, `{}`, `null`, `true`) holds none (null). Not JSON: the
+ * text as it is.
+ */
+function fromJson(text: string): string | null {
+  if (/^(null|true|false|undefined)$/i.test(text)) return null;
+  if (!/^[[{"]/.test(text)) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text; // "[Draft] Fix the parser" is a title, not JSON
+  }
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.length === 1 && typeof value[0] === 'string' ? value[0] : null;
+  const title =
+    value !== null && typeof value === 'object' ? (value as { title?: unknown }).title : undefined;
+  return typeof title === 'string' ? title : null;
 }
 
 /** The first `max` characters (code points) of a string, whitespace collapsed. */
@@ -218,10 +256,19 @@ function clip(text: string, max: number): string {
   return chars.length <= max ? chars.join('') : chars.slice(0, max).join('').trimEnd();
 }
 
-/** A fallback title: the start of the message itself. */
+/** A fallback title: the start of the message itself, cut after a whole word where it has spaces. */
 export function fallbackTitle(firstMessage: string): string {
   // The start is enough: a pasted megabyte is not split into code points whole.
-  return clip(firstMessage.slice(0, TITLE_MAX_CHARS * 8 + 64), TITLE_MAX_CHARS) || 'New conversation';
+  const start = firstMessage
+    .slice(0, TITLE_MAX_CHARS * 8 + 64)
+    .replace(/\s+/g, ' ')
+    .trim();
+  let title = clip(start, TITLE_MAX_CHARS);
+  if (title.length < start.length && start[title.length] !== ' ') {
+    const space = title.lastIndexOf(' ');
+    if (space > TITLE_MAX_CHARS / 2) title = title.slice(0, space);
+  }
+  return title.replace(TRAILING, '') || clip(start, TITLE_MAX_CHARS) || 'New conversation';
 }
 
 /** A one-line title (≤ 60 chars, in the message's language) for a new session. */

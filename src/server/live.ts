@@ -17,7 +17,12 @@ export interface LiveSession {
   /** Set while a turn runs. */
   turn?: { abort: AbortController; done: Promise<void> };
   lastUsed: number;
+  /** The running turn's approval requests and questions (by request id), with their seq. */
+  asked: Map<string, { seq: number; event: AgentEvent }>;
 }
+
+/** An approval request or a question: the events that wait for the user. */
+type Ask = Extract<AgentEvent, { type: 'approval_request' | 'question' }>;
 
 export type PromptMode = 'prompt' | 'steer' | 'follow_up';
 
@@ -77,13 +82,46 @@ export class LiveSessions {
         );
       }
     }
+    this.start(live, (signal) => live.session.prompt(input, { signal, ...(images ? { images } : {}) }));
+    return 'started';
+  }
+
+  /**
+   * Runs the session's last message again (its turn failed before an answer): 409 while
+   * a turn runs, and when the last turn has an answer (nothing to retry).
+   */
+  retry(live: LiveSession): void {
+    if (live.turn) {
+      throw apiError(409, `session ${live.session.id} is busy: a turn is running (cancel it first)`, {
+        code: 'session_busy',
+      });
+    }
+    if (!live.session.canRetry) {
+      throw apiError(409, 'nothing to retry: the last turn of this session was answered; send a new prompt', {
+        code: 'nothing_to_retry',
+      });
+    }
+    this.start(live, (signal) => live.session.retry({ signal }));
+  }
+
+  /**
+   * The approval requests and questions of the running turn still waiting for an
+   * answer, with the seq they were pushed as (a client that opens the session later
+   * has not seen them).
+   */
+  waiting(live: LiveSession): Array<{ seq: number; event: AgentEvent }> {
+    const open = new Set(live.session.waiting);
+    return [...live.asked.values()].filter((a) => open.has((a.event as Ask).requestId));
+  }
+
+  private start(live: LiveSession, run: (signal: AbortSignal) => AsyncIterable<AgentEvent>): void {
     const abort = new AbortController();
-    const done = this.pump(live, input, images, abort.signal).finally(() => {
+    const done = this.pump(live, run(abort.signal)).finally(() => {
       live.turn = undefined;
+      live.asked.clear();
       live.lastUsed = Date.now();
     });
     live.turn = { abort, done };
-    return 'started';
   }
 
   /** Cancels the running turn; false when none runs. */
@@ -129,6 +167,7 @@ export class LiveSessions {
       session,
       hub: new EventHub(this.deps.eventBufferSize ?? DEFAULT_EVENT_BUFFER),
       lastUsed: Date.now(),
+      asked: new Map(),
     };
     this.live.set(session.id, live);
     this.evict();
@@ -145,18 +184,16 @@ export class LiveSessions {
     for (const [id] of idle.slice(0, this.live.size - max)) this.live.delete(id);
   }
 
-  private async pump(
-    live: LiveSession,
-    input: string,
-    images: ImagePart[] | undefined,
-    signal: AbortSignal,
-  ): Promise<void> {
+  private async pump(live: LiveSession, events: AsyncIterable<AgentEvent>): Promise<void> {
     const { session, hub } = live;
     let sawDone = false;
     try {
-      for await (const event of session.prompt(input, { signal, ...(images ? { images } : {}) })) {
+      for await (const event of events) {
         if (event.type === 'done') sawDone = true;
-        hub.push(event);
+        const seq = hub.push(event);
+        if (event.type === 'approval_request' || event.type === 'question')
+          live.asked.set(event.requestId, { seq, event });
+        else if (event.type === 'approval_result') live.asked.delete(event.requestId);
       }
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -148,6 +148,20 @@ export function sessionRoutes(ctx: AppContext): void {
 
   doc(ctx, {
     method: 'post',
+    path: '/v1/sessions/:id/retry',
+    summary:
+      'Run the last message again when its turn failed before an answer (it is not stored twice); 409 nothing_to_retry when the last turn was answered',
+    tag: 'sessions',
+    status: 202,
+  });
+  app.post('/v1/sessions/:id/retry', async (c) => {
+    const session = await live.open(c.req.param('id'));
+    live.retry(session);
+    return c.json({ session_id: session.session.id, turn: 'started' }, 202);
+  });
+
+  doc(ctx, {
+    method: 'post',
     path: '/v1/sessions/:id/cancel',
     summary: 'Cancel the running turn',
     tag: 'sessions',

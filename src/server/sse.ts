@@ -2,7 +2,8 @@
  * Server-sent events: `openSse`, a lean event-stream response body for hot routes,
  * and `GET /v1/sessions/{id}/events`: the session's events, replaying kept events
  * after `Last-Event-ID` (or `?after=`) and then following live ones, with a
- * `: ping` comment at an interval to keep proxies open.
+ * `: ping` comment at an interval to keep proxies open. A new connection (no
+ * Last-Event-ID) first gets the approval requests and questions still waiting.
  */
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -34,7 +35,8 @@ export function eventRoutes(ctx: AppContext): void {
   doc(ctx, {
     method: 'get',
     path: '/v1/sessions/:id/events',
-    summary: 'Session events (SSE), resumable with Last-Event-ID',
+    summary:
+      'Session events (SSE), resumable with Last-Event-ID; a new connection first gets the approval requests and questions still waiting',
     tag: 'sessions',
     query: eventsQuery,
     produces: 'text/event-stream',
@@ -63,6 +65,11 @@ export function eventRoutes(ctx: AppContext): void {
         if (++queued > most) end();
         else queue.push(e);
       });
+      // A new client (not a reconnect: a reloaded page) gets the approval requests and
+      // questions still waiting that its backlog lacks first, without an id (they are
+      // not news for the Last-Event-ID it resumes from), so it can answer them.
+      const sent = new Set(backlog.map((e) => e.seq));
+      const waiting = resumed === undefined ? live.waiting(session).filter((a) => !sent.has(a.seq)) : [];
       const end = (): void => {
         stop();
         queue.close();
@@ -81,6 +88,8 @@ export function eventRoutes(ctx: AppContext): void {
           const id = gap.last === null ? '0' : String(gap.last);
           await stream.writeSSE({ id, event: 'gap', data: JSON.stringify(gap) });
         }
+        for (const { event } of waiting)
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
         for (const e of backlog) await send(e);
         for await (const e of queue) {
           queued--;

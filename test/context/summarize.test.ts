@@ -221,7 +221,7 @@ describe('titleFor', () => {
     expect((await titleFor(provider, '登录测试不稳定')).text).toBe('修复登录测试');
     server.script(
       reply()
-        .text(`Title: ${'word '.repeat(30)}`)
+        .text(`Title: ${'word '.repeat(20)}`)
         .usage(1, 1),
     );
     const long = (await titleFor(provider, 'x')).text;
@@ -234,7 +234,7 @@ describe('titleFor', () => {
     server.script(reply().text('  "…"  ').usage(20, 2));
     const message = `Please  migrate\nthe whole project from Jest to Vitest and keep the coverage thresholds`;
     const result = await titleFor(provider, message);
-    expect(result.text).toBe('Please migrate the whole project from Jest to Vitest and kee');
+    expect(result.text).toBe('Please migrate the whole project from Jest to Vitest and');
     expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 2 });
   });
 });
@@ -245,5 +245,17 @@ describe('cleanTitle', () => {
     expect(cleanTitle("'Refactor the parser'?")).toBe('Refactor the parser');
     expect(cleanTitle('\n\n')).toBe('');
     expect(cleanTitle('...')).toBe('');
+  });
+
+  it('finds no title in JSON without one, brackets, symbols or a whole answer', () => {
+    for (const junk of ['[]', '[ ]', '{}', '""', 'null', '```json\n[]\n```', '()', '-- * --', '[{}]'])
+      expect(cleanTitle(junk), junk).toBe('');
+    expect(cleanTitle(`Sure! ${'Here is how you can do that step by step. '.repeat(4)}`)).toBe('');
+    // JSON that does hold a title, and brackets that belong to one.
+    expect(cleanTitle('{"title": "Plan the garden"}')).toBe('Plan the garden');
+    expect(cleanTitle('["Plan the garden"]')).toBe('Plan the garden');
+    expect(cleanTitle('```\nPlan the garden\n```')).toBe('Plan the garden');
+    expect(cleanTitle('[Draft] Fix the parser')).toBe('[Draft] Fix the parser');
+    expect(cleanTitle('2024 budget')).toBe('2024 budget');
   });
 });

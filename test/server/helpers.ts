@@ -44,6 +44,8 @@ export interface TestServerOptions {
   deps?: Partial<ServerDeps>;
   model?: ModelServer;
   maxIterations?: number;
+  /** Name new sessions on the cheap model (here the scripted main model) after their first turn. */
+  titles?: boolean;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -60,7 +62,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       `profiles:`,
       `  other: { base_url: ${model.openaiBaseUrl}, api_key: ${SECRET_KEY}, model: other-model }`,
       'llm: { timeout_s: 5, max_retries: 0 }',
-      `agent: { auto_title: false, max_iterations: ${opts.maxIterations ?? 10} }`,
+      `agent: { auto_title: ${opts.titles ?? false}, max_iterations: ${opts.maxIterations ?? 10} }`,
       'memory: { extract: false, tune: false }',
       'tools: { loading: all }',
       opts.yaml ?? '',
@@ -80,7 +82,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     memory,
     cwd: work,
     permissionMode: mode,
-    titles: false,
+    titles: opts.titles ?? false,
   });
   const server = await startServer(
     {

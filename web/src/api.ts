@@ -163,6 +163,11 @@ export class Api {
     return this.json('POST', `/v1/sessions/${enc(id)}/prompt`, body);
   }
 
+  /** Runs the session's last message again after its turn failed (the message is not stored twice). */
+  retry(id: string): Promise<{ session_id: string; turn: 'started' }> {
+    return this.json('POST', `/v1/sessions/${enc(id)}/retry`, {});
+  }
+
   cancel(id: string): Promise<{ cancelled: boolean }> {
     return this.json('POST', `/v1/sessions/${enc(id)}/cancel`, {});
   }

@@ -64,8 +64,10 @@ export class App {
       if (name === 'memory') void this.memory.refresh();
       else void this.settings.refresh();
     });
-    byId('export-markdown').addEventListener('click', () => void this.exportAs('markdown'));
-    byId('export-pdf').addEventListener('click', () => void this.exportAs('pdf'));
+    for (const prefix of ['', 'session-']) {
+      byId(`${prefix}export-markdown`).addEventListener('click', () => void this.exportAs('markdown'));
+      byId(`${prefix}export-pdf`).addEventListener('click', () => void this.exportAs('pdf'));
+    }
   }
 
   async start(): Promise<void> {
@@ -195,13 +197,34 @@ export class App {
     }
   }
 
-  /** Sends a failed turn's message again (as a new turn of the same session). */
+  /**
+   * Runs a failed turn's message again. The server reuses the stored message (it is not
+   * stored twice); when the failed turn got part of an answer, it is sent as a new message.
+   */
   private async retry(input: TurnInput): Promise<boolean> {
     if (this.running) {
       toast('A turn is running: wait for it to end or press Stop', 'info');
       return false;
     }
-    return this.send(input.text, input.images);
+    const session = this.session;
+    if (!session) return this.send(input.text, input.images);
+    this.chat.expectRetry(input);
+    this.setRunning(true);
+    try {
+      await this.api.retry(session.id);
+      return true;
+    } catch (err) {
+      this.chat.expectRetry(null);
+      this.setRunning(false);
+      if (err instanceof ApiError && err.code === 'nothing_to_retry')
+        return this.send(input.text, input.images);
+      const busy = err instanceof ApiError && err.code === 'session_busy';
+      toast(
+        busy ? 'This session is busy: wait for the turn to end or press Stop' : (err as Error).message,
+        'error',
+      );
+      return false;
+    }
   }
 
   private async stop(): Promise<void> {
@@ -226,9 +249,10 @@ export class App {
     this.working.set(running);
   }
 
+  /** The export buttons of the top bar and of Settings' "This session". */
   private setExportEnabled(enabled: boolean): void {
-    byId<HTMLButtonElement>('export-markdown').disabled = !enabled;
-    byId<HTMLButtonElement>('export-pdf').disabled = !enabled;
+    for (const id of ['export-markdown', 'export-pdf', 'session-export-markdown', 'session-export-pdf'])
+      byId<HTMLButtonElement>(id).disabled = !enabled;
   }
 
   private async exportAs(format: 'markdown' | 'pdf'): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import { clear, h } from './dom.js';
 import { failureLine, offerRetry, type RetryAction, type TurnInput } from './failure.js';
+import { imageSrc, thumbnail } from './images.js';
 import { setMarkdown } from './markdown.js';
 import { ApprovalPrompt, QuestionPrompt } from './prompts.js';
 import { ToolCard } from './tool-card.js';
@@ -35,6 +36,8 @@ export class ChatView {
   private readonly pendingInputs: TurnInput[] = [];
   /** The running turn's input (for Retry) and the error it showed, if any. */
   private turnInput: TurnInput | null = null;
+  /** The input of a retry asked for (the server's turn_start names only its text). */
+  private retrying: TurnInput | null = null;
   private failure: HTMLElement | null = null;
 
   constructor(
@@ -51,11 +54,17 @@ export class ChatView {
     this.questions.clear();
     this.pendingInputs.length = 0;
     this.turnInput = null;
+    this.retrying = null;
     this.failure = null;
   }
 
   isEmpty(): boolean {
     return this.root.childElementCount === 0;
+  }
+
+  /** A retry of `input` was asked for (null: it was refused): its turn shows no new message. */
+  expectRetry(input: TurnInput | null): void {
+    this.retrying = input;
   }
 
   /**
@@ -93,6 +102,14 @@ export class ChatView {
   handleEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'turn_start': {
+        if (event.retry) {
+          // The stored message runs again: it is on screen already.
+          this.turnInput = this.retrying ?? { text: event.input, images: [] };
+          this.retrying = null;
+          this.failure = null;
+          this.turn = null;
+          break;
+        }
         const local = this.pendingInputs.findIndex((p) => p.text === event.input);
         this.turnInput = this.pendingInputs[local] ?? { text: event.input, images: [] };
         this.failure = null;
@@ -242,6 +259,8 @@ export class ChatView {
   }
 
   private addApproval(event: Extract<AgentEvent, { type: 'approval_request' }>): void {
+    // A reconnect may repeat a request still waiting: it is shown once.
+    if (this.approvals.has(event.requestId)) return;
     this.endSegments();
     this.cards.get(event.callId)?.setStatus('waiting');
     const prompt = new ApprovalPrompt(event, (d) => this.actions.approve(event.requestId, d));
@@ -252,6 +271,7 @@ export class ChatView {
   }
 
   private addQuestion(event: Extract<AgentEvent, { type: 'question' }>): void {
+    if (this.questions.has(event.requestId)) return;
     this.endSegments();
     const prompt = new QuestionPrompt(event, (text) => this.actions.answer(event.requestId, text));
     this.questions.set(event.requestId, prompt);
@@ -367,16 +387,4 @@ export class ChatView {
     const nearEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
     if (force || nearEnd) scroller.scrollTop = scroller.scrollHeight;
   }
-}
-
-function imageSrc(part: { mediaType: string; data?: string; url?: string }): string | null {
-  if (part.data) return `data:${part.mediaType};base64,${part.data}`;
-  if (part.url && /^(https?:|data:image\/)/.test(part.url)) return part.url;
-  return null;
-}
-
-function thumbnail(src: string): HTMLElement {
-  const img = h('img', { class: 'thumb', src, alt: 'attached image', 'data-testid': 'image-thumb' });
-  const link = h('a', { href: src, target: '_blank', rel: 'noopener noreferrer', class: 'thumb-link' }, img);
-  return link;
 }

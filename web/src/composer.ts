@@ -1,12 +1,15 @@
 /**
  * The input box: Enter sends, Shift+Enter adds a line, Enter during IME
  * composition (Chinese, Japanese…) only confirms the composition. Images can be
- * pasted or picked; they show as thumbnails until sent.
+ * pasted or picked; they show as thumbnails until sent. The box is as high as its
+ * text, and its hint shortens where the whole one would not fit on one line (a phone).
  */
 import { byId, clear, h, toast } from './dom.js';
 import type { ImageInput } from './types.js';
 
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+const HINT = 'Ask Tea anything… (Enter to send, Shift+Enter for a new line)';
+const SHORT_HINT = 'Ask Tea anything…';
 
 export interface ComposerHandlers {
   send(text: string, images: ImageInput[]): Promise<boolean>;
@@ -21,6 +24,7 @@ export class Composer {
   private readonly previews = byId('image-previews');
   private images: ImageInput[] = [];
   private running = false;
+  private width = -1;
 
   constructor(private readonly handlers: ComposerHandlers) {
     this.input.addEventListener('keydown', (e) => {
@@ -30,6 +34,13 @@ export class Composer {
       }
     });
     this.input.addEventListener('input', () => this.autosize());
+    // A new width (window, session list, panel): the hint that fits, and the height for it.
+    new ResizeObserver(() => {
+      if (this.input.clientWidth === this.width) return;
+      this.width = this.input.clientWidth;
+      this.fitHint();
+      this.autosize();
+    }).observe(this.input);
     this.input.addEventListener('paste', (e) => {
       const files = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith('image/'));
       if (files.length > 0) {
@@ -116,10 +127,32 @@ export class Composer {
     this.previews.hidden = this.images.length === 0;
   }
 
+  /** The whole hint when it fits on one line of the box, else the short one. */
+  private fitHint(): void {
+    const style = getComputedStyle(this.input);
+    const room = this.input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (room <= 0) return; // not laid out (hidden)
+    const fits = textWidth(HINT, style) <= room - 2;
+    this.input.placeholder = fits ? HINT : SHORT_HINT;
+  }
+
+  /** As high as the text (or the hint, when empty), up to 240 px. */
   private autosize(): void {
     this.input.style.height = 'auto';
-    this.input.style.height = `${Math.min(this.input.scrollHeight, 240)}px`;
+    // The height includes the borders (border-box), the scroll height does not.
+    const borders = this.input.offsetHeight - this.input.clientHeight;
+    this.input.style.height = `${Math.min(this.input.scrollHeight + borders, 240)}px`;
   }
+}
+
+let measure: CanvasRenderingContext2D | null = null;
+
+/** The width of one line of `text` in an element's font. */
+function textWidth(text: string, style: CSSStyleDeclaration): number {
+  measure ??= document.createElement('canvas').getContext('2d');
+  if (!measure) return 0;
+  measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  return measure.measureText(text).width;
 }
 
 function readBase64(file: File): Promise<string> {

@@ -1,4 +1,7 @@
-/** The session's token and cost meter: stored totals plus live `usage` events. */
+/**
+ * The session's token and cost meter: stored totals plus live `usage` events, in the
+ * top bar (short) and in Settings' "This session" (in full, for narrow screens).
+ */
 import { byId, h } from './dom.js';
 import { compactNumber, formatCost } from './text.js';
 import type { SessionUsage, Usage } from './types.js';
@@ -8,15 +11,19 @@ export class UsageMeter {
   /** Token counts; a narrow top bar shows only the cost. */
   private readonly tokens = h('span', { class: 'usage-tokens' });
   private readonly costNode = h('span', { class: 'usage-cost' });
+  private readonly detail = byId('session-usage');
   private input = 0;
   private output = 0;
   private cost = 0;
+  private known = false;
 
   constructor() {
     this.node.replaceChildren(this.tokens, this.costNode);
   }
 
+  /** `base`: the open session's stored totals; none for a new chat. */
   reset(base?: SessionUsage): void {
+    this.known = base !== undefined;
     this.input = base?.input_tokens ?? 0;
     this.output = base?.output_tokens ?? 0;
     this.cost = base?.cost_usd ?? 0;
@@ -24,6 +31,7 @@ export class UsageMeter {
   }
 
   add(usage: Usage, costUsd: number): void {
+    this.known = true;
     this.input += usage.inputTokens;
     this.output += usage.outputTokens;
     this.cost += costUsd;
@@ -36,5 +44,8 @@ export class UsageMeter {
     this.node.title = `${this.input} input tokens, ${this.output} output tokens, $${this.cost.toFixed(6)} this session`;
     this.node.dataset.input = String(this.input);
     this.node.dataset.output = String(this.output);
+    this.detail.textContent = this.known
+      ? `${this.input.toLocaleString('en-US')} input tokens · ${this.output.toLocaleString('en-US')} output tokens · ${formatCost(this.cost)}`
+      : 'No messages yet';
   }
 }
