@@ -45,9 +45,12 @@ export function printStopMessage(
   return message;
 }
 
-/** A line for stderr in the CLI's voice: `tea: ` and the message (its first letter in lower case). */
+/** A line for stderr in the CLI's voice: `tea: ` and the message (a capitalised first word in lower case, not `HTTP`). */
 function teaLine(message: string): string {
-  return `tea: ${message.charAt(0).toLowerCase()}${message.slice(1)}\n`;
+  const text = /^[A-Z][a-z]/.test(message)
+    ? `${message.charAt(0).toLowerCase()}${message.slice(1)}`
+    : message;
+  return `tea: ${text}\n`;
 }
 
 /**
@@ -103,7 +106,7 @@ export function textRenderer(
           say(`… falling back from ${e.from} to ${e.to}: ${e.reason}\n`);
           break;
         case 'error':
-          say(`tea: ${e.message}\n`);
+          say(teaLine(e.message));
           break;
         case 'turn_end':
           iterations += e.iterations;
