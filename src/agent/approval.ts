@@ -38,6 +38,23 @@ function ruleHint(tool: Tool, subject: string | undefined, decision: PermissionD
   return `${tool.name}:${tool.approval === 'exec' ? `${head}*` : subject}`;
 }
 
+/**
+ * For a call read-only mode refused (not a deny rule): the flags of a run that lets it
+ * through. Writes run in auto-edit; a command runs in ask mode with an `--allow` for it.
+ */
+function looserMode(
+  tool: Tool,
+  subject: string | undefined,
+  decision: PermissionDecision,
+): string | undefined {
+  if (!decision.reason.startsWith('read-only mode')) return undefined;
+  if (tool.approval === 'write') return '--permission-mode auto-edit';
+  if (tool.approval !== 'exec') return undefined;
+  const what = decision.part ?? subject;
+  const rule = what ? `${tool.name}:${what.split(/\s+/).slice(0, 2).join(' ')}*` : tool.name;
+  return `--permission-mode ask --allow '${rule.replaceAll("'", `'\\''`)}' or --yolo`;
+}
+
 /** The refusal when a call needs approval and nobody can give it. */
 function unanswerable(tool: Tool, subject: string | undefined, decision: PermissionDecision): string {
   const rule = ruleHint(tool, subject, decision);
@@ -70,10 +87,14 @@ export async function authorize(
   const decision = await ctx.policy.decide(facts);
   if (decision.action === 'allow') return { allowed: true };
   if (decision.action === 'deny') {
+    const rerun = ctx.policy.mode === 'read-only' ? looserMode(tool, subject, decision) : undefined;
+    const hint = rerun
+      ? `do not retry this call; say what you would have done; the user can rerun with ${rerun}.`
+      : 'do not retry this call; find another way or tell the user what you need.';
     return {
       allowed: false,
       status: 'denied',
-      output: `[DENIED] ${label(tool, subject)} is not allowed here (${decision.reason}).\nHint: do not retry this call; find another way or tell the user what you need.`,
+      output: `[DENIED] ${label(tool, subject)} is not allowed here (${decision.reason}).\nHint: ${hint}`,
     };
   }
   if (!ctx.services.interactions.canAsk) {

@@ -122,7 +122,8 @@ export async function* runTurn(
     for (const steer of deps.steering.splice(0)) await appendUser(deps, turnId, { text: steer });
     if (iterations >= deps.maxIterations) {
       reason = 'max_iterations';
-      message = `Stopped after ${iterations} model calls (the iteration cap); the task may not be complete. Send a message to continue, or raise agent.max_iterations (--max-turns).`;
+      const calls = `${iterations} model call${iterations === 1 ? '' : 's'}`;
+      message = `Stopped after ${calls} (the iteration cap); the task may not be complete. Send a message to continue, or raise agent.max_iterations (--max-turns).`;
       break;
     }
     iterations++;

@@ -8,6 +8,7 @@ import { Channel } from './channel.js';
 import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent, ToolStatus } from './events.js';
 import { makeHost, type SessionServices } from './host.js';
+import { TurnStopped } from './stop.js';
 
 export interface ToolExecDeps {
   store: Store;
@@ -40,6 +41,14 @@ export interface ToolExecOutcome {
 const SKIPPED = '[SKIPPED] The user sent a new message before this call ran; it was not executed.';
 const CANCELLED = '[CANCELLED] The user cancelled the turn before this call ran.';
 
+/** The result of a call the stopped turn never ran: the user cancelled it, or Tea stopped it (a deadline). */
+function cancelledOutput(signal: AbortSignal): string {
+  const why: unknown = signal.reason;
+  if (why instanceof TurnStopped)
+    return `[CANCELLED] This call did not run: ${why.message.charAt(0).toLowerCase()}${why.message.slice(1)}.`;
+  return CANCELLED;
+}
+
 /**
  * Runs one model response's tool calls. Consecutive concurrency-safe calls run
  * together (at most `maxParallel` at once); every other call runs alone, in order.
@@ -68,7 +77,7 @@ export async function* executeToolCalls(
   while (i < calls.length) {
     if (deps.signal.aborted) {
       stop = 'cancelled';
-      yield* settle(i, 'cancelled', CANCELLED);
+      yield* settle(i, 'cancelled', cancelledOutput(deps.signal));
       break;
     }
     if (deps.steeringPending()) {

@@ -6,13 +6,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { teaHome } from '../config/files.js';
+import { checkFile } from '../store/check.js';
 import {
-  corruptionMessage,
   defaultDbPath,
   listBackups,
   makeBackup,
   openDatabase,
-  quickCheck,
+  recoveryLine,
   restoreBackup,
   Store,
 } from '../store/index.js';
@@ -45,13 +45,16 @@ export async function dbCheck(): Promise<number> {
     process.stdout.write(`${file}: no database yet (tea creates it on first use)\n`);
     return EXIT.OK;
   }
-  const problems = quickCheck(file, true);
-  if (problems.join() === 'ok') {
+  const report = checkFile(file);
+  if (report.ok) {
     process.stdout.write(`${file}: ok\n${backupLines(file)}`);
     return EXIT.OK;
   }
-  process.stdout.write(`${file}: damaged\n${problems.map((p) => `  ${p}\n`).join('')}${backupLines(file)}`);
-  process.stderr.write(`tea: ${corruptionMessage(file, problems[0] ?? 'integrity check failed')}\n`);
+  const more = report.more > 0 ? `  … and more (SQLite's \`PRAGMA integrity_check\` lists them all)\n` : '';
+  process.stdout.write(
+    `${file}: damaged\n${report.findings.map((p) => `  ${p}\n`).join('')}${more}${backupLines(file)}`,
+  );
+  process.stderr.write(`tea: ${recoveryLine(file)}\n`);
   return EXIT.ERROR;
 }
 

@@ -36,7 +36,9 @@ export function exitCodeFor(reason: StopReason): number {
 function rendererFor(flags: PromptFlags): Renderer {
   if (flags.outputFormat === 'json') return jsonRenderer(process.stdout);
   if (flags.outputFormat === 'stream-json') return streamJsonRenderer(process.stdout);
-  return textRenderer(process.stdout, process.stderr, Boolean(flags.verbose || process.stderr.isTTY));
+  return textRenderer(process.stdout, process.stderr, Boolean(flags.verbose || process.stderr.isTTY), {
+    print: true,
+  });
 }
 
 /**

@@ -38,13 +38,21 @@ function parse(e: ToolFinish): Refusal | undefined {
     };
   }
   const barred = /^\[DENIED\] (.+?) is not allowed here \((.+)\)\.?$/.exec(first);
-  if (barred) return { tool: e.name, call: barred[1]!, reason: `not allowed here (${barred[2]})` };
+  if (barred) {
+    // Read-only mode says which mode would let it run.
+    return {
+      tool: e.name,
+      call: barred[1]!,
+      reason: `not allowed here (${barred[2]})`,
+      ...(rerun ? { rerunWith: rerun } : {}),
+    };
+  }
   return undefined;
 }
 
 /** The stderr line for one refusal. */
 export function refusalLine(r: Refusal): string {
-  if (r.reason.startsWith('not allowed here')) return `tea: refused ${r.call}: ${r.reason}\n`;
   const how = r.rerunWith ? `; to let it run, rerun with ${r.rerunWith}` : '';
+  if (r.reason.startsWith('not allowed here')) return `tea: refused ${r.call}: ${r.reason}${how}\n`;
   return `tea: refused ${r.call}: ${r.reason}, which tea -p cannot ask for${how}\n`;
 }

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agent/index.js';
+import type { AgentEvent, StopReason } from '../agent/index.js';
 import { duration } from '../llm/timers.js';
 import { jsonText } from './json-out.js';
 import { type Refusal, refusalLine, refusalOf } from './refusals.js';
@@ -24,12 +24,47 @@ function firstLine(s: string, max = 100): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+const modelCalls = (n: number): string => `${n} model call${n === 1 ? '' : 's'}`;
+
+/**
+ * How `tea -p` tells of a turn that stopped early. Nobody can "send a message" to a
+ * finished run, so it names the command that goes on in the same session.
+ */
+export function printStopMessage(
+  reason: StopReason,
+  message: string | undefined,
+  iterations: number,
+): string | undefined {
+  if (reason === 'max_iterations') {
+    return (
+      `stopped after ${modelCalls(iterations)} (the iteration cap); the task may not be complete. ` +
+      'To go on where it stopped: tea -p "continue" --continue, or raise the cap with --max-turns (agent.max_iterations).'
+    );
+  }
+  if (reason === 'doom_loop' && message) return `${message} To go on: tea -p "…" --continue.`;
+  return message;
+}
+
+/** A line for stderr in the CLI's voice: `tea: ` and the message (a capitalised first word in lower case, not `HTTP`). */
+function teaLine(message: string): string {
+  const text = /^[A-Z][a-z]/.test(message)
+    ? `${message.charAt(0).toLowerCase()}${message.slice(1)}`
+    : message;
+  return `tea: ${text}\n`;
+}
+
 /**
  * text: the answer streams to stdout; tool activity, retries and problems go to
  * stderr (tool activity only when `progress` is on) so stdout stays clean.
  */
-export function textRenderer(out: Writer, err: Writer, progress: boolean): Renderer {
+export function textRenderer(
+  out: Writer,
+  err: Writer,
+  progress: boolean,
+  opts: { print?: boolean } = {},
+): Renderer {
   let atLineStart = true;
+  let iterations = 0;
   const say = (s: string): void => {
     if (!atLineStart) out.write('\n');
     atLineStart = true;
@@ -71,14 +106,24 @@ export function textRenderer(out: Writer, err: Writer, progress: boolean): Rende
           say(`… falling back from ${e.from} to ${e.to}: ${e.reason}\n`);
           break;
         case 'error':
-          say(`error (${e.kind}): ${e.message}\n`);
+          say(teaLine(e.message));
           break;
-        case 'done':
+        case 'turn_end':
+          iterations += e.iterations;
+          break;
+        case 'done': {
           if (!atLineStart) out.write('\n');
           atLineStart = true;
           // An error was already shown by its own event.
-          if (e.reason !== 'completed' && e.reason !== 'error' && e.message) err.write(`${e.message}\n`);
+          if (e.reason === 'completed' || e.reason === 'error') break;
+          if (!opts.print) {
+            if (e.message) err.write(`${e.message}\n`);
+            break;
+          }
+          const message = printStopMessage(e.reason, e.message, iterations);
+          if (message) err.write(teaLine(message));
           break;
+        }
         default:
           break;
       }
@@ -95,7 +140,7 @@ export function streamJsonRenderer(out: Writer): Renderer {
   };
 }
 
-/** json: one object when the run is done. */
+/** json: one object when the run is done (for `tea -p`: its `message` says how to go on). */
 export function jsonRenderer(out: Writer): Renderer {
   let tools = 0;
   let iterations = 0;
@@ -112,7 +157,7 @@ export function jsonRenderer(out: Writer): Renderer {
         session_id: e.sessionId,
         reason: e.reason,
         result: e.text,
-        message: e.message ?? null,
+        message: printStopMessage(e.reason, e.message, iterations) ?? null,
         iterations,
         tool_calls: tools,
         usage: { input_tokens: e.usage.inputTokens, output_tokens: e.usage.outputTokens },

@@ -62,7 +62,8 @@ export interface Runtime {
 /** The main model profile for this run, with --profile and --model applied. */
 export function mainProfile(config: TeaConfig, opts: RuntimeOptions): ProfileConfig {
   const base = opts.profile ? resolveProfile(config, opts.profile) : config.mainModel;
-  if (!base) throw new CliError(describeMissingModel(config), EXIT.NO_MODEL);
+  if (!base)
+    throw new CliError(`${describeMissingModel(config)}\n(exit code 3: no model configured)`, EXIT.NO_MODEL);
   return opts.model ? { ...base, model: opts.model } : base;
 }
 

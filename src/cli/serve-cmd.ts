@@ -1,5 +1,6 @@
 /** `tea serve`: builds the runtime, starts the HTTP server and runs until SIGINT/SIGTERM. */
 import { existsSync, readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentPool } from '../server/agents.js';
@@ -49,6 +50,55 @@ function webDir(): string | undefined {
     dir = path.dirname(dir);
   }
   return undefined;
+}
+
+/** At most this many of the machine's addresses are listed for a server on all of them. */
+const MAX_ADDRESSES = 4;
+
+/** `0.0.0.0`, `::` and the like: every address of the machine. */
+function isWildcard(host: string): boolean {
+  return ['0.0.0.0', '::', '[::]', ''].includes(host.trim());
+}
+
+/** URLs of this machine's network addresses that other machines can open (IPv4 for 0.0.0.0). */
+function reachableUrls(host: string, port: number): string[] {
+  const v4only = host.trim() === '0.0.0.0';
+  const urls: string[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.internal || (v4only && a.family !== 'IPv4')) continue;
+      // Link-local IPv6 addresses need a zone id a browser does not take.
+      if (a.family === 'IPv6' && a.address.toLowerCase().startsWith('fe80:')) continue;
+      urls.push(`http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${port}`);
+    }
+  }
+  return urls.slice(0, MAX_ADDRESSES);
+}
+
+/**
+ * What `tea serve` prints once it listens (on stderr): first `listening on <url>`, the
+ * address it bound, which scripts read the port from (`--port 0`); for a server on all
+ * addresses, the URLs to open; with a token, how the UI and clients pass it.
+ */
+export function listeningLines(url: string, host: string, port: number, token: boolean): string[] {
+  let where = '';
+  let open = url;
+  if (isWildcard(host)) {
+    const local = `http://127.0.0.1:${port}`;
+    const remote = reachableUrls(host, port);
+    open = remote[0] ?? local;
+    where = remote.length
+      ? ` (all interfaces: open ${remote.join(' or ')} from other machines, ${local} on this one)`
+      : ` (all interfaces: open ${local} on this machine; it has no other network address now)`;
+  }
+  const lines = [`listening on ${url}${where}`];
+  if (token) {
+    lines.push(
+      `the web UI and the API need the token in TEA_API_TOKEN: open ${open}/?token=<the token> once ` +
+        '(the browser keeps it), or type it when the UI asks; API clients send "Authorization: Bearer <the token>"',
+    );
+  }
+  return lines;
 }
 
 export async function runServe(flags: ServeFlags): Promise<number> {
@@ -122,7 +172,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   const checkpoints = checkpointInBackground(rt.store.db, {
     onError: (m) => process.stderr.write(`tea serve: ${m}; checkpoints run on the main thread again\n`),
   });
-  process.stderr.write(`tea serve: listening on ${server.url}\n`);
+  for (const line of listeningLines(server.url, host, server.port, token !== undefined))
+    process.stderr.write(`tea serve: ${line}\n`);
   if (!web) process.stderr.write('tea serve: the web UI is not built (dist/web); the API and /docs work\n');
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));

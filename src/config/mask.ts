@@ -2,7 +2,14 @@
 import { Document, isScalar } from 'yaml';
 import { displayPath } from './errors.js';
 import type { SandboxReport } from './sandbox.js';
-import type { EmbeddingConfig, KeySource, ModelOverride, ProfileConfig, TeaConfig } from './types.js';
+import type {
+  EmbeddingConfig,
+  KeySource,
+  McpServerSettings,
+  ModelOverride,
+  ProfileConfig,
+  TeaConfig,
+} from './types.js';
 
 const KNOWN_PREFIX = /^(sk-ant-|sk-proj-|sk-or-v1-|sk-|gsk_|xai-|hf_|sk_)/;
 const SECRET_NAME = /auth|key|token|secret|cookie|password|signature/i;
@@ -85,6 +92,46 @@ function endpointToPlain(endpoint: ProfileConfig | EmbeddingConfig, source: KeyS
   return out;
 }
 
+/** An MCP server's environment: values under secret-looking names masked. */
+function maskEnv(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env))
+    out[name] = SECRET_NAME.test(name) ? maskSecret(value) : value;
+  return out;
+}
+
+/** Command-line arguments: the value of a secret-looking flag (`--api-key X`, `--token=X`) and key-shaped words masked. */
+function maskArgs(args: readonly string[]): string[] {
+  const flag = (a: string) => a.startsWith('-') && SECRET_NAME.test(a);
+  return args.map((arg, i) => {
+    const eq = arg.indexOf('=');
+    if (eq > 0 && flag(arg.slice(0, eq))) return `${arg.slice(0, eq + 1)}${maskSecret(arg.slice(eq + 1))}`;
+    const before = args[i - 1];
+    if ((before !== undefined && flag(before) && !before.includes('=')) || KNOWN_PREFIX.test(arg))
+      return maskSecret(arg);
+    return arg;
+  });
+}
+
+function mcpToPlain(server: McpServerSettings): Plain {
+  const out: Plain = {};
+  if ('command' in server) {
+    out.command = server.command;
+    if (server.args?.length) out.args = maskArgs(server.args);
+    if (server.env) out.env = maskEnv(server.env);
+    if (server.cwd) out.cwd = server.cwd;
+    if (server.sandbox) out.sandbox = server.sandbox.network ? { network: true } : true;
+  } else {
+    out.url = maskUrl(server.url);
+    if (server.headers) out.headers = maskHeaders(server.headers);
+  }
+  if (server.timeoutMs !== undefined) out.timeout_s = server.timeoutMs / 1000;
+  if (server.disabled) out.disabled = true;
+  // A project's server that is not trusted yet is not started.
+  if (!server.trusted) out.trusted = false;
+  return out;
+}
+
 function overrideToPlain(model: ModelOverride): Plain {
   const out: Plain = {};
   if (model.contextWindow !== undefined) out.context_window = model.contextWindow;
@@ -146,6 +193,7 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
     session_wait_s: config.agent.sessionWaitMs / 1000,
     turn_timeout_s: config.agent.turnTimeoutMs / 1000,
   };
+  plain.memory = { ...config.memory };
   plain.llm = {
     timeout_s: config.llm.timeoutMs / 1000,
     call_timeout_s: config.llm.callTimeoutMs / 1000,
@@ -176,12 +224,15 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
         }
       : 'off',
   };
-  if (config.server.allowedHosts.length > 0) plain.server = { allowed_hosts: config.server.allowedHosts };
   plain.sandbox = {
     mode: config.sandbox.mode,
     network: config.sandbox.network,
     ...(opts.sandbox ? { status: opts.sandbox.summary, sandboxed: opts.sandbox.sandboxed } : {}),
   };
+  plain.mcp_servers = Object.fromEntries(
+    Object.entries(config.mcpServers).map(([name, server]) => [name, mcpToPlain(server)]),
+  );
+  plain.server = { allowed_hosts: config.server.allowedHosts };
   if (config.warnings.length > 0) plain.warnings = config.warnings;
   return plain;
 }

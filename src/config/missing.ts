@@ -12,7 +12,8 @@ export function describeMissingModel(config: TeaConfig): string {
   const userFile = join(config.home, CONFIG_FILE);
   const head = config.mainModel
     ? `The main model is ${config.mainModel.model} at ${config.mainModel.baseUrl}. To change it:`
-    : 'No model is configured, so Tea can only run its built-in rules. To configure one, pick any of these:';
+    : 'No model is configured, and Tea needs one to work on a task. Commands that need no model still work ' +
+      '(tea sessions, tea memory, tea tools, tea db). To configure a model, pick any of these:';
   return [
     head,
     '',

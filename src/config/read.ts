@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isMap, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ConfigError, displayPath } from './errors.js';
 import { issuesToError } from './issues.js';
 import { fileSchema, type RawFile } from './schema.js';
@@ -20,6 +20,45 @@ function dropNulls(value: unknown): unknown {
   return out;
 }
 
+interface Duplicate {
+  /** The dotted path of the repeated key, e.g. `agent` or `agent.max_iterations`. */
+  key: string;
+  /** The lines of its first and its repeated occurrence. */
+  lines: [number, number];
+  /** It holds a section (a mapping) rather than a value. */
+  section: boolean;
+}
+
+/** The repeated key the parser stopped at (its offset `at`): which key, and both its lines. */
+function findDuplicate(text: string, at: number): Duplicate | undefined {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { uniqueKeys: false, lineCounter: counter });
+  const line = (offset: number) => counter.linePos(offset).line;
+  let found: Duplicate | undefined;
+  const walk = (node: unknown, path: string): void => {
+    if (isSeq(node)) {
+      for (const [i, item] of node.items.entries()) walk(item, `${path}[${i}]`);
+    }
+    if (!isMap(node)) return;
+    const seen = new Map<string, number>();
+    for (const pair of node.items) {
+      if (found) return;
+      const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      const start = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      const key = path ? `${path}.${name}` : name;
+      const first = seen.get(name);
+      if (first !== undefined && start === at) {
+        found = { key, lines: [line(first), line(start)], section: isMap(pair.value) };
+        return;
+      }
+      if (first === undefined && start !== undefined) seen.set(name, start);
+      walk(pair.value, key);
+    }
+  };
+  walk(doc.contents, '');
+  return found;
+}
+
 /** Parses YAML text; a syntax error names the file, line and column. */
 export function parseYaml(text: string, file: string): unknown {
   const doc = parseDocument(text);
@@ -28,12 +67,18 @@ export function parseYaml(text: string, file: string): unknown {
     const pos = error.linePos?.[0];
     // Only the first line of the parser's message: later lines quote the file,
     // which may hold a secret.
-    const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    let reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
     const at = pos ? `line ${pos.line}, column ${pos.col}` : 'an unknown position';
-    const fix =
-      error.code === 'DUPLICATE_KEY'
-        ? 'keep only one of the repeated keys.'
-        : 'correct the YAML syntax there (indent nested keys with spaces, quote values with `: ` or `#`).';
+    let fix =
+      'correct the YAML syntax there (indent nested keys with spaces, quote values with `: ` or `#`).';
+    if (error.code === 'DUPLICATE_KEY') {
+      // Key names only, never values.
+      const dup = findDuplicate(text, error.pos[0]);
+      if (dup) reason = `the key "${dup.key}" appears twice (lines ${dup.lines[0]} and ${dup.lines[1]})`;
+      fix = dup?.section
+        ? `keep only one of the repeated keys: put the settings of both "${dup.key}" sections under one.`
+        : 'keep only one of the repeated keys.';
+    }
     throw new ConfigError(`${displayPath(file)}: YAML syntax error at ${at}: ${reason}. Fix: ${fix}`, {
       file,
       fix,

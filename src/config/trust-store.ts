@@ -80,7 +80,7 @@ export function readTrustRecords(home: string): TrustRecord[] {
 }
 
 function writeTrustRecords(home: string, records: TrustRecord[]): void {
-  mkdirSync(home, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const target = storePath(home);
   const temp = `${target}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify({ version: 1, projects: records }, null, 2)}\n`, { mode: 0o600 });

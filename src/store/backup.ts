@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, s
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { PRIVATE_DIR, PRIVATE_FILE, tighten } from './modes.js';
 import { sqliteAddon } from './sqlite-addon.js';
 
 export interface BackupInfo {
@@ -83,13 +84,15 @@ export function quickCheck(path: string, thorough = false): string[] {
  */
 export function makeBackup(db: Database.Database, dbPath: string, policy: BackupPolicy = {}): BackupInfo {
   const dir = backupDir(dbPath);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
   const at = (policy.now ?? Date.now)();
   const final = join(dir, nameFor(at));
   const partial = `${final}.partial`;
   rmSync(partial, { force: true });
   try {
     db.prepare('VACUUM INTO ?').run(partial);
+    // A copy of every conversation and memory: the user's alone, like the database.
+    tighten(partial, PRIVATE_FILE);
     const problems = quickCheck(partial);
     if (problems.join() !== 'ok') {
       throw new StoreError(`the backup copy failed its check: ${problems.join('; ')}`, 'damaged');
@@ -149,6 +152,7 @@ export function restoreBackup(dbPath: string, opts: { from?: string; now?: () =>
   }
   const partial = `${dbPath}.restoring`;
   copyFileSync(from.path, partial);
+  tighten(partial, PRIVATE_FILE);
   renameSync(partial, dbPath);
   return { from, keptAs };
 }

@@ -55,3 +55,16 @@ export function corruptionMessage(
     'command may save part of it. `tea db check` shows what is damaged.'
   );
 }
+
+/** One line on how to recover the damaged database at `file`, for `tea db check` (which has shown the damage). */
+export function recoveryLine(file: string, backups: BackupInfo[] = listBackups(file)): string {
+  const newest = backups[0];
+  if (newest) {
+    return (
+      `to recover: tea db restore (puts back ${basename(newest.path)}, from ${when(newest.at)} UTC, ` +
+      `and keeps the damaged file as ${basename(file)}.damaged-<time>)`
+    );
+  }
+  const name = shown(file);
+  return `to recover: there is no backup yet; move the file away (mv ${name} ${name}.damaged) and tea starts a new one`;
+}

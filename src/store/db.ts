@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { type BackupPolicy, backupIfDue } from './backup.js';
+import { type BackupPolicy, backupDir, backupIfDue } from './backup.js';
 import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js';
 import { StoreError } from './errors.js';
 import { migrate } from './migrate.js';
+import { PRIVATE_DIR, tightenDataFiles } from './modes.js';
+import { probeTrees } from './probe.js';
 import { sqliteAddon } from './sqlite-addon.js';
 
 /** Bytes of the database file mapped into memory (pages are shared with the OS cache). */
@@ -58,7 +60,8 @@ export function openDatabase(
   if (!memory) lastFile = file;
   if (!memory) {
     try {
-      mkdirSync(dirname(file), { recursive: true });
+      // The data home is the user's alone (as are the files in it, below).
+      mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
     } catch (err) {
       throw new StoreError(
         `cannot create the directory for database ${file}: ${(err as Error).message}`,
@@ -77,6 +80,8 @@ export function openDatabase(
       cause: err,
     });
   }
+  // Before the -wal and -shm files are made: SQLite gives them the database file's mode.
+  if (!memory) tightenDataFiles(file, backupDir(file));
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
@@ -89,6 +94,9 @@ export function openDatabase(
     // Statement journals and temporary indexes stay in memory: a write that changes many
     // pages (one memory with its FTS and vector rows) would otherwise spill a file to /var/tmp.
     db.pragma('temp_store = MEMORY');
+    // Damage where any command would first step on it (the first pages of every table
+    // and index) is found before this command reads or writes anything.
+    if (existed) probeTrees(db);
     // Before migrating: a migration that goes wrong can be undone from the backup.
     if (options.backup && existed) backupIfDue(db, file, options.backup);
     migrate(db, options.migrations);

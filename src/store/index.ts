@@ -26,7 +26,7 @@ export {
 } from './backup.js';
 export { type BackgroundCheckpoints, checkpointInBackground } from './checkpointer.js';
 export type { Clock } from './clock.js';
-export { corruptionMessage, isCorruption } from './corrupt.js';
+export { corruptionMessage, isCorruption, recoveryLine } from './corrupt.js';
 export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export type { AcquireResult, Lease, LeaseOwner, LeaseRepo } from './leases.js';

@@ -151,7 +151,7 @@ export class PermissionPolicy {
     ) {
       return {
         action: 'deny',
-        reason: `read-only mode refuses ${call.approval} tools, whatever the rules say (${reason}); use --permission-mode ask or auto-edit`,
+        reason: `read-only mode refuses ${call.approval} tools, whatever the rules say (${reason})`,
       };
     }
     return { action, reason };

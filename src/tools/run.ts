@@ -171,6 +171,23 @@ function partialOutput(settled: Settled | undefined): string {
   return output.length > 0 ? `\n${output}` : '';
 }
 
+/**
+ * What stopped a call, when it was not the user: the turn's signal carries a
+ * `TurnStopped` (agent/stop.ts) when Tea stopped the turn itself, e.g. at its
+ * deadline (agent.turn_timeout_s). Its message says which, in the user's words.
+ */
+function stoppedBy(signal: AbortSignal): string | undefined {
+  const why: unknown = signal.reason;
+  if (!(why instanceof Error) || why.name !== 'TurnStopped') return undefined;
+  return `${why.message.charAt(0).toLowerCase()}${why.message.slice(1)}`;
+}
+
+/** "cancelled by the user", or "stopped: the turn ran past its deadline of …". */
+function stopped(signal: AbortSignal): string {
+  const by = stoppedBy(signal);
+  return by ? `stopped: ${by}` : 'cancelled by the user';
+}
+
 /** Validates and runs one tool call. Never throws; every failure becomes an `[ERROR]` result. */
 export async function runTool(
   registry: ToolRegistry,
@@ -262,8 +279,11 @@ async function runUntruncated(
   }
 
   if (ctx.signal.aborted) {
+    const by = stoppedBy(ctx.signal);
     return {
-      output: `[CANCELLED] ${tool.name} was cancelled before it started`,
+      output: by
+        ? `[CANCELLED] ${tool.name} did not start: ${by}`
+        : `[CANCELLED] ${tool.name} was cancelled before it started`,
       isError: true,
       status: 'cancelled',
     };
@@ -272,7 +292,7 @@ async function runUntruncated(
   const run = await execute(tool, parsed.data, ctx, opts);
   if (run.cancelled) {
     return {
-      output: `[CANCELLED] ${tool.name} was cancelled by the user${partialOutput(run.settled)}`,
+      output: `[CANCELLED] ${tool.name} was ${stopped(ctx.signal)}${partialOutput(run.settled)}`,
       isError: true,
       status: 'cancelled',
       ...savedOf(run.settled),

@@ -204,13 +204,15 @@ describe('tea -p', () => {
     const r = await tea(['-p', 'write y', '--permission-mode', 'read-only', '--output-format', 'json']);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(
-      'tea: refused write_file (y.txt): not allowed here (read-only mode: write tools are not allowed)\n',
+      'tea: refused write_file (y.txt): not allowed here (read-only mode: write tools are not allowed); ' +
+        'to let it run, rerun with --permission-mode auto-edit\n',
     );
     expect(JSON.parse(r.stdout).refused).toEqual([
       {
         tool: 'write_file',
         call: 'write_file (y.txt)',
         reason: 'not allowed here (read-only mode: write tools are not allowed)',
+        rerun_with: '--permission-mode auto-edit',
       },
     ]);
   });
@@ -225,7 +227,7 @@ describe('tea -p', () => {
     expect(r.stderr).toMatch(
       /refused write_file \(z\.txt\).*read-only mode refuses write tools, whatever the rules say/,
     );
-    expect(r.stderr).toMatch(/--permission-mode ask or auto-edit/);
+    expect(r.stderr).toMatch(/; to let it run, rerun with --permission-mode auto-edit\n$/);
     expect(existsSync(path.join(t.ctx.work, 'z.txt'))).toBe(false);
   });
 

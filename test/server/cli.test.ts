@@ -118,6 +118,53 @@ describe('tea serve (the built CLI)', () => {
     }
   });
 
+  it('on 0.0.0.0, says which URLs to open and how to pass the token (and never prints it)', async () => {
+    const token = 'tea-test-token-0123456789abcdef';
+    const ctx = cliEnv({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.openaiBaseUrl,
+      TEA_MODEL: 'scripted-model',
+      TEA_API_TOKEN: token,
+    });
+    try {
+      const child = spawnTea(['serve', '--host', '0.0.0.0', '--port', '0', '--cwd', ctx.work], {
+        env: ctx.env,
+      });
+      const stderr = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stderr?.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (/Authorization: Bearer/.test(text)) resolve(text);
+        });
+        child.on('exit', (code) => reject(new Error(`tea serve exited ${code}: ${text}`)));
+      });
+      const line = /^tea serve: listening on (http:\/\/0\.0\.0\.0:(\d+)) \(all interfaces: (.+)\)$/m.exec(
+        stderr,
+      );
+      expect(line, stderr).not.toBeNull();
+      const port = line![2]!;
+      expect(line![3]).toContain(`http://127.0.0.1:${port}`);
+      // Every URL it names can be opened (with the token).
+      const urls = [...line![3]!.matchAll(/http:\/\/\S+?:\d+/g)].map((m) => m[0]);
+      expect(urls.length).toBeGreaterThan(0);
+      for (const u of urls) {
+        const res = await fetch(`${u}/v1/config`, { headers: { authorization: `Bearer ${token}` } });
+        expect({ u, status: res.status }).toEqual({ u, status: 200 });
+      }
+      expect(stderr).toMatch(
+        /^tea serve: the web UI and the API need the token in TEA_API_TOKEN: open http:\/\/\S+:\d+\/\?token=<the token> once/m,
+      );
+      expect(stderr).not.toContain(token);
+      // Still machine-readable as before: `listening on <url>`, the bound address and port.
+      expect(/tea serve: listening on (http:\/\/\S+)/.exec(stderr)?.[1]).toBe(`http://0.0.0.0:${port}`);
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+    } finally {
+      ctx.cleanup();
+    }
+  });
+
   it('refuses a non-loopback host without TEA_API_TOKEN (exit 2)', async () => {
     const ctx = cliEnv({
       OPENAI_API_KEY: 'sk-test',
