@@ -6,7 +6,6 @@
  * yield between slices; the rest of the value goes through `JSON.stringify` as usual.
  * The output is byte for byte what `Buffer.from(JSON.stringify(value))` gives.
  */
-import { randomBytes } from 'node:crypto';
 import { textSlices } from './slices.js';
 import { yieldToEventLoop } from './yield.js';
 
@@ -18,8 +17,9 @@ const SLICE_CHARS = 128 * 1024;
 /** `value` as UTF-8 JSON, yielding to the event loop between slices of its big strings. */
 export async function jsonBytes(value: unknown): Promise<Buffer> {
   const big: string[] = [];
-  // A marker no string in `value` can hold by chance: NUL, a random tag, the index.
-  const tag = `\u0000${randomBytes(8).toString('hex')}:`;
+  // A marker no string in `value` holds by chance: NUL, a random tag, the index (and
+  // should one hold it anyway, the count below differs and plain JSON.stringify is used).
+  const tag = `\u0000${Math.random().toString(36).slice(2)}${Date.now().toString(36)}:`;
   const skeleton = JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'string' && v.length > BIG_STRING_CHARS ? `${tag}${big.push(v) - 1}\u0000` : v,
   );
@@ -30,9 +30,11 @@ export async function jsonBytes(value: unknown): Promise<Buffer> {
     `"${JSON.stringify(tag).slice(1, -1).replaceAll('\\', '\\\\')}(\\d+)\\\\u0000"`,
     'g',
   );
+  const found = [...skeleton.matchAll(marker)];
+  if (found.length !== big.length) return Buffer.from(JSON.stringify(value));
   const pieces: Buffer[] = [];
   let at = 0;
-  for (const m of skeleton.matchAll(marker)) {
+  for (const m of found) {
     pieces.push(Buffer.from(skeleton.slice(at, m.index)));
     pieces.push(Buffer.from('"'));
     for (const slice of textSlices(big[Number(m[1])]!, SLICE_CHARS)) {
