@@ -4,25 +4,12 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import { backgroundOf, lastAnswer, launchBrowser, openApp, poll, screenshot, sendPrompt } from './browser.js';
-import { startTeaServer, type TeaServer } from './serve.js';
+import { useWebApp } from './app.js';
+import { backgroundOf, lastAnswer, openApp, poll, screenshot, sendPrompt } from './browser.js';
 
-let browser: Browser;
-let srv: TeaServer;
-
-beforeAll(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), startTeaServer(['--permission-mode', 'ask'])]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-beforeEach(() => srv.model.reset());
+const web = useWebApp(['--permission-mode', 'ask'], { resetModel: true });
 
 /** A 1×1 red PNG. */
 const PNG = Buffer.from(
@@ -32,8 +19,8 @@ const PNG = Buffer.from(
 
 describe('web UI: chat', () => {
   it('streams the answer, shows a tool card with its status and result, and counts tokens', async () => {
-    writeFileSync(path.join(srv.ctx.work, 'hello.txt'), 'hi\n');
-    srv.model.script(
+    writeFileSync(path.join(web.srv.ctx.work, 'hello.txt'), 'hi\n');
+    web.srv.model.script(
       reply().toolCall('list_dir', { path: '.' }).usage(120, 10),
       reply()
         .text('Here are the files in your **workspace**: `hello.txt`. All good.')
@@ -41,7 +28,7 @@ describe('web UI: chat', () => {
         .chunkDelay(30)
         .usage(200, 20),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'What files are here?');
     await poll(() => page.getByTestId('user-message').textContent()).toBe('What files are here?');
 
@@ -77,18 +64,18 @@ describe('web UI: chat', () => {
   });
 
   it('asks before writing a file; Allow once runs the tool and the file exists', async () => {
-    srv.model.script(
+    web.srv.model.script(
       reply().toolCall('write_file', { path: 'notes/hello.md', content: '# Hello from the web\n' }),
       reply().text('Saved **notes/hello.md**.'),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Write a hello note');
     const approval = page.getByTestId('approval');
     await approval.waitFor();
     expect(await approval.textContent()).toContain('write_file');
     const card = page.locator('[data-testid=tool-card][data-tool=write_file]');
     expect(await card.getAttribute('data-status')).toBe('waiting');
-    const target = path.join(srv.ctx.work, 'notes', 'hello.md');
+    const target = path.join(web.srv.ctx.work, 'notes', 'hello.md');
     expect(existsSync(target)).toBe(false);
     await screenshot(page, 'approval-prompt');
 
@@ -104,17 +91,17 @@ describe('web UI: chat', () => {
   });
 
   it('shows an edit as a coloured unified diff (approved with Always)', async () => {
-    writeFileSync(path.join(srv.ctx.work, 'greet.txt'), 'one\ntwo\nthree\n');
-    srv.model.script(
+    writeFileSync(path.join(web.srv.ctx.work, 'greet.txt'), 'one\ntwo\nthree\n');
+    web.srv.model.script(
       reply().toolCall('edit_file', { path: 'greet.txt', old_string: 'two', new_string: 'TWO' }),
       reply().text('Edited.'),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Shout the second line');
     await page.getByTestId('approval').getByTestId('approve-always').click();
     const card = page.locator('[data-testid=tool-card][data-tool=edit_file]');
     await poll(() => card.getAttribute('data-status')).toBe('ok');
-    expect(readFileSync(path.join(srv.ctx.work, 'greet.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+    expect(readFileSync(path.join(web.srv.ctx.work, 'greet.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
     await card.locator('summary').click();
     const diff = card.getByTestId('diff');
     expect(await diff.locator('.diff-del').allTextContents()).toEqual(['-two']);
@@ -131,13 +118,13 @@ describe('web UI: chat', () => {
   });
 
   it('sanitizes model Markdown: no script runs, highlighted code stays', async () => {
-    srv.model.script(
+    web.srv.model.script(
       reply().text(
         'Look <img src="x" onerror="window.__pwned = 1"> <script>window.__pwned = 2</script>' +
           '[click](javascript:window.__pwned=3)\n\n```ts\nconst answer: number = 42;\n```\n',
       ),
     );
-    const { page } = await openApp(browser, srv.url);
+    const { page } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Say something risky');
     const answer = page.getByTestId('assistant-text');
     await answer.locator('pre code').waitFor();
@@ -150,7 +137,7 @@ describe('web UI: chat', () => {
   });
 
   it('answers a question from the model inline and shows its todo list', async () => {
-    srv.model.script(
+    web.srv.model.script(
       reply().toolCall('todo_write', {
         todos: [
           { content: 'Pick a colour', status: 'in_progress' },
@@ -160,7 +147,7 @@ describe('web UI: chat', () => {
       reply().toolCall('ask_user', { question: 'Which colour?', options: ['Red', 'Blue'] }),
       reply().text('Blue it is.'),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Paint the fence');
     const question = page.getByTestId('question');
     await question.waitFor();
@@ -171,19 +158,19 @@ describe('web UI: chat', () => {
     await question.getByTestId('question-input').press('Enter');
     await poll(() => lastAnswer(page)).toBe('Blue it is.');
     expect(await question.getByTestId('question-outcome').textContent()).toBe('Answered: Blue, 蓝色');
-    expect(JSON.stringify(srv.model.requests[2]?.body.messages)).toContain('Blue, 蓝色');
+    expect(JSON.stringify(web.srv.model.requests[2]?.body.messages)).toContain('Blue, 蓝色');
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
   it('Stop cancels a running turn and the UI says so', async () => {
-    srv.model.script(reply().hang());
-    const { page, errors } = await openApp(browser, srv.url);
+    web.srv.model.script(reply().hang());
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Think about this forever');
     const stop = page.getByTestId('stop');
     await stop.waitFor();
     // The scripted model has the request (and never answers) before we stop.
-    await poll(() => srv.model.requests.length).toBe(1);
+    await poll(() => web.srv.model.requests.length).toBe(1);
     await stop.click();
     const status = page.getByTestId('turn-status');
     await status.waitFor();
@@ -197,11 +184,11 @@ describe('web UI: chat', () => {
   });
 
   it('Esc stops a turn too, and the session takes a new prompt afterwards', async () => {
-    srv.model.script(reply().hang(), reply().text('Back again.'));
-    const { page } = await openApp(browser, srv.url);
+    web.srv.model.script(reply().hang(), reply().text('Back again.'));
+    const { page } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Hang on');
     await page.getByTestId('stop').waitFor();
-    await poll(() => srv.model.requests.length).toBe(1);
+    await poll(() => web.srv.model.requests.length).toBe(1);
     await page.keyboard.press('Escape');
     await page.getByTestId('turn-status').waitFor();
     await sendPrompt(page, 'Are you there?');
@@ -210,8 +197,8 @@ describe('web UI: chat', () => {
   });
 
   it('previews a picked image, sends it with the prompt and shows it in the chat', async () => {
-    srv.model.script(reply().text('A red pixel.'));
-    const { page, errors } = await openApp(browser, srv.url);
+    web.srv.model.script(reply().text('A red pixel.'));
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await page
       .getByTestId('image-input')
       .setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: PNG });
@@ -221,7 +208,7 @@ describe('web UI: chat', () => {
     expect(await page.getByTestId('image-preview').count()).toBe(0);
     expect(await page.getByTestId('user-message').getByTestId('image-thumb').count()).toBe(1);
     // The model received the image as part of the user's message.
-    const sent = JSON.stringify(srv.model.requests[0]?.body.messages);
+    const sent = JSON.stringify(web.srv.model.requests[0]?.body.messages);
     expect(sent).toContain(PNG.toString('base64'));
     await screenshot(page, 'image-sent');
     expect(errors).toEqual([]);
@@ -229,7 +216,7 @@ describe('web UI: chat', () => {
   });
 
   it('Enter while an IME composes does not send; Shift+Enter adds a line', async () => {
-    const { page } = await openApp(browser, srv.url);
+    const { page } = await openApp(web.browser, web.srv.url);
     const input = page.getByTestId('prompt-input');
     await input.fill('你好');
     await input.dispatchEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true });
@@ -237,7 +224,7 @@ describe('web UI: chat', () => {
     await input.type('世界');
     expect(await input.inputValue()).toBe('你好\n世界');
     expect(await page.getByTestId('user-message').count()).toBe(0);
-    expect(srv.model.requests).toHaveLength(0);
+    expect(web.srv.model.requests).toHaveLength(0);
     await page.context().close();
   });
 });

@@ -3,32 +3,19 @@
  * list on a phone opens and closes, the top bar never wraps or spills (a side panel
  * open or not, a long model id, big token counts), and the model badge names the model.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import { lastAnswer, launchBrowser, openApp, poll, screenshot, sendPrompt } from './browser.js';
-import { startTeaServer, type TeaServer } from './serve.js';
+import { useWebApp } from './app.js';
+import { lastAnswer, openApp, poll, screenshot, sendPrompt } from './browser.js';
 
 const LONG_MODEL = 'claude-sonnet-4-5-20250929';
 const PHONE = { width: 375, height: 740 };
 
-let browser: Browser;
-let srv: TeaServer;
-
-beforeAll(async () => {
-  [browser, srv] = await Promise.all([
-    launchBrowser(),
-    startTeaServer(['--permission-mode', 'ask'], { models: { main: LONG_MODEL } }),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebApp(['--permission-mode', 'ask'], { models: { main: LONG_MODEL } });
 
 async function createSession(title: string): Promise<string> {
-  const res = await fetch(`${srv.url}/v1/sessions`, {
+  const res = await fetch(`${web.srv.url}/v1/sessions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ title }),
@@ -101,7 +88,7 @@ function layoutProblems(page: Page): Promise<string[]> {
 describe('web UI: layout', () => {
   it('at 375 px the session list closes again: its close button, a tap beside it, Esc, and picking a session', async () => {
     await createSession('Garden plans');
-    const { page, errors } = await openApp(browser, srv.url, PHONE);
+    const { page, errors } = await openApp(web.browser, web.srv.url, PHONE);
     const toggle = page.getByTestId('sidebar-toggle');
     await expectSidebar(page, false);
 
@@ -135,8 +122,8 @@ describe('web UI: layout', () => {
   });
 
   it('keeps the top bar on one line at 1280, 1024, 768 and 375 px, with and without a side panel', async () => {
-    srv.model.script(reply().text('Planted.').usage(1_234_567, 234_567));
-    const { page, errors } = await openApp(browser, srv.url, { width: 1280, height: 800 });
+    web.srv.model.script(reply().text('Planted.').usage(1_234_567, 234_567));
+    const { page, errors } = await openApp(web.browser, web.srv.url, { width: 1280, height: 800 });
     await sendPrompt(
       page,
       'Plan the vegetable garden for the whole summer, bed by bed, with a watering rota',
@@ -170,7 +157,7 @@ describe('web UI: layout', () => {
   });
 
   it('names the model in the badge, with the profile as its tooltip, and follows a profile switch', async () => {
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     const badge = page.getByTestId('active-profile');
     await poll(() => badge.textContent()).toBe(LONG_MODEL);
     expect(await badge.getAttribute('title')).toContain('main_model');
@@ -195,7 +182,7 @@ describe('web UI: layout', () => {
   });
 
   it('keeps a profile switch when an older config answer arrives after it', async () => {
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     const badge = page.getByTestId('active-profile');
     await poll(() => badge.textContent()).toBe(LONG_MODEL);
     // The config read that opening the settings starts is answered (with the profile

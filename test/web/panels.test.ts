@@ -1,20 +1,10 @@
 /** The memory panel (search scores, versions, history and restore) and settings (theme, accent, model profile) against the real `tea serve`. */
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openApp, poll, screenshot } from './browser.js';
-import { startTeaServer, type TeaServer } from './serve.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useWebApp } from './app.js';
+import { openApp, poll, screenshot } from './browser.js';
 
-let browser: Browser;
-let srv: TeaServer;
-
-beforeAll(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), startTeaServer()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebApp();
 
 interface MemoryJson {
   id: number;
@@ -23,7 +13,7 @@ interface MemoryJson {
 }
 
 async function memories(): Promise<MemoryJson[]> {
-  const res = await fetch(`${srv.url}/v1/memory?limit=100`);
+  const res = await fetch(`${web.srv.url}/v1/memory?limit=100`);
   return ((await res.json()) as { data: MemoryJson[] }).data;
 }
 
@@ -34,7 +24,7 @@ interface Remembered {
 }
 
 async function remember(content: string): Promise<Remembered> {
-  const res = await fetch(`${srv.url}/v1/memory`, {
+  const res = await fetch(`${web.srv.url}/v1/memory`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ content, category: 'fact' }),
@@ -44,7 +34,7 @@ async function remember(content: string): Promise<Remembered> {
 }
 
 async function restore(id: number): Promise<void> {
-  const res = await fetch(`${srv.url}/v1/memory/${id}/restore`, {
+  const res = await fetch(`${web.srv.url}/v1/memory/${id}/restore`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: '{}',
@@ -107,7 +97,7 @@ const MEMORY_INPUTS = ['memory-search', 'memory-input', 'memory-category', 'memo
 
 describe('web UI: panels', () => {
   it('adds, finds, pins and deletes a memory', async () => {
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     // The top bar's icon buttons have a name and the same visible tooltip.
     const toggle = page.getByRole('button', { name: 'Memory', exact: true });
     expect(await toggle.getAttribute('data-testid')).toBe('memory-toggle');
@@ -171,7 +161,7 @@ describe('web UI: panels', () => {
     expect(v2.outcome).toBe('update');
     expect(v2.superseded?.id).toBe(v1.memory.id);
 
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await page.getByTestId('memory-toggle').click();
     await page.getByTestId('memory-search').fill('Heron staging port');
     const hit = page.getByTestId('memory-item').filter({ hasText: '9191' });
@@ -251,7 +241,7 @@ describe('web UI: panels', () => {
       .filter({ hasText: `#${v3.memory.id} is now an earlier version` })
       .waitFor();
     // Its statement is current again as a new version from now: the periods never overlap.
-    const history = (await (await fetch(`${srv.url}/v1/memory/${v3.memory.id}/history`)).json()) as {
+    const history = (await (await fetch(`${web.srv.url}/v1/memory/${v3.memory.id}/history`)).json()) as {
       data: Array<{ id: number; content: string; valid_to: number | null; superseded_by: number | null }>;
     };
     const current = history.data[0]!;
@@ -272,7 +262,7 @@ describe('web UI: panels', () => {
   });
 
   it('keeps toasts clear of the memory panel at 390 px wide', async () => {
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await page.setViewportSize({ width: 390, height: 800 });
     await page.getByTestId('memory-toggle').click();
     await page.getByTestId('memory-add').click();
@@ -300,14 +290,14 @@ describe('web UI: panels', () => {
     const v2 = await remember('The Osprey cache now runs on port 7100.');
     expect(v2.superseded?.id).toBe(v1.memory.id);
     await restore(v1.memory.id);
-    await fetch(`${srv.url}/v1/memory/${v1.memory.id}/pin`, {
+    await fetch(`${web.srv.url}/v1/memory/${v1.memory.id}/pin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ pinned: true }),
     });
     expect((await remember('The Osprey cache now runs on port 7200.')).outcome).toBe('update');
 
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await page.getByTestId('memory-toggle').click();
     await page.getByTestId('memory-search').fill('Osprey cache port');
     const first = page.getByTestId('memory-item').first();
@@ -331,7 +321,7 @@ describe('web UI: panels', () => {
   });
 
   it('switches the theme and accent colour, and remembers them after a reload', async () => {
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     const background = () => page.evaluate('getComputedStyle(document.body).backgroundColor');
     const theme = () => page.evaluate('document.documentElement.dataset.theme');
     expect(await theme()).toBe('light');
@@ -359,7 +349,7 @@ describe('web UI: panels', () => {
   });
 
   it('lists the model profiles and switches the active one', async () => {
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await page.getByTestId('settings-toggle').click();
     const select = page.getByTestId('profile-select');
     await poll(() => select.locator('option').allTextContents()).toContain('second · scripted-second');
@@ -367,7 +357,7 @@ describe('web UI: panels', () => {
     // The badge names the model; the profile is in its tooltip.
     await poll(() => page.getByTestId('active-profile').textContent()).toBe('scripted-second');
     expect(await page.getByTestId('active-profile').getAttribute('title')).toContain('profile second');
-    const config = (await (await fetch(`${srv.url}/v1/config`)).json()) as { active_profile: string };
+    const config = (await (await fetch(`${web.srv.url}/v1/config`)).json()) as { active_profile: string };
     expect(config.active_profile).toBe('second');
     expect(errors).toEqual([]);
     await page.context().close();

@@ -5,29 +5,16 @@
  * Measured in Chromium (element boxes, scroll sizes), not by screenshots.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import { lastAnswer, launchBrowser, openApp, poll, screenshot, sendPrompt } from './browser.js';
-import { startTeaServer, type TeaServer } from './serve.js';
+import { useWebApp } from './app.js';
+import { lastAnswer, openApp, poll, screenshot, sendPrompt } from './browser.js';
 
 const PHONE = { width: 375, height: 740 };
 const LONG_MODEL = 'qwen2.5-coder-32b-instruct-q4_K_M-preview-20250929';
 
-let browser: Browser;
-let srv: TeaServer;
-
-beforeAll(async () => {
-  [browser, srv] = await Promise.all([
-    launchBrowser(),
-    startTeaServer(['--permission-mode', 'ask'], { models: { main: LONG_MODEL } }),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebApp(['--permission-mode', 'ask'], { models: { main: LONG_MODEL } });
 
 /** The message box's sizes, and whether its placeholder, typed in, would fit without scrolling. */
 function promptBox(page: Page): Promise<{
@@ -72,8 +59,8 @@ function titleAndBadge(
 
 describe('web UI: on a phone', () => {
   it('shows the token and cost counts and exports the session as Markdown and PDF from Settings', async () => {
-    srv.model.script(reply().text('Beds one to four, watered on Mondays.').usage(12_345, 678));
-    const { page, errors } = await openApp(browser, srv.url, PHONE);
+    web.srv.model.script(reply().text('Beds one to four, watered on Mondays.').usage(12_345, 678));
+    const { page, errors } = await openApp(web.browser, web.srv.url, PHONE);
     const exportMd = page.getByTestId('session-export-markdown');
     await page.getByTestId('settings-toggle').click();
     // No session yet: nothing to export or count.
@@ -113,8 +100,8 @@ describe('web UI: on a phone', () => {
   });
 
   it('shows the whole placeholder in the empty message box, before and after the first message', async () => {
-    srv.model.script(reply().text('Hello.'));
-    const { page, errors } = await openApp(browser, srv.url, PHONE);
+    web.srv.model.script(reply().text('Hello.'));
+    const { page, errors } = await openApp(web.browser, web.srv.url, PHONE);
     const before = await promptBox(page);
     expect(before.placeholderFits, JSON.stringify(before)).toBe(true);
     expect(before.scrollHeight).toBeLessThanOrEqual(before.clientHeight);
@@ -140,13 +127,13 @@ describe('web UI: on a phone', () => {
 
   it('cuts a long model name before the session title', async () => {
     const title = 'Please plan the vegetable garden for the whole summer';
-    const res = await fetch(`${srv.url}/v1/sessions`, {
+    const res = await fetch(`${web.srv.url}/v1/sessions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ title }),
     });
     const { id } = (await res.json()) as { id: string };
-    const { page, errors } = await openApp(browser, `${srv.url}/#session=${id}`, PHONE);
+    const { page, errors } = await openApp(web.browser, `${web.srv.url}/#session=${id}`, PHONE);
     await poll(() => page.getByTestId('session-title').textContent()).toBe(title);
     await poll(() => page.getByTestId('active-profile').textContent()).toBe(LONG_MODEL);
     const sizes = await titleAndBadge(page);

@@ -5,25 +5,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import { lastAnswer, launchBrowser, openApp, poll, screenshot, sendPrompt } from './browser.js';
-import { startTeaServer, type TeaServer } from './serve.js';
+import { useWebApp } from './app.js';
+import { lastAnswer, openApp, poll, screenshot, sendPrompt } from './browser.js';
 
-let browser: Browser;
-let srv: TeaServer;
-
-beforeAll(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), startTeaServer(['--permission-mode', 'ask'])]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-beforeEach(() => srv.model.reset());
+const web = useWebApp(['--permission-mode', 'ask'], { resetModel: true });
 
 /** The open session's id (the address names it: `#session=<id>`). */
 async function openSessionId(page: Page): Promise<string> {
@@ -33,7 +21,7 @@ async function openSessionId(page: Page): Promise<string> {
 
 /** The texts of the session's stored user messages, through the session API. */
 async function storedUserMessages(id: string): Promise<string[]> {
-  const res = await fetch(`${srv.url}/v1/sessions/${id}/messages`);
+  const res = await fetch(`${web.srv.url}/v1/sessions/${id}/messages`);
   const body = (await res.json()) as { data: Array<{ role: string; parts: Array<{ text?: string }> }> };
   return body.data.filter((m) => m.role === 'user').map((m) => m.parts.map((p) => p.text ?? '').join(''));
 }
@@ -45,24 +33,24 @@ async function reloadApp(page: Page): Promise<void> {
 
 describe('web UI: retry and reload', () => {
   it('Retry runs the failed message again without storing it twice (also after a reload)', async () => {
-    srv.model.script(
+    web.srv.model.script(
       reply().error(500, { message: 'the upstream model fell over' }),
       reply().error(503, { message: 'the upstream model is still down' }),
       reply().text('Second time lucky.'),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Tell me a story');
     await page.getByTestId('turn-error').waitFor();
     const id = await openSessionId(page);
     expect(await storedUserMessages(id)).toEqual(['Tell me a story']);
 
     await page.getByRole('button', { name: 'Retry' }).click();
-    await poll(() => srv.model.requests.length).toBe(2);
+    await poll(() => web.srv.model.requests.length).toBe(2);
     await poll(() => page.getByRole('button', { name: 'Retry' }).count()).toBe(1);
     expect(await storedUserMessages(id)).toEqual(['Tell me a story']);
     // One bubble on screen, and the model got the message once.
     expect(await page.getByTestId('user-message').count()).toBe(1);
-    const sent = (srv.model.requests[1]?.body.messages ?? []) as Array<{ role: string }>;
+    const sent = (web.srv.model.requests[1]?.body.messages ?? []) as Array<{ role: string }>;
     expect(sent.filter((m) => m.role === 'user')).toHaveLength(1);
 
     await reloadApp(page);
@@ -83,11 +71,11 @@ describe('web UI: retry and reload', () => {
   });
 
   it('shows an approval that waits when the page is reloaded, and the answer runs the tool', async () => {
-    srv.model.script(
+    web.srv.model.script(
       reply().toolCall('write_file', { path: 'reloaded.md', content: '# Still here\n' }),
       reply().text('Saved **reloaded.md**.'),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Write a note that survives a reload');
     await page.getByTestId('approval').waitFor();
 
@@ -104,7 +92,7 @@ describe('web UI: retry and reload', () => {
     expect(await card.getAttribute('data-status')).toBe('waiting');
     await screenshot(page, 'approval-after-reload');
 
-    const target = path.join(srv.ctx.work, 'reloaded.md');
+    const target = path.join(web.srv.ctx.work, 'reloaded.md');
     expect(existsSync(target)).toBe(false);
     await approval.getByTestId('approve-once').click();
     await poll(() => lastAnswer(page)).toContain('Saved');

@@ -3,29 +3,19 @@
  * history (rendered like the live turn), rename, delete, export, Chinese text.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import { lastAnswer, launchBrowser, openApp, poll, screenshot, sendPrompt } from './browser.js';
-import { startTeaServer, type TeaServer } from './serve.js';
+import { useWebApp } from './app.js';
+import { lastAnswer, openApp, poll, screenshot, sendPrompt } from './browser.js';
 
-let browser: Browser;
-let srv: TeaServer;
-
-beforeAll(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), startTeaServer(['--permission-mode', 'ask'])]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const web = useWebApp(['--permission-mode', 'ask']);
 
 const CHINESE =
   '你好！这是一段很长的中文回答，用来检查换行是否正常：人工智能助手应该能够在浏览器里流畅地显示中文、English 混排以及标点符号。';
 
 async function api<T>(method: string, path: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${srv.url}${path}`, { method });
+  const res = await fetch(`${web.srv.url}${path}`, { method });
   return { status: res.status, body: (await res.json()) as T };
 }
 
@@ -39,13 +29,13 @@ async function waitIdle(page: Page): Promise<void> {
 
 describe('web UI: sessions', () => {
   it('switches between two sessions, each loading its own history the way it was shown live', async () => {
-    writeFileSync(`${srv.ctx.work}/apples.txt`, 'red\n');
-    srv.model.script(
+    writeFileSync(`${web.srv.ctx.work}/apples.txt`, 'red\n');
+    web.srv.model.script(
       reply().toolCall('read_file', { path: 'apples.txt' }),
       reply().text('Apples are **red**.'),
       reply().thinking('The user writes Chinese.').text(CHINESE),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'First topic: apples');
     await poll(() => lastAnswer(page)).toBe('Apples are red.');
     await waitIdle(page);
@@ -85,7 +75,7 @@ describe('web UI: sessions', () => {
   });
 
   it('a slow start does not take the focus from a rename the user began meanwhile', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const context = await web.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(8000);
     // The settings load is held until the rename is under way, then let through.
@@ -97,7 +87,7 @@ describe('web UI: sessions', () => {
       await held;
       await route.continue();
     });
-    await page.goto(srv.url);
+    await page.goto(web.srv.url);
     const row = page.locator('[data-session-id]').first();
     await row.hover();
     await row.getByTestId('session-rename').click();
@@ -111,7 +101,7 @@ describe('web UI: sessions', () => {
   });
 
   it('renames and deletes sessions from the sidebar', async () => {
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await poll(() => page.getByTestId('session-item').count()).toBe(2);
     const row = page.locator('[data-session-id]').filter({ hasText: 'First topic' });
     const id = await row.getAttribute('data-session-id');
@@ -136,7 +126,7 @@ describe('web UI: sessions', () => {
   });
 
   it('exports the open session as Markdown and as PDF', async () => {
-    const { page } = await openApp(browser, srv.url);
+    const { page } = await openApp(web.browser, web.srv.url);
     await sessionItem(page, '第二个话题').click();
     await poll(() => lastAnswer(page)).toBe(CHINESE);
 

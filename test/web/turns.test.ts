@@ -5,34 +5,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import {
-  backgroundOf,
-  lastAnswer,
-  launchBrowser,
-  openApp,
-  poll,
-  screenshot,
-  sendPrompt,
-  textLines,
-} from './browser.js';
-import { startTeaServer, type TeaServer } from './serve.js';
+import { useWebApp } from './app.js';
+import { backgroundOf, lastAnswer, openApp, poll, screenshot, sendPrompt, textLines } from './browser.js';
 
-let browser: Browser;
-let srv: TeaServer;
-
-beforeAll(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), startTeaServer(['--permission-mode', 'ask'])]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-beforeEach(() => srv.model.reset());
+const web = useWebApp(['--permission-mode', 'ask'], { resetModel: true });
 
 /** How often `text` appears in the transcript. */
 async function occurrences(page: Page, text: string): Promise<number> {
@@ -47,8 +26,8 @@ async function reloadApp(page: Page): Promise<void> {
 
 describe('web UI: turns', () => {
   it('shows that Tea is working from the moment of sending until the turn ends, also after a reload', async () => {
-    srv.model.script(reply().text('Half an answer, then silence.').chunkSize(5).hangAfter(2));
-    const { page, errors } = await openApp(browser, srv.url);
+    web.srv.model.script(reply().text('Half an answer, then silence.').chunkSize(5).hangAfter(2));
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     const working = page.getByTestId('working');
     expect(await working.isVisible()).toBe(false);
     await sendPrompt(page, 'Take your time');
@@ -72,12 +51,12 @@ describe('web UI: turns', () => {
   });
 
   it('shows a failed turn’s error once, with Retry that sends the turn again (also after a reload)', async () => {
-    srv.model.script(
+    web.srv.model.script(
       reply().error(500, { message: 'the upstream model fell over' }),
       reply().error(503, { message: 'the upstream model is still down' }),
       reply().text('Second time lucky.'),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Tell me a story');
     const failure = page.getByTestId('turn-error');
     await failure.waitFor();
@@ -89,8 +68,8 @@ describe('web UI: turns', () => {
 
     await failure.getByRole('button', { name: 'Retry' }).click();
     await poll(() => occurrences(page, 'the upstream model is still down')).toBe(1);
-    expect(srv.model.requests).toHaveLength(2);
-    expect(JSON.stringify(srv.model.requests[1]?.body.messages)).toContain('Tell me a story');
+    expect(web.srv.model.requests).toHaveLength(2);
+    expect(JSON.stringify(web.srv.model.requests[1]?.body.messages)).toContain('Tell me a story');
     // Only the newest failure offers Retry.
     await poll(() => page.getByRole('button', { name: 'Retry' }).count()).toBe(1);
     expect(await occurrences(page, 'the upstream model fell over')).toBe(1);
@@ -103,7 +82,7 @@ describe('web UI: turns', () => {
     expect(await unanswered.textContent()).toContain('no answer');
     await unanswered.getByRole('button', { name: 'Retry' }).click();
     await poll(() => lastAnswer(page)).toBe('Second time lucky.');
-    expect(srv.model.requests).toHaveLength(3);
+    expect(web.srv.model.requests).toHaveLength(3);
     expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
     await poll(() => page.getByTestId('working').isVisible()).toBe(false);
     expect(errors).toEqual([]);
@@ -111,11 +90,11 @@ describe('web UI: turns', () => {
   });
 
   it('shows the diff of an edit, a new file and a command in full before the user answers', async () => {
-    const poem = path.join(srv.ctx.work, 'poem.txt');
+    const poem = path.join(web.srv.ctx.work, 'poem.txt');
     writeFileSync(poem, 'roses are red\nviolets are blue\nsugar is sweet\n');
     const command =
       'npm test -- --reporter=verbose --coverage && echo "all tests passed at $(date +%s)" | tee -a logs/test-history.txt';
-    srv.model.script(
+    web.srv.model.script(
       reply().toolCall('edit_file', {
         path: 'poem.txt',
         edits: [
@@ -127,7 +106,7 @@ describe('web UI: turns', () => {
       reply().toolCall('bash', { command }),
       reply().text('Done.'),
     );
-    const { page, errors } = await openApp(browser, srv.url);
+    const { page, errors } = await openApp(web.browser, web.srv.url);
     await sendPrompt(page, 'Improve the poem, note a todo and run the tests');
 
     const edit = page.getByTestId('approval').nth(0);
