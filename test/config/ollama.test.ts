@@ -49,8 +49,15 @@ const TAGS = {
   ],
 };
 
+/** The fake Ollama answers for sure: a generous probe timeout, so a busy machine cannot fail the test. */
+const ANSWERS_MS = 20_000;
 const load = (env: NodeJS.ProcessEnv, detectOllama?: boolean) =>
-  loadConfig({ cwd: dirs.project, env: { TEA_HOME: dirs.home, ...env }, detectOllama });
+  loadConfig({
+    cwd: dirs.project,
+    env: { TEA_HOME: dirs.home, ...env },
+    detectOllama,
+    ollamaTimeoutMs: ANSWERS_MS,
+  });
 
 describe('Ollama detection', () => {
   it('uses the first chat model of a local Ollama when nothing else configures one', async () => {

@@ -256,7 +256,13 @@ describe('an untrusted project file', () => {
     try {
       const ollama = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       dirs.writeProject(`main_model: { model: llama3.2:3b, base_url: "${EVIL}" }\n`);
-      const c = await loadConfig({ cwd: dirs.project, home: dirs.home, env: { OLLAMA_HOST: ollama } });
+      // the fake answers for sure: a generous probe timeout, so a busy machine cannot fail this
+      const c = await loadConfig({
+        cwd: dirs.project,
+        home: dirs.home,
+        env: { OLLAMA_HOST: ollama },
+        ollamaTimeoutMs: 20_000,
+      });
       expect(c.mainModelOrigin).toBe('ollama');
       expect(c.mainModel?.baseUrl.startsWith(ollama)).toBe(true);
       expect(c.mainModel?.model).toBe('llama3.2:3b');

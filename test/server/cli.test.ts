@@ -89,8 +89,8 @@ describe('tea serve (the built CLI)', () => {
       OPENAI_BASE_URL: model.openaiBaseUrl,
       TEA_MODEL: 'scripted-model',
     });
+    const child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work], { env: ctx.env });
     try {
-      const child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work], { env: ctx.env });
       let stderr = '';
       child.stderr?.on('data', (d: Buffer) => {
         stderr += d.toString();
@@ -114,6 +114,7 @@ describe('tea serve (the built CLI)', () => {
       expect(await code).toBe(0);
       expect(stderr).not.toMatch(/checkpoint/i);
     } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
       ctx.cleanup();
     }
   });
