@@ -44,6 +44,11 @@ export type AgentEvent =
       reason: string;
       /** For a shell command line: the sub-command (or redirection, construct) that needs the approval. */
       part?: string;
+      /**
+       * For a file write or edit: the unified diff it would make to the file as it is now
+       * (`created`: the file does not exist yet). The agent leaves it out; `tea serve` adds it.
+       */
+      diff?: { path: string; created: boolean; text: string };
     }
   | { type: 'approval_result'; requestId: string; decision: ApprovalDecision; message?: string }
   | {
@@ -79,6 +84,15 @@ export type AgentEvent =
     }
   | { type: 'fallback'; from: string; to: string; reason: string }
   | { type: 'error'; message: string; kind: string }
+  | {
+      /**
+       * The session's automatic title was stored (a background job after its first turn,
+       * so after that turn's `done`): not in `prompt`'s stream, but told to `Session.onTitle`.
+       */
+      type: 'title';
+      sessionId: string;
+      title: string;
+    }
   | { type: 'turn_end'; turnId: string; reason: StopReason; iterations: number }
   | {
       type: 'done';

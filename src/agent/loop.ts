@@ -128,7 +128,9 @@ export async function* runTurn(
     }
     iterations++;
 
-    const step: StepResult = yield* streamStep(deps, turnId, activeTools(), usage, (c) => {
+    // A retry is the user asking again: its first call tries a paused (circuit-open) model at once.
+    const probe = input.stored === true && iterations === 1;
+    const step: StepResult = yield* streamStep(deps, turnId, activeTools(), usage, probe, (c) => {
       cost += c;
     });
     if (step.cancelled) {
@@ -200,6 +202,7 @@ async function* streamStep(
   turnId: string,
   toolNames: string[],
   total: Usage,
+  probe: boolean,
   addCost: (usd: number) => void,
 ): AsyncGenerator<AgentEvent, StepResult> {
   let text = '';
@@ -254,7 +257,10 @@ async function* streamStep(
   await yieldToEventLoop();
   try {
     try {
-      for await (const d of deps.provider.stream({ messages, tools: specs }, deps.signal)) {
+      for await (const d of deps.provider.stream(
+        { messages, tools: specs, ...(probe ? { probe } : {}) },
+        deps.signal,
+      )) {
         if (deps.signal.aborted) break;
         switch (d.type) {
           case 'text':

@@ -90,6 +90,8 @@ export class Session {
   private memoryJob: Promise<void> = Promise.resolve();
   /** Stored messages the in-memory history reflects; another runner's writes change the count. */
   private storedCount: number;
+  /** Told when the automatic title is stored (after the turn's `done`: a face updates what it shows). */
+  onTitle: ((event: Extract<AgentEvent, { type: 'title' }>) => void) | undefined;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -354,6 +356,7 @@ export class Session {
       titleFor(cheap, input, context.backgroundSignal).then((r) => {
         this.deps.store.sessions.update(this.id, { title: r.text });
         context.recordUsage('background:title', cheap.info, r.usage);
+        this.onTitle?.({ type: 'title', sessionId: this.id, title: r.text });
       }),
       'title',
     );

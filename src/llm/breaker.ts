@@ -18,9 +18,10 @@ const DEFAULT_RECOVERY_MS = 60_000;
 /**
  * A circuit breaker for one endpoint.
  *
- * closed → (failureThreshold consecutive failures) → open → (recoveryMs elapsed) →
- * half-open: exactly one trial call is let through; its success closes the circuit,
- * its failure opens it again for another recoveryMs.
+ * closed → (failureThreshold consecutive failures) → open → (recoveryMs elapsed, or
+ * a probe: a call the user asked for again) → half-open: exactly one trial call is let
+ * through; its success closes the circuit, its failure opens it again for another
+ * recoveryMs. Nothing is called by the breaker itself.
  *
  * Callers bracket each call: `acquire()` (throws `LlmError('circuit-open')` while
  * open), then exactly one of `success()`, `failure()` or `release()` (the call
@@ -68,22 +69,27 @@ export class CircuitBreaker {
     return false;
   }
 
-  /** Lets a call through or throws `LlmError('circuit-open')`. */
-  acquire(profile?: string): void {
+  /**
+   * Lets a call through or throws `LlmError('circuit-open')`. A `probe` (a call the user
+   * asked for again, e.g. Retry) does not wait for the recovery time: an open circuit
+   * lets it through at once as its one trial call.
+   */
+  acquire(profile?: string, opts: { probe?: boolean } = {}): void {
     const state = this.state;
     if (state === 'closed') return;
-    if (state === 'half-open' && !this.trialInFlight) {
+    if ((state === 'half-open' || (state === 'open' && opts.probe === true)) && !this.trialInFlight) {
       this.current = 'half-open';
       this.trialInFlight = true;
       return;
     }
+    // Nothing calls it again by itself: the wait is until a call may try it.
     const wait =
       state === 'open'
-        ? `retrying in ${Math.ceil(this.retryInMs() / 1000)} s`
-        : 'a trial call is in progress';
+        ? `calls to it are paused for another ${Math.ceil(this.retryInMs() / 1000)} s; the first call after that, or a retry you ask for, tries it again`
+        : 'a trial call is in progress; try again when it has ended';
     throw new LlmError(
       'circuit-open',
-      `circuit open for ${this.key} after ${this.failures} consecutive failures; ${wait}`,
+      `circuit open for ${this.key} after ${this.failures} consecutive failures: ${wait}`,
       profile === undefined ? {} : { profile },
     );
   }

@@ -156,7 +156,7 @@ export class ResilientProvider implements Provider {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new LlmError('aborted', 'request cancelled', { profile: info.profile });
       try {
-        breaker.acquire(info.profile);
+        breaker.acquire(info.profile, { probe: request.probe === true && attempt === 0 });
       } catch (err) {
         if (err instanceof LlmError) return { ok: false, error: err };
         throw err;

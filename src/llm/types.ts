@@ -71,6 +71,11 @@ export interface ModelRequest {
   tools?: ToolSpec[];
   maxOutputTokens?: number;
   temperature?: number;
+  /**
+   * The user asked for this call again (a Retry): an endpoint whose circuit breaker is
+   * open gets it at once as its trial call, instead of failing until the recovery time.
+   */
+  probe?: boolean;
 }
 
 export interface Usage {

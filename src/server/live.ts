@@ -7,6 +7,7 @@
 import type { AgentEvent } from '../agent/events.js';
 import type { Session } from '../agent/index.js';
 import type { ImagePart } from '../llm/types.js';
+import { withProposedDiff } from './approval-diff.js';
 import { apiError } from './errors.js';
 import { DEFAULT_EVENT_BUFFER, EventHub } from './events.js';
 import type { ServerDeps } from './types.js';
@@ -169,6 +170,8 @@ export class LiveSessions {
       lastUsed: Date.now(),
       asked: new Map(),
     };
+    // The title arrives after the first turn's `done`: clients following the session see it.
+    session.onTitle = (event) => live.hub.push(event);
     this.live.set(session.id, live);
     this.evict();
     return live;
@@ -186,9 +189,11 @@ export class LiveSessions {
 
   private async pump(live: LiveSession, events: AsyncIterable<AgentEvent>): Promise<void> {
     const { session, hub } = live;
+    const roots = this.deps.config.permissions.roots;
     let sawDone = false;
     try {
-      for await (const event of events) {
+      for await (const next of events) {
+        const event = await withProposedDiff(next, { cwd: session.row.cwd, allowedRoots: roots });
         if (event.type === 'done') sawDone = true;
         const seq = hub.push(event);
         if (event.type === 'approval_request' || event.type === 'question')

@@ -1,10 +1,12 @@
 /**
  * What a file-writing call would change, computed before it runs (from the file as
  * it is now), so every face can show it while asking for approval: the terminal as
- * a unified diff, ACP as a diff block the editor renders.
+ * a unified diff, ACP as a diff block the editor renders, the web UI as the diff
+ * `tea serve` adds to the approval request.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { unifiedDiff } from './builtin/diff-text.js';
 import { expandHome } from './workspace.js';
 
 /** Files larger than this are not read for a preview. */
@@ -94,4 +96,32 @@ export async function proposedChange(
   const edits = proposedEdits(args);
   if (edits.length === 0) return undefined;
   return { ...base, after: applyEdits(now.text, edits), edits };
+}
+
+/** A proposed file change as a unified diff, for a face that shows it as text (the web UI). */
+export interface ProposedDiff {
+  /** The path as the call wrote it. */
+  path: string;
+  /** The file does not exist yet. */
+  created: boolean;
+  /** `---`/`+++` headers and `@@` hunks with 3 lines of context (cut head and tail past `maxChars`); '' when nothing changes. */
+  text: string;
+}
+
+/**
+ * The unified diff a write_file, append_file or edit_file call would make to the file
+ * as it is now, or undefined when it cannot be shown (see `proposedChange`, and an
+ * edit whose text to replace is not in the file).
+ */
+export async function proposedDiff(
+  tool: string,
+  args: Record<string, unknown>,
+  cwd: string,
+  maxChars = 100_000,
+): Promise<ProposedDiff | undefined> {
+  const change = await proposedChange(tool, args, cwd);
+  if (change?.after === undefined) return undefined;
+  const label = change.created ? '/dev/null' : change.shown;
+  const { text } = await unifiedDiff(label, change.shown, change.before, change.after, maxChars);
+  return { path: change.shown, created: change.created, text };
 }

@@ -60,6 +60,33 @@ describe('CircuitBreaker', () => {
     expect(() => b.acquire()).not.toThrow();
   });
 
+  it('says when a call may try an open circuit again, and promises no retry of its own', () => {
+    const clock = fakeClock();
+    const b = new CircuitBreaker('k', { failureThreshold: 1, recoveryMs: 60_000, now: clock.now });
+    failTimes(b, 1);
+    clock.advance(15_000);
+    expect(() => b.acquire()).toThrow(
+      'circuit open for k after 1 consecutive failures: calls to it are paused for another 45 s; the first call after that, or a retry you ask for, tries it again',
+    );
+  });
+
+  it('a probe (a call the user asked for again) is let through an open circuit as its one trial', () => {
+    const clock = fakeClock();
+    const b = new CircuitBreaker('k', { failureThreshold: 1, recoveryMs: 60_000, now: clock.now });
+    failTimes(b, 1);
+    expect(() => b.acquire()).toThrow(/paused/);
+    b.acquire(undefined, { probe: true });
+    // Only one trial at a time, probe or not.
+    expect(() => b.acquire(undefined, { probe: true })).toThrow(/trial call is in progress/);
+    b.failure();
+    expect(b.state).toBe('open');
+    expect(b.retryInMs()).toBe(60_000);
+    b.acquire(undefined, { probe: true });
+    b.success();
+    expect(b.state).toBe('closed');
+    expect(() => b.acquire()).not.toThrow();
+  });
+
   it('a failed trial opens the circuit again for another recoveryMs', () => {
     const clock = fakeClock();
     const b = new CircuitBreaker('k', { failureThreshold: 5, recoveryMs: 1000, now: clock.now });

@@ -46,6 +46,8 @@ export interface TestServerOptions {
   maxIterations?: number;
   /** Name new sessions on the cheap model (here the scripted main model) after their first turn. */
   titles?: boolean;
+  /** More `llm:` settings, in YAML flow style (e.g. `breaker: { failure_threshold: 1 }`). */
+  llm?: string;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -61,7 +63,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       `main_model: { base_url: ${model.openaiBaseUrl}, api_key: ${SECRET_KEY}, model: scripted-model }`,
       `profiles:`,
       `  other: { base_url: ${model.openaiBaseUrl}, api_key: ${SECRET_KEY}, model: other-model }`,
-      'llm: { timeout_s: 5, max_retries: 0 }',
+      `llm: { timeout_s: 5, max_retries: 0${opts.llm ? `, ${opts.llm}` : ''} }`,
       `agent: { auto_title: ${opts.titles ?? false}, max_iterations: ${opts.maxIterations ?? 10} }`,
       'memory: { extract: false, tune: false }',
       'tools: { loading: all }',

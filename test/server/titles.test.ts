@@ -54,6 +54,21 @@ describe('session titles', () => {
     expect(JSON.stringify(t.model.requests[1]?.body.messages)).toContain('herb corner');
   });
 
+  it('tells a client following the session its new title (a title event after the turn’s done)', async () => {
+    t.model.script(reply().text('Here is a plan.'), reply().text('Spring vegetable beds'));
+    const { id } = (await t.json<{ id: string }>('POST', '/v1/sessions', { title: 'Untitled garden' })).body;
+    const events = readSse(`${t.url}/v1/sessions/${id}/events`, (e) => e.event === 'title');
+    expect((await t.json('POST', `/v1/sessions/${id}/prompt`, { input: FIRST })).status).toBe(202);
+    const seen = await events;
+    expect(seen.map((e) => e.event).slice(-2)).toEqual(['done', 'title']);
+    expect(JSON.parse(seen.at(-1)!.data)).toEqual({
+      type: 'title',
+      sessionId: id,
+      title: 'Spring vegetable beds',
+    });
+    expect((await t.json<SessionBody>('GET', `/v1/sessions/${id}`)).body.title).toBe('Spring vegetable beds');
+  });
+
   it('falls back to the first message when the cheap model answers [] or no title at all', async () => {
     const fallback = 'Please plan the vegetable beds for spring: tomatoes, beans';
     for (const junk of ['[]', '', '?!…', '{}', `Sure. ${'Beds need sun and water every day. '.repeat(5)}`]) {

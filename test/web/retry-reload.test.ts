@@ -55,8 +55,12 @@ describe('web UI: retry and reload', () => {
 
     await reloadApp(page);
     await page.getByTestId('turn-error').waitFor();
+    expect(await page.getByTestId('turn-error').textContent()).toContain('got no answer');
     await page.getByRole('button', { name: 'Retry' }).click();
     await poll(() => lastAnswer(page)).toBe('Second time lucky.');
+    // The message has its answer: the line saying it got none is gone.
+    expect(await page.getByTestId('turn-error').count()).toBe(0);
+    expect(await page.getByTestId('messages').textContent()).not.toContain('got no answer');
     expect(await storedUserMessages(id)).toEqual(['Tell me a story']);
     expect(await page.getByTestId('user-message').count()).toBe(1);
     await poll(() => page.getByTestId('working').isVisible()).toBe(false);

@@ -25,15 +25,18 @@ export interface TeaServerOptions {
   /** The model ids of the main profile and of the profile `second`. */
   models?: { main?: string; second?: string };
   startTimeoutMs?: number;
+  /** Name sessions on the (scripted) model after their first turn: a second request per new session. */
+  autoTitle?: boolean;
 }
 
-function configYaml(modelUrl: string, models: TeaServerOptions['models'] = {}): string {
+function configYaml(modelUrl: string, opts: TeaServerOptions): string {
+  const models = opts.models ?? {};
   const profile = (model: string) => `  base_url: ${modelUrl}\n  api_key: sk-test\n  model: ${model}\n`;
   return [
     `main_model:\n${profile(models.main ?? 'scripted-model')}`,
     `profiles:\n  second:\n${profile(models.second ?? 'scripted-second').replace(/^ {2}/gm, '    ')}`,
-    // No background model calls: every scripted reply belongs to the test that queued it.
-    'agent:\n  auto_title: false\n',
+    // No background model calls (unless asked for): every scripted reply belongs to the test that queued it.
+    `agent:\n  auto_title: ${opts.autoTitle === true}\n`,
     'memory:\n  extract: false\n',
     'llm:\n  max_retries: 0\n',
   ].join('');
@@ -47,7 +50,7 @@ export async function startTeaServer(
   const startTimeoutMs = opts.startTimeoutMs ?? 15_000;
   const model = await startModelServer();
   const ctx = cliEnv(opts.env);
-  writeFileSync(path.join(ctx.home, 'config.yaml'), configYaml(model.openaiBaseUrl, opts.models));
+  writeFileSync(path.join(ctx.home, 'config.yaml'), configYaml(model.openaiBaseUrl, opts));
   const child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work, ...extraArgs], {
     env: ctx.env,
     cwd: ctx.work,

@@ -89,6 +89,42 @@ describe('web UI: turns', () => {
     await page.context().close();
   });
 
+  it('shows what overwriting a file replaces (a diff against the file), and "New file" only for a new one', async () => {
+    const notes = path.join(web.srv.ctx.work, 'overwrite-me.txt');
+    writeFileSync(notes, 'hello web\nkeep this line\n');
+    web.srv.model.script(
+      reply().toolCall('write_file', { path: 'overwrite-me.txt', content: 'changed line\nkeep this line\n' }),
+      reply().toolCall('write_file', { path: 'brand-new.txt', content: 'first line\n' }),
+      reply().text('Both written.'),
+    );
+    const { page, errors } = await openApp(web.browser, web.srv.url);
+    await sendPrompt(page, 'Change the first line and start a new file');
+
+    const overwrite = page.getByTestId('approval').nth(0);
+    const diff = overwrite.getByTestId('approval-diff');
+    await diff.waitFor();
+    expect(await overwrite.locator('.approval-preview .tool-section-label').textContent()).toBe(
+      'Changes to overwrite-me.txt',
+    );
+    expect(await diff.locator('.diff-del').allTextContents()).toEqual(['-hello web']);
+    expect(await diff.locator('.diff-add').allTextContents()).toEqual(['+changed line']);
+    expect(await diff.locator('.diff-ctx').allTextContents()).toEqual([' keep this line']);
+    await screenshot(page, 'approval-overwrite-diff');
+    await overwrite.getByTestId('approve-once').click();
+    await poll(() => readFileSync(notes, 'utf8')).toBe('changed line\nkeep this line\n');
+
+    const created = page.getByTestId('approval').nth(1);
+    await created.getByTestId('approval-diff').waitFor();
+    expect(await created.locator('.approval-preview .tool-section-label').textContent()).toBe(
+      'New file brand-new.txt',
+    );
+    expect(await created.locator('.diff-line').allTextContents()).toEqual(['+first line']);
+    await created.getByTestId('approve-once').click();
+    await poll(() => lastAnswer(page)).toBe('Both written.');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('shows the diff of an edit, a new file and a command in full before the user answers', async () => {
     const poem = path.join(web.srv.ctx.work, 'poem.txt');
     writeFileSync(poem, 'roses are red\nviolets are blue\nsugar is sweet\n');

@@ -161,13 +161,23 @@ export class App {
   private onEvent(event: AgentEvent): void {
     this.chat.handleEvent(event);
     this.working.onEvent(event);
-    if (event.type === 'turn_start') this.setRunning(true);
+    if (event.type === 'title') this.retitle(event.sessionId, event.title);
+    else if (event.type === 'turn_start') this.setRunning(true);
     else if (event.type === 'usage') this.usage.add(event.usage, event.costUsd);
     else if (event.type === 'done') {
       this.setRunning(false);
       void this.sessions.refresh();
       if (this.reloadOnDone && this.session) void this.open(this.session);
     }
+  }
+
+  /** The automatic title arrived (after the first turn): the header and the list show it. */
+  private retitle(sessionId: string, title: string): void {
+    if (this.session?.id === sessionId) {
+      this.session = { ...this.session, title };
+      this.title.textContent = sessionTitle(this.session);
+    }
+    this.sessions.retitle(sessionId, title);
   }
 
   private async send(text: string, images: ImageInput[]): Promise<boolean> {

@@ -1,11 +1,13 @@
 /**
- * What an approval is about, shown before the user answers: the diff an edit would
- * make (removed and added lines coloured), a new file's or an append's content, a
- * patch, or the whole command line. Everything goes in as text.
+ * What an approval is about, shown before the user answers: the diff a file write or
+ * edit would make (removed and added lines coloured; from the server, which reads the
+ * file), a new file's content, a patch, or the whole command line. Everything goes in
+ * as text.
  */
 import { h } from './dom.js';
 import { type DiffLine, lineDiff } from './line-diff.js';
 import { prettyArgs } from './text.js';
+import type { AgentEvent } from './types.js';
 
 /** Tools whose `command` argument is a shell command line. */
 const COMMAND_TOOLS = new Set(['bash', 'bg_start']);
@@ -16,14 +18,25 @@ export interface Preview {
   node: HTMLElement;
 }
 
+/** The diff the server computed against the file as it is now (see the approval_request event). */
+export type FileDiff = NonNullable<Extract<AgentEvent, { type: 'approval_request' }>['diff']>;
+
 /**
  * The preview of a tool call waiting for approval. `part` is the piece of a shell
- * command line that needs the approval (marked inside the command).
+ * command line that needs the approval (marked inside the command); `diff`, what a
+ * file write would change in the file as it is now (without it, only what the
+ * arguments say can be shown).
  */
-export function approvalPreview(tool: string, args: Record<string, unknown>, part?: string): Preview {
+export function approvalPreview(
+  tool: string,
+  args: Record<string, unknown>,
+  part?: string,
+  diff?: FileDiff,
+): Preview {
   const command = str(args.command);
   if (COMMAND_TOOLS.has(tool) && command !== undefined)
     return { kind: 'command', node: commandView(command, part) };
+  if (diff) return { kind: 'change', node: fileDiffView(tool, args, diff) };
   const path = str(args.path) ?? '';
   if (tool === 'edit_file') {
     const edits = editsOf(args);
@@ -68,6 +81,35 @@ function editView(path: string, edits: Edit[], all: boolean): HTMLElement {
     lines.push(...lineDiff(edit.before, edit.after));
   });
   return diffView(`Changes to ${path}${all ? ' (every occurrence)' : ''}`, lines);
+}
+
+/** A write, append or edit as the diff of the file: "New file" only when it does not exist yet. */
+function fileDiffView(tool: string, args: Record<string, unknown>, diff: FileDiff): HTMLElement {
+  if (diff.created) {
+    // All of it is added: the `@@ -0,0 +1,n @@` header says nothing more.
+    const lines = unifiedLines(diff.text).filter((l) => l.kind !== 'hunk');
+    return diffView(`New file ${diff.path}`, lines);
+  }
+  if (diff.text === '')
+    return diffView(`${diff.path} already has this content`, [{ kind: 'ctx', text: '(no change)' }]);
+  const caption =
+    tool === 'append_file'
+      ? `Added to the end of ${diff.path}`
+      : `Changes to ${diff.path}${args.replace_all === true ? ' (every occurrence)' : ''}`;
+  return diffView(caption, unifiedLines(diff.text));
+}
+
+/** The lines of a unified diff; its `---`/`+++` headers are left out (the caption names the file). */
+function unifiedLines(text: string): DiffLine[] {
+  return text
+    .split('\n')
+    .filter((line) => !line.startsWith('--- ') && !line.startsWith('+++ '))
+    .map((line): DiffLine => {
+      if (line.startsWith('@@')) return { kind: 'hunk', text: line };
+      if (line.startsWith('+')) return { kind: 'add', text: line.slice(1) };
+      if (line.startsWith('-')) return { kind: 'del', text: line.slice(1) };
+      return { kind: 'ctx', text: line.startsWith(' ') ? line.slice(1) : line };
+    });
 }
 
 function diffView(caption: string, lines: DiffLine[]): HTMLElement {

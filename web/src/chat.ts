@@ -39,6 +39,8 @@ export class ChatView {
   /** The input of a retry asked for (the server's turn_start names only its text). */
   private retrying: TurnInput | null = null;
   private failure: HTMLElement | null = null;
+  /** The "got no answer" line of a stored message, until an answer to it arrives. */
+  private noAnswer: HTMLElement | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -56,6 +58,7 @@ export class ChatView {
     this.turnInput = null;
     this.retrying = null;
     this.failure = null;
+    this.noAnswer = null;
   }
 
   isEmpty(): boolean {
@@ -100,6 +103,9 @@ export class ChatView {
   }
 
   handleEvent(event: AgentEvent): void {
+    // The message that got no answer has one now (a retry is answering it).
+    if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_start')
+      this.dropNoAnswer();
     switch (event.type) {
       case 'turn_start': {
         if (event.retry) {
@@ -316,8 +322,16 @@ export class ChatView {
     );
     const line = this.addFailure('This message got no answer (its turn failed or was stopped).');
     offerRetry(line, { text, images }, this.actions.retry);
+    this.noAnswer = line;
     this.failure = null;
     this.turn = null;
+  }
+
+  private dropNoAnswer(): void {
+    const block = this.noAnswer?.parentElement;
+    this.noAnswer?.remove();
+    this.noAnswer = null;
+    if (block && block.childElementCount === 0) block.remove();
   }
 
   private endTurn(reason: string, message?: string): void {

@@ -6,6 +6,9 @@
 import { byId } from './dom.js';
 import type { Session } from './types.js';
 
+/** Model ids up to this many characters are shown whole at any width ("gpt-4o", "qwen3:8b"). */
+const SHORT_NAME = 10;
+
 export class ModelBadge {
   private readonly node = byId('active-profile');
   private models: ReadonlyMap<string, string> = new Map();
@@ -28,6 +31,8 @@ export class ModelBadge {
     const profile = this.session?.profile ?? this.active;
     const model = this.session?.model ?? (profile ? this.models.get(profile) : undefined) ?? profile;
     this.node.textContent = model ?? '';
+    // A short id is never cut (in a narrow bar a long one gives way first: its tooltip names it).
+    this.node.toggleAttribute('data-short', Boolean(model) && (model ?? '').length <= SHORT_NAME);
     this.node.dataset.profile = profile ?? '';
     this.node.title =
       model && profile && profile !== model ? `Model ${model} (profile ${profile})` : `Model ${model ?? ''}`;

@@ -35,7 +35,7 @@ export class ApprovalPrompt {
       return button;
     };
     // What would happen, in full, before the user answers (the raw arguments stay one click away).
-    const preview = approvalPreview(request.tool, request.args, request.part);
+    const preview = approvalPreview(request.tool, request.args, request.part, request.diff);
     const subject = preview.kind === 'command' ? undefined : request.subject;
     this.root = h(
       'div',

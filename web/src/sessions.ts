@@ -55,6 +55,13 @@ export class SessionList {
     this.render();
   }
 
+  /** A session got a new title elsewhere (the automatic one): shown where it is listed. */
+  retitle(id: string, title: string): void {
+    if (!this.sessions.some((s) => s.id === id)) return;
+    this.sessions = this.sessions.map((s) => (s.id === id ? { ...s, title } : s));
+    this.render();
+  }
+
   private render(): void {
     clear(this.list);
     if (this.sessions.length === 0) {
