@@ -29,10 +29,17 @@ function label(tool: Tool, subject: string | undefined): string {
     : tool.name;
 }
 
+/** Quoted for a POSIX shell, so the flag can be pasted as it is (a `'` in a path included). */
+const allowFlag = (rule: string): string => `--allow '${rule.replaceAll("'", `'\\''`)}'`;
+
+/** A shell line's rerun flags (every command's `--allow`, and a mode when one is needed). */
+function shellFlags(rerun: NonNullable<PermissionDecision['rerun']>): string {
+  const mode = rerun.mode === undefined ? [] : [`--permission-mode ${rerun.mode}`];
+  return [...mode, ...rerun.allow.map(allowFlag)].join(' ');
+}
+
 /** An `--allow` rule that would let this call run without asking, if one would. */
-function ruleHint(tool: Tool, subject: string | undefined, decision: PermissionDecision): string | undefined {
-  if (decision.part !== undefined)
-    return decision.suggest === undefined ? undefined : `${tool.name}:${decision.suggest}`;
+function ruleHint(tool: Tool, subject: string | undefined): string {
   if (!subject) return tool.name;
   const head = subject.split(/\s+/).slice(0, 2).join(' ');
   return `${tool.name}:${tool.approval === 'exec' ? `${head}*` : subject}`;
@@ -40,7 +47,8 @@ function ruleHint(tool: Tool, subject: string | undefined, decision: PermissionD
 
 /**
  * For a call read-only mode refused (not a deny rule): the flags of a run that lets it
- * through. Writes run in auto-edit; a command runs in ask mode with an `--allow` for it.
+ * through. Writes run in auto-edit; a command runs in ask mode with an `--allow` for it
+ * (a shell line: for each of its commands, and auto-edit when it writes files).
  */
 function looserMode(
   tool: Tool,
@@ -48,25 +56,26 @@ function looserMode(
   decision: PermissionDecision,
 ): string | undefined {
   if (!decision.reason.startsWith('read-only mode')) return undefined;
+  // A shell line: the flags that let all of it run (checked), else only --yolo.
+  if (decision.part !== undefined)
+    return decision.rerun ? `${shellFlags(decision.rerun)} or --yolo` : '--yolo';
   if (tool.approval === 'write') return '--permission-mode auto-edit';
   if (tool.approval !== 'exec') return undefined;
-  const what = decision.part ?? subject;
-  const rule = what ? `${tool.name}:${what.split(/\s+/).slice(0, 2).join(' ')}*` : tool.name;
-  return `--permission-mode ask --allow '${rule.replaceAll("'", `'\\''`)}' or --yolo`;
+  return `--permission-mode ask ${allowFlag(ruleHint(tool, subject))} or --yolo`;
 }
 
 /** The refusal when a call needs approval and nobody can give it. */
 function unanswerable(tool: Tool, subject: string | undefined, decision: PermissionDecision): string {
-  const rule = ruleHint(tool, subject, decision);
-  // Quoted for a POSIX shell, so the flag can be pasted as it is (a `'` in a path included).
-  const rerun = rule === undefined ? '--yolo' : `--allow '${rule.replaceAll("'", `'\\''`)}' or --yolo`;
   if (decision.part === undefined) {
+    const rerun = `${allowFlag(ruleHint(tool, subject))} or --yolo`;
     return (
       `[DENIED] ${label(tool, subject)} needs the user's approval, and nobody can approve in this run.\n` +
       `Hint: say what you would have run; the user can rerun with ${rerun}.`
     );
   }
-  const rewrite = rule === undefined ? 'write the command without that part, or ' : '';
+  // A shell line: the flags that let all of it run (checked), else only --yolo.
+  const rerun = decision.rerun ? `${shellFlags(decision.rerun)} or --yolo` : '--yolo';
+  const rewrite = decision.rerun ? '' : 'write the command without that part, or ';
   return (
     `[DENIED] ${label(tool, subject)} needs the user's approval (${decision.reason}), and nobody can approve in this run.\n` +
     `Hint: ${rewrite}say what you would have run; the user can rerun with ${rerun}.`

@@ -69,6 +69,11 @@ export type AgentEvent =
       tokensAfter: number;
       limit: number;
       steps: string[];
+      /**
+       * With step `cut-last-message`: the last message (the user's new input, or a tool
+       * result) was longer than the window; the model sees its first and last characters.
+       */
+      cut?: { role: string; chars: number; kept: number; tokens: number };
     }
   | { type: 'usage'; model: string; usage: Usage; costUsd: number }
   | {

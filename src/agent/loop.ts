@@ -245,6 +245,7 @@ async function* streamStep(
       tokensAfter: built.tokens,
       limit: built.limit,
       steps: built.trimmed,
+      ...(built.cut ? { cut: built.cut } : {}),
     };
   }
   deps.context.failedCompactions = built.tokens > built.limit ? deps.context.failedCompactions + 1 : 0;

@@ -88,6 +88,8 @@ export class Session {
   private readonly policy: PermissionPolicy;
   private context: SessionContext | undefined;
   private memoryJob: Promise<void> = Promise.resolve();
+  /** The first message, while no turn has gone well enough to name the session after it. */
+  private untitled: string | undefined;
   /** Stored messages the in-memory history reflects; another runner's writes change the count. */
   private storedCount: number;
   /** Told when the automatic title is stored (after the turn's `done`: a face updates what it shows). */
@@ -248,7 +250,7 @@ export class Session {
       this.deps.store.sessions.update(this.id, { title });
     }
     const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
-    const firstTurn = this.history.length === 0;
+    if (this.history.length === 0) this.untitled = input;
     const context = await this.sessionContext();
     let next: TurnInput | undefined = again
       ? { ...again, stored: true }
@@ -283,8 +285,11 @@ export class Session {
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
     }
-    if (firstTurn && this.deps.titles && this.deps.cheapProvider) this.nameInBackground(context, input);
-    this.memoryInBackground(context);
+    // After a cancel or a failed model, no cheap-model work for a face to wait on (a later turn does it).
+    if (last.reason !== 'cancelled' && last.reason !== 'error') {
+      this.nameInBackground(context);
+      this.memoryInBackground(context);
+    }
     const leftover = this.saveLeftovers();
     yield {
       type: 'done',
@@ -312,10 +317,7 @@ export class Session {
     await this.context?.settled();
   }
 
-  /**
-   * For a face about to exit: waits up to `graceMs` for the background jobs, then
-   * stops those still running (a hung cheap model must not hold the exit); says which.
-   */
+  /** For a face about to exit: waits up to `graceMs` for background jobs, then stops them (says which). */
   async settle(graceMs: number): Promise<Settled> {
     return (await this.context?.settle(graceMs)) ?? { stopped: [] };
   }
@@ -349,9 +351,11 @@ export class Session {
     return this.context;
   }
 
-  /** Gives the session a short title from its first message, on the cheap model, without waiting. */
-  private nameInBackground(context: SessionContext, input: string): void {
-    const cheap = this.deps.cheapProvider!;
+  /** Names the session after its first message on the cheap model, without waiting (once a turn went well). */
+  private nameInBackground(context: SessionContext): void {
+    const [cheap, input] = [this.deps.cheapProvider, this.untitled];
+    this.untitled = undefined;
+    if (!cheap || !this.deps.titles || input === undefined) return;
     context.track(
       titleFor(cheap, input, context.backgroundSignal).then((r) => {
         this.deps.store.sessions.update(this.id, { title: r.text });

@@ -5,6 +5,7 @@ import type { PromptFlags } from './flags.js';
 import { settleBackground } from './print.js';
 import { textRenderer } from './render.js';
 import { createRuntime, pickSession, type Runtime, workspaceDir } from './runtime.js';
+import { slashCommand } from './slash.js';
 import { confirmProjectTrust } from './trust-prompt.js';
 import { VERSION } from './version.js';
 
@@ -53,13 +54,16 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
   const render = textRenderer(process.stdout, process.stderr, true);
   process.stdout.write(
     `Tea Agent ${VERSION} · ${rt.provider.info.model} · session ${session.id.slice(0, 8)}\n` +
-      'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits.\n',
+      'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits; /help lists the commands.\n',
   );
   try {
     rl.prompt();
     for await (const line of rl) {
-      const text = line.trim();
-      if (text === '/exit' || text === '/quit') break;
+      const command = slashCommand(line);
+      if (command?.kind === 'exit') break;
+      const text = command ? '' : line.trim();
+      if (command?.kind === 'help') process.stdout.write(command.text);
+      else if (command?.kind === 'unknown') process.stderr.write(command.text);
       if (text) {
         abort = new AbortController();
         for await (const e of session.prompt(text, { signal: abort.signal })) {

@@ -32,7 +32,10 @@ function buildProgram(setCode: (code: number) => void): Command {
     .enablePositionalOptions()
     .description('Tea Agent: an AI agent that does real work on your machine.')
     .version(VERSION, '-V, --version')
-    .argument('[prompt...]', 'what to do (with -p, or piped on stdin)')
+    .argument(
+      '[prompt...]',
+      'what to do, with -p; without -p only as the instruction for text piped on stdin (git diff | tea review this)',
+    )
     .option('-p, --print', 'run one prompt, print the answer and exit')
     .option(
       '--output-format <format>',
@@ -62,14 +65,28 @@ function buildProgram(setCode: (code: number) => void): Command {
     .action(async (words: string[], opts: PromptFlags) => {
       // Before stdin is read: a wrong directory is reported at once.
       if (opts.cwd !== undefined) (await import('./open-store.js')).workspaceDir(opts.cwd);
+      // Words without -p: a typo of a command, or a prompt nobody asked to run (bare-words.ts).
+      if (!opts.print && words.length > 0) {
+        const { checkBareWords, stdinIsPiped } = await import('./bare-words.js');
+        checkBareWords(
+          words,
+          program.commands.map((c) => c.name()),
+          stdinIsPiped(),
+        );
+      }
       if (!opts.print && words.length === 0 && process.stdin.isTTY) {
         const { runInteractive } = await import('./interactive.js');
         setCode(await runInteractive(opts));
         return;
       }
       const { runPrompt } = await import('./print.js');
-      setCode(await runPrompt(words.join(' '), opts));
+      setCode(await runPrompt(words, opts));
     });
+  program.addHelpText(
+    'after',
+    '\nWithout -p, words run as a prompt only for text piped on stdin; otherwise they must name a\n' +
+      'command (a misspelt one is refused, with the closest). tea alone starts the interactive prompt.\n',
+  );
 
   const sessions = program.command('sessions').description('list, show and remove stored sessions');
   sessions
@@ -226,6 +243,10 @@ function buildProgram(setCode: (code: number) => void): Command {
       setCode(await trustCommand(commandFlags<TrustFlags>(cmd)));
     });
   addFaceCommands(program, setCode);
+  program
+    .command('help [command...]')
+    .description('show the help of tea or of one of its commands (tea help sessions list)')
+    .action(async (names: string[]) => (await import('./bare-words.js')).showHelp(program, names));
   return program;
 }
 
@@ -256,10 +277,12 @@ export async function main(argv: string[]): Promise<number> {
   });
   // The command a usage error belongs to: the one commander was parsing, or the one running.
   let current: NamedCommand | undefined;
+  let failed: Command | undefined;
   for (const command of allCommands(program)) {
     command.configureOutput({
       outputError: () => {
         current = command;
+        failed = command;
       },
     });
   }
@@ -270,7 +293,8 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {
-    return reportError(e, current);
+    const typo = failed ? (await import('./bare-words.js')).subcommandTypo(e, failed) : undefined;
+    return typo ? reportError(typo.error, typo.command) : reportError(e, current);
   }
 }
 

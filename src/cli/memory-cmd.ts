@@ -1,5 +1,5 @@
 /** `tea memory …`: list, search, add, history, restore, rm, pin, export, import, profile. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { isoDate } from '../memory/format.js';
 import { readMemoryFile } from '../memory/import-file.js';
 import type { MemorySearchHit, RememberResult } from '../memory/service.js';
@@ -31,6 +31,20 @@ function validity(m: Memory, newer?: Memory): string {
   if (end === undefined) return `since ${day(m.validFrom)}`;
   if (day(end) === day(m.validFrom)) return `${day(m.validFrom)} ${minute(m.validFrom)} → ${minute(end)} UTC`;
   return `${day(m.validFrom)} → ${day(end)}`;
+}
+
+/**
+ * Writes an export for the user alone (0600, like the data home's files), an existing
+ * file included; a device or pipe (`/dev/stdout`) is written as it is.
+ */
+function writePrivate(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    if (fstatSync(fd).isFile()) fchmodSync(fd, 0o600);
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -178,7 +192,7 @@ export const memoryCommands = {
         return EXIT.OK;
       }
       try {
-        writeFileSync(file, json);
+        writePrivate(file, json);
       } catch (e) {
         throw new CliError(`cannot write ${file}: ${(e as Error).message}`);
       }

@@ -1,4 +1,5 @@
 import { BACKGROUND_GRACE_MS, type Session, type StopReason } from '../agent/index.js';
+import { notACommand } from './bare-words.js';
 import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { refusalLine, refusalOf } from './refusals.js';
@@ -11,10 +12,14 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The prompt from the arguments and/or piped stdin (both: the argument, then the piped text). */
-async function promptText(words: string): Promise<string> {
+/**
+ * The prompt from the arguments and/or piped stdin (both: the argument, then the piped
+ * text). Words given without -p are only an instruction for piped text (bare-words.ts).
+ */
+async function promptText(words: string[], flags: PromptFlags): Promise<string> {
   const piped = process.stdin.isTTY ? '' : (await readStdin()).trim();
-  const text = [words.trim(), piped].filter(Boolean).join('\n\n');
+  if (!flags.print && words.length > 0 && !piped) throw notACommand(words);
+  const text = [words.join(' ').trim(), piped].filter(Boolean).join('\n\n');
   if (!text) throw new UsageError('no prompt: pass one (tea -p "…") or pipe it on stdin');
   return text;
 }
@@ -55,8 +60,8 @@ export async function settleBackground(session: Session): Promise<void> {
 }
 
 /** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
-export async function runPrompt(words: string, flags: PromptFlags): Promise<number> {
-  const text = await promptText(words);
+export async function runPrompt(words: string[], flags: PromptFlags): Promise<number> {
+  const text = await promptText(words, flags);
   const rt = await createRuntime({ ...flags, approvals: 'deny', titles: false });
   const abort = new AbortController();
   const onSigint = (): void => {

@@ -45,6 +45,31 @@ export function printStopMessage(
   return message;
 }
 
+/** 5,000,000 → `5.0M`, 17,259 → `17.3K`, 950 → `950`. */
+function compact(n: number): string {
+  if (n < 10_000) return n.toLocaleString('en-US');
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 100_000 ? 1 : 0)}K`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+type Compaction = Extract<AgentEvent, { type: 'compaction' }>;
+
+/** What the model sees of a last message cut to fit its window (the whole stays stored). */
+export function cutLine(e: Compaction): string | undefined {
+  const cut = e.cut;
+  if (!cut) return undefined;
+  const head = Math.ceil(cut.kept / 2);
+  const tail = cut.kept - head;
+  const what = cut.role === 'user' ? 'your message' : 'the last tool result';
+  const sees =
+    tail > 0 ? `its first ${compact(head)} and last ${compact(tail)}` : `its first ${compact(head)}`;
+  return (
+    `tea: ${what} (${compact(cut.chars)} characters, ~${compact(cut.tokens)} tokens) is longer than the ` +
+    `model's window allows (${compact(e.limit)} tokens); the model sees only ${sees} characters ` +
+    '(the whole text is kept in the session)\n'
+  );
+}
+
 /** A line for stderr in the CLI's voice: `tea: ` and the message (a capitalised first word in lower case, not `HTTP`). */
 function teaLine(message: string): string {
   const text = /^[A-Z][a-z]/.test(message)
@@ -65,6 +90,8 @@ export function textRenderer(
 ): Renderer {
   let atLineStart = true;
   let iterations = 0;
+  /** Cut-message lines already shown (each step of a turn builds the context again). */
+  const cutsShown = new Set<string>();
   const say = (s: string): void => {
     if (!atLineStart) out.write('\n');
     atLineStart = true;
@@ -95,8 +122,16 @@ export function textRenderer(
           }
           break;
         case 'notice':
-          say(`! ${e.title}: ${e.body}\n`);
+          say(`tea: ${e.title}: ${e.body}\n`);
           break;
+        case 'compaction': {
+          const line = cutLine(e);
+          if (line && !cutsShown.has(line)) {
+            cutsShown.add(line);
+            say(line);
+          }
+          break;
+        }
         case 'retry': {
           const what = e.kind === 'timeout' ? 'model not answering' : 'model call failed';
           say(`… ${what}, retry ${e.attempt}/${e.maxRetries} in ${duration(e.delayMs)} (${e.reason})\n`);

@@ -52,6 +52,9 @@ function webDir(): string | undefined {
   return undefined;
 }
 
+/** A shorter TEA_API_TOKEN is refused on a non-loopback address (and warned about on loopback). */
+export const MIN_TOKEN_LENGTH = 16;
+
 /** At most this many of the machine's addresses are listed for a server on all of them. */
 const MAX_ADDRESSES = 4;
 
@@ -108,6 +111,12 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     throw new UsageError(
       `refusing to listen on ${host} without an API token: set TEA_API_TOKEN to a long random secret (clients send it as "Authorization: Bearer …"), or bind 127.0.0.1`,
     );
+  }
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+    const weak = `TEA_API_TOKEN is ${token.length} characters long; use a random secret of at least ${MIN_TOKEN_LENGTH} (openssl rand -hex 24)`;
+    // Off this machine a short token can be guessed: refused. On loopback, a warning.
+    if (!isLoopback(host)) throw new UsageError(`refusing to listen on ${host}: ${weak}`);
+    process.stderr.write(`tea serve: warning: ${weak}\n`);
   }
   if (flags.cors.includes('*') && !token) {
     throw new UsageError(

@@ -1,4 +1,5 @@
 import type { Part } from '../llm/types.js';
+import type { Store } from '../store/index.js';
 import { EXIT } from './exit.js';
 import { jsonText } from './json-out.js';
 import { openStore, workspaceDir } from './open-store.js';
@@ -12,15 +13,31 @@ function oneLine(s: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** How many sessions there are (in `cwd`, when given). */
+function countSessions(store: Store, cwd: string | undefined): number {
+  // A count of its own: listing every older session would also count each one's messages.
+  const row = store.db
+    .prepare<[string | null, string | null], { n: number }>(
+      'SELECT COUNT(*) AS n FROM sessions WHERE ? IS NULL OR cwd = ?',
+    )
+    .get(cwd ?? null, cwd ?? null);
+  return row?.n ?? 0;
+}
+
+/**
+ * `tea sessions list`: the newest `limit`, and a last line saying how many more there
+ * are (so older sessions are never hidden without a word); `--json` is
+ * `{ sessions, total, more }`.
+ */
 export async function listSessions(opts: { limit: number; here?: boolean; json?: boolean }): Promise<number> {
   const { store } = await openStore();
   try {
-    const rows = store.sessions.list({
-      limit: opts.limit,
-      cwd: opts.here ? workspaceDir(undefined) : undefined,
-    });
+    const cwd = opts.here ? workspaceDir(undefined) : undefined;
+    const rows = store.sessions.list({ limit: opts.limit, cwd });
+    const total = rows.length < opts.limit ? rows.length : countSessions(store, cwd);
+    const more = total - rows.length;
     if (opts.json) {
-      process.stdout.write(jsonText(rows));
+      process.stdout.write(jsonText({ sessions: rows, total, more }));
       return EXIT.OK;
     }
     if (rows.length === 0) {
@@ -31,6 +48,10 @@ export async function listSessions(opts: { limit: number; here?: boolean; json?:
       process.stdout.write(
         `${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.messageCount).padStart(4)} msgs  ${oneLine(r.title ?? '(untitled)', 50)}  ${r.cwd}\n`,
       );
+    }
+    if (more > 0) {
+      const flags = `${opts.here ? ' --here' : ''} -n ${total}`;
+      process.stdout.write(`… ${more} more, older (${total} in all): tea sessions list${flags}\n`);
     }
     return EXIT.OK;
   } finally {

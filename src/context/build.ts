@@ -56,6 +56,7 @@ export function buildContext(input: ContextInput, budget: Budget, estimate: Mess
     tokensBefore,
     limit,
     trimmed,
+    ...(work.cut ? { cut: work.cut } : {}),
     pairsFull,
     pairsDigest,
   };

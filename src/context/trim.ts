@@ -6,7 +6,7 @@
  */
 import type { Message, Part } from '../llm/types.js';
 import { isPlaceholder, placeholderResults, repairPairs } from './l1.js';
-import type { MessageEstimator, TrimStep } from './types.js';
+import type { LastMessageCut, MessageEstimator, TrimStep } from './types.js';
 
 /** Texts and tool outputs longer than this are cut by the `cut-long-text` step. */
 export const LONG_TEXT_MAX = 4096;
@@ -29,6 +29,8 @@ export interface Work {
   total: number;
   limit: number;
   estimate: MessageEstimator;
+  /** Set by the `cut-last-message` step: what it cut. */
+  cut?: LastMessageCut;
 }
 
 export function makeWork(
@@ -360,5 +362,6 @@ function cutLastMessage(w: Work): boolean {
     }
   }
   replace(w, index, cutMiddle(slot.message, best));
+  w.cut = { role: slot.message.role, chars: length, kept: Math.min(best, length), tokens: slot.tokens };
   return true;
 }

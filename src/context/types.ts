@@ -65,6 +65,18 @@ export type TrimStep =
   | 'drop-old-turns'
   | 'cut-last-message';
 
+/** The last message cut to fit (`cut-last-message`): its first and last characters kept. */
+export interface LastMessageCut {
+  /** `user` for the new input; `tool` for a tool result. */
+  role: Message['role'];
+  /** Characters of text it had. */
+  chars: number;
+  /** Characters kept: the first half of them from its start, the rest from its end. */
+  kept: number;
+  /** Its token estimate before the cut. */
+  tokens: number;
+}
+
 export interface BuildResult {
   messages: Message[];
   /** The estimate of `messages` in tokens. */
@@ -75,6 +87,8 @@ export interface BuildResult {
   limit: number;
   /** Trim strategies that were applied, in order. */
   trimmed: TrimStep[];
+  /** When the last message itself was cut to fit: how much of it the model sees. */
+  cut?: LastMessageCut;
   /** L2 pairs included in full and as one-line digests. */
   pairsFull: number;
   pairsDigest: number;

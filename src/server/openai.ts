@@ -125,7 +125,10 @@ export function openaiRoutes(ctx: AppContext): void {
     const events = keptAfter(turn, idle, agent, session);
     if (body.stream) {
       const includeUsage = body.stream_options?.include_usage === true;
-      return streamChat(c, { events, abort, meta, field, includeUsage, stats: ctx.stats });
+      // Every chunk names the session (as `session_id` does on a whole response): official
+      // clients keep unknown fields of a chunk, but hide the x-tea-session-id header.
+      const chunkMeta = { ...meta, session_id: session.id };
+      return streamChat(c, { events, abort, meta: chunkMeta, field, includeUsage, stats: ctx.stats });
     }
     // A streamed response notices a disconnect through its body; a whole one through the request.
     // The listener goes when the turn ends: the request's signal outlives the request (the
@@ -154,6 +157,7 @@ interface Meta {
   id: string;
   created: number;
   model: string;
+  session_id?: string;
 }
 
 async function completeChat(

@@ -5,7 +5,8 @@
  * line is parsed and judged command by command (shell/decide.ts).
  */
 import { analyzeShell } from './shell/analyze.js';
-import { decideShell } from './shell/decide.js';
+import { askedPatterns, decideShell, type ShellCheck } from './shell/decide.js';
+import type { ShellAnalysis } from './shell/types.js';
 import type { ApprovalClass, CallFacts, Tool } from './types.js';
 
 export type PermissionMode = 'read-only' | 'ask' | 'auto-edit' | 'yolo';
@@ -30,6 +31,13 @@ export interface PermissionDecision {
   part?: string;
   /** A rule pattern for this tool that would let that piece run, when one can. */
   suggest?: string;
+  /**
+   * For a shell command line that was not allowed: what lets the whole line run in a
+   * rerun, checked by deciding again with it: a mode (when the current one is not
+   * enough, say for a redirection to a file in ask mode) and `tool:pattern` allow
+   * rules for each command that needs one. Absent when no mode and rules would do.
+   */
+  rerun?: { mode?: PermissionMode; allow: string[] };
 }
 
 /** The default action of each mode for each approval class. */
@@ -159,17 +167,21 @@ export class PermissionPolicy {
 
   private async decideShell(call: CallFacts, subject: string): Promise<PermissionDecision> {
     const analysis = await analyzeShell(subject);
-    return decideShell(analysis, {
-      mode: this.mode,
-      execDefault: MATRIX[this.mode][call.approval],
-      writeDefault: MATRIX[this.mode].write,
-      rules: this.allRules.filter((rule) => matches(rule.tool, call.tool)),
+    const check = (mode: PermissionMode, extra: readonly PermissionRule[] = []): ShellCheck => ({
+      mode,
+      execDefault: MATRIX[mode][call.approval],
+      writeDefault: MATRIX[mode].write,
+      rules: [...this.allRules.filter((rule) => matches(rule.tool, call.tool)), ...extra],
       subject,
       matches,
       ...(call.cwd === undefined ? {} : { cwd: call.cwd }),
       ...(call.roots === undefined ? {} : { roots: call.roots }),
       ...(process.env.CDPATH ? { cdpath: process.env.CDPATH } : {}),
     });
+    const verdict: PermissionDecision = decideShell(analysis, check(this.mode));
+    if (verdict.action === 'allow') return verdict;
+    const rerun = shellRerun(analysis, call.tool, this.mode, check);
+    return rerun ? { ...verdict, rerun } : verdict;
   }
 
   /** "Always for this session": allows this tool (for this exact subject when there is one). */
@@ -189,6 +201,27 @@ export class PermissionPolicy {
   get sessionGrants(): readonly PermissionRule[] {
     return this.grants;
   }
+}
+
+/**
+ * The least a rerun needs for a whole shell line to run: allow rules for its commands
+ * in the current mode, else also auto-edit (its redirections write files); read-only
+ * becomes ask first. Each candidate is decided again, so the answer is what works.
+ */
+function shellRerun(
+  analysis: ShellAnalysis,
+  tool: string,
+  mode: PermissionMode,
+  check: (mode: PermissionMode, extra?: readonly PermissionRule[]) => ShellCheck,
+): { mode?: PermissionMode; allow: string[] } | undefined {
+  const modes: PermissionMode[] = mode === 'read-only' || mode === 'ask' ? ['ask', 'auto-edit'] : [mode];
+  for (const m of modes) {
+    const patterns = askedPatterns(analysis, check(m));
+    const rules = patterns.map((pattern): PermissionRule => ({ tool, pattern, action: 'allow' }));
+    if (decideShell(analysis, check(m, rules)).action !== 'allow') continue;
+    return { ...(m === mode ? {} : { mode: m }), allow: patterns.map((p) => `${tool}:${p}`) };
+  }
+  return undefined;
 }
 
 function describe(action: RuleAction): string {

@@ -32,7 +32,8 @@ describe('tea sessions', () => {
     expect(lines[1]).toContain(a.slice(0, 8));
 
     const json = JSON.parse((await tea(['sessions', 'list', '--json'])).stdout);
-    expect(json.map((s: { id: string }) => s.id)).toEqual([b, a]);
+    expect(json.sessions.map((s: { id: string }) => s.id)).toEqual([b, a]);
+    expect(json).toMatchObject({ total: 2, more: 0 });
 
     const shown = await tea(['sessions', 'show', a.slice(0, 8)]);
     expect(shown.code).toBe(0);
@@ -44,7 +45,28 @@ describe('tea sessions', () => {
     expect(rm.code).toBe(0);
     expect(rm.stdout).toContain(`removed ${a}`);
     const after = JSON.parse((await tea(['sessions', 'list', '--json'])).stdout);
-    expect(after.map((s: { id: string }) => s.id)).toEqual([b]);
+    expect(after.sessions.map((s: { id: string }) => s.id)).toEqual([b]);
+  });
+
+  it('says how many older sessions the limit left out, and the command that shows them', async () => {
+    const ids: string[] = [];
+    for (const n of [1, 2, 3, 4]) ids.push(await newSession(`task ${n}`, `answer ${n}`));
+    const list = await tea(['sessions', 'list', '-n', '2']);
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain('task 4');
+    expect(lines[1]).toContain('task 3');
+    expect(lines[2]).toBe('… 2 more, older (4 in all): tea sessions list -n 4');
+    const all = await tea(['sessions', 'list', '-n', '4']);
+    expect(all.stdout).not.toMatch(/more, older/);
+    expect(all.stdout.trimEnd().split('\n')).toHaveLength(4);
+
+    const json = JSON.parse((await tea(['sessions', 'list', '-n', '2', '--json'])).stdout);
+    expect(json.sessions.map((s: { id: string }) => s.id)).toEqual([ids[3], ids[2]]);
+    expect(json).toMatchObject({ total: 4, more: 2 });
+    const here = await tea(['sessions', 'list', '--here', '-n', '3']);
+    expect(here.stdout).toMatch(/^… 1 more, older \(4 in all\): tea sessions list --here -n 4$/m);
   });
 
   it('an unknown session id is a clear usage error', async () => {

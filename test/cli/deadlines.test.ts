@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_MEMORY_JOBS, runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
+import { startTea } from './running.js';
 
 // Short configured deadlines against scripted replies that hang or never end; nothing
 // here waits longer than a second or two of real time.
@@ -59,5 +60,32 @@ describe('model deadlines in tea -p', () => {
     // The extraction request did reach the (hung) model, and was given up.
     expect(t.server.requests).toHaveLength(2);
     expect(r.stderr).toMatch(/stopped background work .*memory/);
+  });
+
+  it('a failed model starts no memory extraction after its turn: tea -p exits at once', async () => {
+    // Memory extraction on (the default), and no retries.
+    config('agent: { auto_title: false }\nllm: { max_retries: 0 }\n');
+    t.server.script(reply().error(500, { message: 'upstream broke' }), reply().hang());
+    const r = await tea(['-p', 'remember that I take my tea without sugar']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/upstream broke/);
+    expect(r.stderr).not.toMatch(/stopped background work/);
+    expect(t.server.requests).toHaveLength(1);
+  });
+
+  it('after Ctrl-C on a hung model, tea -p starts no memory extraction and exits at once', async () => {
+    config('agent: { auto_title: false }\n');
+    t.server.respond(() => reply().hang());
+    const run = startTea(['-p', 'remember that I take my tea without sugar'], {
+      env: t.ctx.env,
+      cwd: t.ctx.work,
+    });
+    await t.server.waitForRequests(1);
+    run.kill('SIGINT');
+    const r = await run.exit;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/cancelled/);
+    expect(r.stderr).not.toMatch(/stopped background work/);
+    expect(t.server.requests).toHaveLength(1);
   });
 });

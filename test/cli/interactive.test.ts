@@ -52,7 +52,7 @@ describe('tea in a terminal', () => {
     const titleRequest = JSON.stringify(t.server.requests[1]!.body);
     expect(titleRequest).toContain('hello');
     const list = await runTea(['sessions', 'list', '--json'], { env: t.ctx.env });
-    expect(JSON.parse(list.stdout)[0].title).toBe('Greeting the agent');
+    expect(JSON.parse(list.stdout).sessions[0].title).toBe('Greeting the agent');
   });
 
   it('holds a conversation line by line in one session until /exit', async () => {
@@ -70,6 +70,22 @@ describe('tea in a terminal', () => {
     expect(t.server.requests).toHaveLength(3);
     const last = wireMessages(t.server.requests[2]!.body).map((m) => `${m.role}:${wireText(m)}`);
     expect(last.slice(1, 4)).toEqual(['user:hello', 'assistant:First answer.', 'user:list the files']);
+  });
+});
+
+describe("the prompt's own commands", () => {
+  it('/help and an unknown /word are answered here, never sent to the model', async () => {
+    noTitles();
+    t.server.script(reply().text('Answered.'));
+    const screen = await typeInto(
+      ['/help', '/frobnicate now', 'hello', '/exit'],
+      ['Commands: /help shows this', '/frobnicate is not a command', 'Answered.'],
+    );
+    expect(screen).toContain('/exit (or /quit, or Ctrl-D) quits');
+    expect(screen).toContain('tea: /frobnicate is not a command (commands: /help, /exit)');
+    expect(t.server.requests).toHaveLength(1);
+    const users = wireMessages(t.server.requests[0]!.body).filter((m) => m.role === 'user');
+    expect(users.map((m) => wireText(m))).toEqual(['hello']);
   });
 });
 

@@ -64,7 +64,11 @@ describe('JSON output', () => {
   it('sessions, memory, tools, mcp and trust --json use snake_case', async () => {
     t.server.script(reply().toolCall('list_dir', {}), reply().text('Listed.'));
     expect((await tea(['-p', 'list'])).code).toBe(0);
-    const sessions = (await json(['sessions', 'list', '--json'])) as Array<Record<string, unknown>>;
+    const sessionList = (await json(['sessions', 'list', '--json'])) as {
+      sessions: Array<Record<string, unknown>>;
+    };
+    expect(badKeys(sessionList)).toEqual([]);
+    const sessions = sessionList.sessions;
     expect(badKeys(sessions)).toEqual([]);
     expect(sessions[0]).toMatchObject({ created_at: expect.any(Number), message_count: 4 });
     const shown = await json(['sessions', 'show', String(sessions[0]!.id), '--json']);

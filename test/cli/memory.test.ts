@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CliEnv, cliEnv, runTea } from '../support/cli.js';
@@ -56,6 +56,14 @@ describe('tea memory', () => {
     const file = path.join(ctx.work, 'mem.json');
     const exported = await tea(['memory', 'export', file]);
     expect(exported.stdout).toBe(`exported 1 memory (history included) to ${file}\n`);
+    // For the user alone, like the data home's files: a new file, and one that was there.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const existing = path.join(ctx.work, 'old.json');
+    writeFileSync(existing, '[]', { mode: 0o644 });
+    chmodSync(existing, 0o644);
+    expect((await tea(['memory', 'export', existing])).code).toBe(0);
+    expect(statSync(existing).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(existing, 'utf8'))).toHaveLength(1);
     const nowhere = await tea(['memory', 'export', path.join(ctx.work, 'no-such-dir', 'x.json')]);
     expect(nowhere.code).toBe(2);
     expect(nowhere.stderr).toMatch(/^tea: cannot write .*x\.json: ENOENT/);

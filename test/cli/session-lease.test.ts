@@ -53,7 +53,9 @@ describe('one runner at a time per session (a lease across processes)', () => {
 
     t.server.script(reply().text('B is done.'));
     const b = startTea(['-p', 'task B', '--continue'], { env: t.ctx.env, cwd: t.ctx.work });
-    const waiting = await b.stderrMatches(/in use by another tea process/);
+    const waiting = await b.stderrMatches(/in use by another tea process.*\n/);
+    // In the CLI's voice, like its other stderr lines.
+    expect(waiting).toMatch(/^tea: session busy: session [0-9a-f-]+ is in use by another tea process/m);
     expect(waiting).toContain(id.slice(0, 8));
     expect(waiting).toContain(`pid ${a.pid}`);
 

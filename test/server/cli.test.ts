@@ -182,6 +182,41 @@ describe('tea serve (the built CLI)', () => {
     }
   });
 
+  it('a TEA_API_TOKEN shorter than 16 characters: refused off loopback, a warning on it', async () => {
+    const ctx = cliEnv({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.openaiBaseUrl,
+      TEA_MODEL: 'scripted-model',
+      TEA_API_TOKEN: 'abc',
+    });
+    try {
+      const res = await runTea(['serve', '--host', '0.0.0.0', '--port', '0'], { env: ctx.env });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toBe(
+        'tea: refusing to listen on 0.0.0.0: TEA_API_TOKEN is 3 characters long; use a random secret of at least 16 (openssl rand -hex 24) (see tea serve --help)\n',
+      );
+      const child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work], { env: ctx.env });
+      const stderr = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stderr?.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (/Authorization: Bearer/.test(text)) resolve(text);
+        });
+        child.on('exit', (code) => reject(new Error(`tea serve exited ${code}: ${text}`)));
+      });
+      expect(stderr).toMatch(/^tea serve: warning: TEA_API_TOKEN is 3 characters long; use a random secret/m);
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)![1]!;
+      expect((await fetch(`${url}/v1/config`, { headers: { authorization: 'Bearer abc' } })).status).toBe(
+        200,
+      );
+      const code = exited(child);
+      child.kill('SIGTERM');
+      expect(await code).toBe(0);
+    } finally {
+      ctx.cleanup();
+    }
+  });
+
   it('rejects a bad port with a usage error', async () => {
     const ctx = cliEnv();
     try {

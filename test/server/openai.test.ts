@@ -67,6 +67,35 @@ describe('POST /v1/chat/completions with the openai client', () => {
     expect(chunks).toBeGreaterThan(4);
   });
 
+  it('a streamed answer names its session in every chunk (session_id) and in x-tea-session-id', async () => {
+    t.model.script(reply().text('First part.').usage(3, 2), reply().text('Second part.'));
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        model: 'tea',
+        messages: [{ role: 'user', content: 'Stream and remember' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    const ids = new Set<unknown>();
+    for await (const chunk of stream) ids.add((chunk as unknown as { session_id?: string }).session_id);
+    const header = response.headers.get('x-tea-session-id');
+    expect([...ids]).toEqual([header]);
+    expect(t.store.messages.list(header!).map((m) => m.role)).toEqual(['user', 'assistant']);
+
+    // The id read from a chunk continues the session.
+    const again = await client.chat.completions.create({
+      model: 'tea',
+      messages: [{ role: 'user', content: 'and more' }],
+      stream: true,
+      session_id: header,
+    } as OpenAI.ChatCompletionCreateParamsStreaming);
+    let text = '';
+    for await (const chunk of again) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Second part.');
+    expect(t.store.messages.list(header!)).toHaveLength(4);
+  });
+
   it('works with client.chat.completions.stream() and its final completion', async () => {
     t.model.script(reply().text('Helper stream works').usage(3, 4));
     const runner = client.chat.completions.stream({

@@ -189,6 +189,20 @@ class Judge {
   }
 }
 
+/**
+ * Rule patterns (`--allow 'bash:<pattern>'`) for every command of the line that
+ * would be asked about under `check`, in order and without repeats: what a rerun
+ * needs besides a mode. Commands a deny rule refuses get none.
+ */
+export function askedPatterns(analysis: ShellAnalysis, check: ShellCheck): string[] {
+  const judge = new Judge(check);
+  const patterns = analysis.commands
+    .map((c) => judge.command(c))
+    .filter((v) => v.action === 'ask' && v.suggest !== undefined)
+    .map((v) => v.suggest!);
+  return [...new Set(patterns)];
+}
+
 /** The verdict on a whole command line. */
 export function decideShell(analysis: ShellAnalysis, check: ShellCheck): ShellVerdict {
   const judge = new Judge(check);
