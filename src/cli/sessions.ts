@@ -13,17 +13,6 @@ function oneLine(s: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** How many sessions there are (in `cwd`, when given). */
-function countSessions(store: Store, cwd: string | undefined): number {
-  // A count of its own: listing every older session would also count each one's messages.
-  const row = store.db
-    .prepare<[string | null, string | null], { n: number }>(
-      'SELECT COUNT(*) AS n FROM sessions WHERE ? IS NULL OR cwd = ?',
-    )
-    .get(cwd ?? null, cwd ?? null);
-  return row?.n ?? 0;
-}
-
 /**
  * `tea sessions list`: the newest `limit`, and a last line saying how many more there
  * are (so older sessions are never hidden without a word); `--json` is
@@ -34,7 +23,8 @@ export async function listSessions(opts: { limit: number; here?: boolean; json?:
   try {
     const cwd = opts.here ? workspaceDir(undefined) : undefined;
     const rows = store.sessions.list({ limit: opts.limit, cwd });
-    const total = rows.length < opts.limit ? rows.length : countSessions(store, cwd);
+    const total =
+      rows.length < opts.limit ? rows.length : store.sessions.count(cwd === undefined ? {} : { cwd });
     const more = total - rows.length;
     if (opts.json) {
       process.stdout.write(jsonText({ sessions: rows, total, more }));

@@ -63,8 +63,11 @@ export class SessionRepo {
   private readonly touchStmt;
   private readonly deleteStmt;
 
+  /** Prepared on first use: only `tea sessions list` counts. */
+  private countStmt: Database.Statement<[string | null, string | null], number> | undefined;
+
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly now: Clock,
   ) {
     this.insertStmt = db.prepare<[SessionRecord], void>(
@@ -171,6 +174,14 @@ export class SessionRepo {
     return this.listStmt
       .all({ cwd: opts.cwd ?? null, limit, offset })
       .map((record) => ({ ...toRow(record), messageCount: record.message_count }));
+  }
+
+  /** How many sessions there are (in `cwd`, when given): `list` would also count each one's messages. */
+  count(opts: { cwd?: string } = {}): number {
+    this.countStmt ??= this.db.prepare<[string | null, string | null], number>(
+      'SELECT COUNT(*) FROM sessions WHERE ? IS NULL OR cwd = ?',
+    );
+    return this.countStmt.pluck().get(opts.cwd ?? null, opts.cwd ?? null) ?? 0;
   }
 
   /** Sets the given fields (absent ones are kept) and bumps `updatedAt`. */
