@@ -122,7 +122,8 @@ export async function dbRepair(): Promise<number> {
 /** Asks a yes/no question on the terminal; false on anything but yes (or a closed terminal). */
 async function confirm(question: string): Promise<boolean> {
   const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  // The question goes to stderr, so it is seen when stdout is piped to a file.
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await new Promise<string | undefined>((resolve) => {
       rl.once('close', () => resolve(undefined));
