@@ -118,16 +118,26 @@ function buildProgram(setCode: (code: number) => void): Command {
 
   const db = program
     .command('db')
-    .description('the database file: check it, back it up, restore a backup (after damage)');
+    .description('the database file: check it, back it up, repair it or restore a backup (after damage)');
   db.command('check')
     .description("SQLite's integrity check of the database, and the backups there are")
     .action(async () => setCode(await (await import('./db-cmd.js')).dbCheck()));
   db.command('backup')
     .description('make a checked backup now (tea makes one a day; the newest three are kept)')
     .action(async () => setCode(await (await import('./db-cmd.js')).dbBackup()));
+  db.command('repair')
+    .description(
+      'after damage: rebuild the database from every row that can still be read (nothing is lost when only indexes are damaged); the damaged file is kept beside it',
+    )
+    .action(async () => setCode(await (await import('./db-cmd.js')).dbRepair()));
   db.command('restore [backup]')
-    .description('put the newest good backup (or the one named) in place; the old file is kept beside it')
-    .action(async (from?: string) => setCode(await (await import('./db-cmd.js')).dbRestore(from)));
+    .description(
+      'put the newest good backup (or the one named) in place; the old file is kept beside it. Says what the backup holds against what can still be read, and asks first when it holds less',
+    )
+    .option('-y, --yes', 'restore even when the backup holds fewer sessions, messages or memories')
+    .action(async (from: string | undefined, opts: { yes?: boolean }) =>
+      setCode(await (await import('./db-cmd.js')).dbRestore(from, opts)),
+    );
 
   const memory = program
     .command('memory')

@@ -12,8 +12,8 @@ import {
   toMemory,
   validate,
 } from './repo-rows.js';
-import { segmentWords } from './segment.js';
 import { cached } from './statements.js';
+import { writeTextIndex } from './text-index.js';
 import { CATEGORY_PRIORITY, type Category, type Memory, type NewMemory, type Priority } from './types.js';
 import { indexVector, unindexVector, vectorBytes } from './vector-index.js';
 
@@ -330,18 +330,7 @@ export class MemoryRepo {
 
   /** Rewrites both full-text rows for a memory. */
   private index(id: number, content: string, tags: readonly string[]): void {
-    const tagText = tags.join(' ');
-    cached(this.db, 'DELETE FROM memories_fts_trigram WHERE rowid = ?').run(id);
-    cached(this.db, 'DELETE FROM memories_fts_words WHERE rowid = ?').run(id);
-    cached(this.db, 'INSERT INTO memories_fts_trigram (rowid, content, tags) VALUES (?, ?, ?)').run(
-      id,
-      content,
-      tagText,
-    );
-    cached(this.db, 'INSERT INTO memories_fts_words (rowid, words) VALUES (?, ?)').run(
-      id,
-      segmentWords(`${content} ${tagText}`),
-    );
+    writeTextIndex(this.db, id, content, tags);
   }
 
   private writeVector(id: number, vector: Float32Array, embedder: string): void {

@@ -2,8 +2,9 @@
  * Backups of the database file, kept in `<data home>/backups/`: a consistent copy
  * made with `VACUUM INTO` (it reads every table, so a damaged one fails the copy),
  * checked with `PRAGMA quick_check` before it replaces anything, the newest few
- * kept. Made when a database is opened and the newest backup is older than a day,
- * or on demand (`tea db backup`); `tea db restore` puts one back.
+ * kept. Made when a database is opened and one is due (see `backupDue`: none yet,
+ * a day old, or the database has doubled since), or on demand (`tea db backup`);
+ * `tea db restore` puts one back.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -29,6 +30,10 @@ export interface BackupPolicy {
 
 export const BACKUP_EVERY_MS = 24 * 60 * 60 * 1000;
 export const BACKUPS_KEPT = 3;
+/** A database that has grown to this many times its newest backup is backed up again… */
+export const GROWTH = 2;
+/** …once that backup is at least this old. */
+export const GROWTH_AFTER_MS = 60 * 60 * 1000;
 const NAME = /^tea-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})(\d{3})\.db$/;
 
 /** Where the backups of the database at `dbPath` live. */
@@ -105,16 +110,47 @@ export function makeBackup(db: Database.Database, dbPath: string, policy: Backup
   return { path: final, at, bytes: statSync(final).size };
 }
 
-/** Makes a backup when the newest is older than `everyMs`; returns it, or undefined when none was due. */
+/** Whether the database holds anything worth a backup: a session or a memory. */
+function hasContent(db: Database.Database): boolean {
+  for (const table of ['sessions', 'memories']) {
+    try {
+      if (db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() !== undefined) return true;
+    } catch {
+      // no such table yet (an older schema)
+    }
+  }
+  return false;
+}
+
+/** Bytes of the database's pages in use (what a backup of it now would about take). */
+function usedBytes(db: Database.Database): number {
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  return (pages - free) * (db.pragma('page_size', { simple: true }) as number);
+}
+
+/**
+ * Whether a backup is due at open: there is none yet and the database holds a
+ * session or a memory; or the newest is older than `everyMs`; or the database has
+ * grown to `GROWTH` times the newest backup's size and that backup is at least
+ * `GROWTH_AFTER_MS` old (a young database's first backup would otherwise hold
+ * its first few minutes for a whole day). Most opens read only the backup list.
+ */
+export function backupDue(db: Database.Database, dbPath: string, policy: BackupPolicy = {}): boolean {
+  const newest = listBackups(dbPath)[0];
+  if (!newest) return hasContent(db);
+  const age = (policy.now ?? Date.now)() - newest.at;
+  if (age >= (policy.everyMs ?? BACKUP_EVERY_MS)) return true;
+  return age >= GROWTH_AFTER_MS && usedBytes(db) >= GROWTH * newest.bytes;
+}
+
+/** Makes a backup when one is due (see `backupDue`); returns it, or undefined when none was. */
 export function backupIfDue(
   db: Database.Database,
   dbPath: string,
   policy: BackupPolicy = {},
 ): BackupInfo | undefined {
-  const now = (policy.now ?? Date.now)();
-  const newest = listBackups(dbPath)[0];
-  if (newest && now - newest.at < (policy.everyMs ?? BACKUP_EVERY_MS)) return undefined;
-  return makeBackup(db, dbPath, policy);
+  return backupDue(db, dbPath, policy) ? makeBackup(db, dbPath, policy) : undefined;
 }
 
 export interface Restored {
@@ -124,26 +160,42 @@ export interface Restored {
 }
 
 /**
- * Puts a backup back in place of the database at `dbPath`: `from`, or the newest
- * that passes its check. The current file (and its -wal/-shm) is moved aside, not
- * deleted. No other tea process may have the database open meanwhile.
+ * The backup `tea db restore` would put back: `from`, or the newest that passes its
+ * check. Throws when there is none.
  */
-export function restoreBackup(dbPath: string, opts: { from?: string; now?: () => number } = {}): Restored {
-  const candidates = opts.from
-    ? [{ path: opts.from, at: statSync(opts.from).mtimeMs, bytes: statSync(opts.from).size }]
+export function pickBackup(dbPath: string, from?: string): BackupInfo {
+  const candidates = from
+    ? [{ path: from, at: statSync(from).mtimeMs, bytes: statSync(from).size }]
     : listBackups(dbPath);
   if (candidates.length === 0) {
     throw new StoreError(`there is no backup of ${dbPath} in ${backupDir(dbPath)}`, 'not-found');
   }
-  const from = candidates.find((b) => quickCheck(b.path).join() === 'ok');
-  if (!from) {
+  const found = candidates.find((b) => quickCheck(b.path).join() === 'ok');
+  if (!found) {
     throw new StoreError(
       `no backup passes its check: ${candidates.map((b) => basename(b.path)).join(', ')}`,
       'damaged',
     );
   }
-  const stamp = nameFor((opts.now ?? Date.now)()).slice(4, -3);
-  const keptAs = existsSync(dbPath) ? `${dbPath}.damaged-${stamp}` : undefined;
+  return found;
+}
+
+/** Where a damaged database set aside at `now` is kept: `tea.db.damaged-20261201-201500123`. */
+export function damagedCopyPath(dbPath: string, now: number): string {
+  return `${dbPath}.damaged-${nameFor(now).slice(4, -3)}`;
+}
+
+/**
+ * Puts a backup back in place of the database at `dbPath`: `from`, or the newest
+ * that passes its check. The current file (and its -wal/-shm) is moved aside, not
+ * deleted. No other tea process may have the database open meanwhile.
+ */
+export function restoreBackup(
+  dbPath: string,
+  opts: { from?: string | BackupInfo; now?: () => number } = {},
+): Restored {
+  const from = typeof opts.from === 'object' ? opts.from : pickBackup(dbPath, opts.from);
+  const keptAs = existsSync(dbPath) ? damagedCopyPath(dbPath, (opts.now ?? Date.now)()) : undefined;
   if (keptAs) {
     renameSync(dbPath, keptAs);
     for (const side of ['-wal', '-shm']) {

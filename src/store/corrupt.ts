@@ -33,7 +33,16 @@ function when(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
 }
 
-/** What to tell the user about the damaged database at `file`: the reason and the way back. */
+/** A header so damaged that SQLite does not take the file for a database: nothing in it can be read. */
+function unreadable(reason: string): boolean {
+  return /not a database/i.test(reason);
+}
+
+const REPAIR_DOES =
+  'it rebuilds the file from every row it can still read (damage only in indexes loses nothing; ' +
+  'otherwise it says what was lost)';
+
+/** What to tell the user about the damaged database at `file`: the reason and the ways back, repair first. */
 export function corruptionMessage(
   file: string,
   reason: string,
@@ -41,30 +50,59 @@ export function corruptionMessage(
 ): string {
   const name = shown(file);
   const head = `the database ${name} is damaged (${reason}).`;
+  const kept = `${basename(file)}.damaged-<time>`;
   const newest = backups[0];
-  if (newest) {
+  const backup =
+    newest &&
+    `the last good backup (${basename(newest.path)}, from ${when(newest.at)} UTC; everything after it is lost)`;
+  if (unreadable(reason)) {
+    if (backup) {
+      return `${head} Nothing in it can be read, so to recover, run \`tea db restore\`: it puts back ${backup} and keeps the damaged file beside it as ${kept}.`;
+    }
     return (
-      `${head} To recover, run \`tea db restore\`: it puts back the last good backup ` +
-      `(${basename(newest.path)}, from ${when(newest.at)} UTC; later changes are not in it) and keeps ` +
-      `the damaged file beside it as ${basename(file)}.damaged-<time>. \`tea db check\` shows what is damaged.`
+      `${head} Nothing in it can be read and there is no backup of it yet. To start afresh, move it away: ` +
+      `\`mv ${name} ${name}.damaged\` (tea creates a new one).`
     );
   }
-  return (
-    `${head} There is no backup of it yet. To start afresh, move it away: ` +
-    `\`mv ${name} ${name}.damaged\` (tea creates a new one); the sqlite3 shell's \`.recover\` ` +
-    'command may save part of it. `tea db check` shows what is damaged.'
-  );
+  const repair = `To recover, run \`tea db repair\`: ${REPAIR_DOES}, and keeps the damaged file as ${kept}.`;
+  const fallback = backup
+    ? ` If it loses too much, \`tea db restore\` puts back ${backup}.`
+    : ' There is no backup of it yet to go back to.';
+  return `${head} ${repair}${fallback} \`tea db check\` shows what is damaged.`;
 }
 
-/** One line on how to recover the damaged database at `file`, for `tea db check` (which has shown the damage). */
-export function recoveryLine(file: string, backups: BackupInfo[] = listBackups(file)): string {
+export interface Damage {
+  /** Every finding is in something rebuilt from the tables (indexes, memory's search indexes). */
+  indexesOnly: boolean;
+  /** The file is not a database at all (its header is damaged). */
+  unreadable?: boolean;
+}
+
+/**
+ * How to recover the damaged database at `file`, for `tea db check` (which has
+ * listed the damage): `tea db repair` first, saying what it keeps, then the backup.
+ */
+export function recoveryLines(
+  file: string,
+  damage: Damage,
+  backups: BackupInfo[] = listBackups(file),
+): string[] {
   const newest = backups[0];
-  if (newest) {
-    return (
-      `to recover: tea db restore (puts back ${basename(newest.path)}, from ${when(newest.at)} UTC, ` +
-      `and keeps the damaged file as ${basename(file)}.damaged-<time>)`
-    );
+  const kept = `${basename(file)}.damaged-<time>`;
+  const restore = newest
+    ? `tea db restore puts back ${basename(newest.path)}, from ${when(newest.at)} UTC, and keeps the damaged file ` +
+      `as ${kept} (everything after that backup is lost)`
+    : undefined;
+  if (damage.unreadable) {
+    if (restore) return [`to recover: ${restore}`];
+    const name = shown(file);
+    return [
+      `to recover: there is no backup yet; move the file away (mv ${name} ${name}.damaged) and tea starts a new one`,
+    ];
   }
-  const name = shown(file);
-  return `to recover: there is no backup yet; move the file away (mv ${name} ${name}.damaged) and tea starts a new one`;
+  const repair = damage.indexesOnly
+    ? `to recover: tea db repair; only indexes are damaged, so it rebuilds them from the tables and loses nothing (it keeps the damaged file as ${kept})`
+    : `to recover: tea db repair copies every row it can still read into a new file, says per table what could not be read, and keeps the damaged file as ${kept}`;
+  if (damage.indexesOnly) return [repair];
+  return [repair, restore ? `or: ${restore}` : 'there is no backup to restore yet'];
 }

@@ -50,7 +50,7 @@ export function openDatabase(
   path: string,
   options: {
     migrations?: readonly Migration[];
-    /** Back the file up first when the newest backup is older than a day (an existing file only). */
+    /** Back the file up first when a backup is due (see `backupDue`; an existing file only). */
     backup?: BackupPolicy;
   } = {},
 ): Database.Database {

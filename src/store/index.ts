@@ -20,13 +20,14 @@ export {
   backupDir,
   listBackups,
   makeBackup,
+  pickBackup,
   quickCheck,
   type Restored,
   restoreBackup,
 } from './backup.js';
 export { type BackgroundCheckpoints, checkpointInBackground } from './checkpointer.js';
 export type { Clock } from './clock.js';
-export { corruptionMessage, isCorruption, recoveryLine } from './corrupt.js';
+export { corruptionMessage, type Damage, isCorruption, recoveryLines } from './corrupt.js';
 export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export type { AcquireResult, Lease, LeaseOwner, LeaseRepo } from './leases.js';
@@ -60,7 +61,7 @@ export interface StoreOptions {
   now?: Clock;
   /** Replaces the built-in migration list (tests only). */
   migrations?: readonly Migration[];
-  /** Back an existing file up at open when the newest backup is older than a day (the CLI does). */
+  /** Back an existing file up at open when a backup is due (see `backupDue`; the CLI does). */
   backup?: BackupPolicy;
 }
 

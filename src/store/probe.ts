@@ -33,10 +33,13 @@ function partialWhere(sql: string | null): string {
   return m ? ` WHERE ${m[1]}` : '';
 }
 
-function firstRowQuery(row: TreeRow): string {
+/** Reads the first row of the b-tree, or (`whole`) every page of it down to the leaves. */
+function firstRowQuery(row: TreeRow, whole = false): string {
+  const what = whole ? 'count(*)' : '1';
+  const limit = whole ? '' : ' LIMIT 1';
   return row.type === 'table'
-    ? `SELECT 1 FROM ${quote(row.name)} NOT INDEXED LIMIT 1`
-    : `SELECT 1 FROM ${quote(row.tbl_name)} INDEXED BY ${quote(row.name)}${partialWhere(row.sql)} LIMIT 1`;
+    ? `SELECT ${what} FROM ${quote(row.name)} NOT INDEXED${limit}`
+    : `SELECT ${what} FROM ${quote(row.tbl_name)} INDEXED BY ${quote(row.name)}${partialWhere(row.sql)}${limit}`;
 }
 
 function trees(db: Database.Database): TreeRow[] {
@@ -61,12 +64,15 @@ export function probeTrees(db: Database.Database): void {
   }
 }
 
-/** Every b-tree whose first row cannot be read for damage (all of them are tried). */
-export function damagedTrees(db: Database.Database): DamagedTree[] {
+/**
+ * Every b-tree whose first row (or, `whole`, any of whose pages) cannot be read for
+ * damage (all of them are tried).
+ */
+export function damagedTrees(db: Database.Database, whole = false): DamagedTree[] {
   const out: DamagedTree[] = [];
   for (const row of trees(db)) {
     try {
-      db.prepare(firstRowQuery(row)).get();
+      db.prepare(firstRowQuery(row, whole)).get();
     } catch (err) {
       if (isCorruption(err)) out.push({ type: row.type, name: row.name, reason: corruptionReason(err) });
     }

@@ -11,7 +11,7 @@ const dbPath = () => path.join(t.ctx.home, 'tea.db');
 
 const PAGE = 4096;
 const DAMAGE =
-  /^tea: the database .*tea\.db is damaged \(database disk image is malformed\)\. To recover, run `tea db restore`/;
+  /^tea: the database .*tea\.db is damaged \(database disk image is malformed\)\. To recover, run `tea db repair`: .* If it loses too much, `tea db restore` puts back the last good backup \(tea-\d{8}-\d{9}\.db/;
 
 /** Bytes that look like /dev/urandom but are the same on every run (xorshift32). */
 function noise(length: number, seed = 0x9e3779b9): Buffer {
@@ -112,8 +112,9 @@ describe('a damaged database', () => {
     const findings = check.stdout.split('\n').filter((l) => l.startsWith('  ') && !/tea-\d{8}/.test(l));
     expect(findings.length).toBeGreaterThan(0);
     expect(new Set(findings).size).toBe(findings.length);
+    // Only the sessions' indexes are hit: repair loses nothing, so it is the one way offered.
     expect(check.stderr).toMatch(
-      /^tea: to recover: tea db restore \(puts back tea-\d{8}-\d{9}\.db, from .*\)\n$/,
+      /^tea: to recover: tea db repair; only indexes are damaged, so it rebuilds them from the tables and loses nothing \(it keeps the damaged file as tea\.db\.damaged-<time>\)\n$/,
     );
     expect(check.stderr).not.toMatch(/is damaged|tea db check/);
   });

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -106,5 +106,16 @@ describe('a damaged database', () => {
     expect(r.stderr).toMatch(/no backup of it yet/);
     expect(r.stderr).toMatch(/mv .*tea\.db .*tea\.db\.damaged/);
     expect(r.stderr).not.toMatch(NO_STACK);
+    // Nothing in it can be read: repair says so and changes nothing.
+    const before = readFileSync(dbPath());
+    const repair = await tea(['db', 'repair']);
+    expect(repair.code).toBe(1);
+    expect(repair.stderr).toMatch(
+      /^tea: cannot repair .*tea\.db: the list of tables itself cannot be read \(file is not a database\), so no row can be found; it is left as it was\. There is no backup to restore\.\n$/,
+    );
+    expect(readFileSync(dbPath()).equals(before)).toBe(true);
+    expect(
+      readdirSync(t.ctx.home).filter((f) => f.includes('.damaged-') || f.endsWith('.repairing')),
+    ).toEqual([]);
   });
 });

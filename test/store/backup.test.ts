@@ -14,7 +14,8 @@ import {
 import { useTempDirs } from './helpers.js';
 
 const tempDir = useTempDirs();
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
 
 function withSession(path: string, id: string): void {
@@ -66,6 +67,51 @@ describe('backups at open', () => {
     copy.close();
   });
 
+  it('an existing file with nothing in it yet is not backed up; the first session is, at the next open', () => {
+    const path = join(tempDir(), 'tea.db');
+    const open = () => openDatabase(path, { backup: { now: () => T0 } }).close();
+    open();
+    open(); // e.g. `tea sessions list` twice on a fresh install
+    expect(listBackups(path)).toEqual([]);
+    withSession(path, 'first');
+    open();
+    expect(listBackups(path).map((b) => b.at)).toEqual([T0]);
+  });
+
+  it('a database that has doubled since its newest backup is backed up again after an hour, not a day', () => {
+    const path = join(tempDir(), 'tea.db');
+    let now = T0;
+    const open = () => openDatabase(path, { backup: { now: () => now } }).close();
+    withSession(path, 'first');
+    open();
+    expect(listBackups(path)).toHaveLength(1);
+    // A morning's work: far more than the first backup held.
+    const store = Store.open(path);
+    for (let i = 0; i < 40; i++) {
+      const id = `s${i}`;
+      store.sessions.create({ id, cwd: '/w' });
+      store.messages.append(id, {
+        turnId: 't',
+        role: 'user',
+        parts: [{ type: 'text', text: 'x'.repeat(20_000) }],
+      });
+    }
+    store.close();
+    now = T0 + HOUR - 1;
+    open();
+    expect(listBackups(path)).toHaveLength(1); // not within the hour
+    now = T0 + HOUR;
+    open();
+    expect(listBackups(path).map((b) => b.at)).toEqual([T0 + HOUR, T0]);
+    const copy = new Database(listBackups(path)[0]!.path, { readonly: true });
+    expect(copy.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(41);
+    copy.close();
+    // Without growth, the next one waits for the day.
+    now = T0 + 5 * HOUR;
+    open();
+    expect(listBackups(path)).toHaveLength(2);
+  });
+
   it('a damaged table fails the backup (with the way back) and the older backups stay', () => {
     const path = join(tempDir(), 'tea.db');
     withSession(path, 'a');
@@ -102,7 +148,7 @@ describe('restoreBackup', () => {
     const done = restoreBackup(path, { now: () => T0 + 2 * DAY });
     expect(basename(done.from.path)).toBe('tea-20260110-120000000.db');
     expect(done.keptAs).toBe(`${path}.damaged-20260112-120000000`);
-    expect(readFileSync(done.keptAs!)).toEqual(before);
+    expect(readFileSync(done.keptAs!).equals(before)).toBe(true);
     expect(readFileSync(`${done.keptAs}-wal`, 'utf8')).toBe('a stale wal');
     expect(existsSync(`${path}-wal`)).toBe(false);
     const store = Store.open(path);
