@@ -213,3 +213,46 @@ export async function afterTurn(deps: MemoryJobDeps): Promise<void> {
 export function memoryScopes(cwd: string): string[] {
   return [`project:${cwd}`, 'user', 'global'];
 }
+
+/** What a session hands `queueAfterTurn`: its background tracker (see SessionContext). */
+export interface BackgroundTracker {
+  recordUsage(label: string, model: ModelInfo, usage: Usage): void;
+  readonly backgroundSignal: AbortSignal;
+  track(job: Promise<void>, label: string): void;
+}
+
+/**
+ * Memory extraction and upkeep after a turn, on the cheap model, without waiting:
+ * chained after `previous` (one run at a time per session, so two runs never read
+ * the same new messages). Returns the new chain, or `previous` when there is nothing to run.
+ */
+export function queueAfterTurn(
+  previous: Promise<void>,
+  o: {
+    memory: MemoryService | undefined;
+    cheap: Provider | undefined;
+    jobs: { extract: boolean; tune: boolean };
+    store: Store;
+    sessionId: string;
+    cwd: string;
+  },
+  background: BackgroundTracker,
+): Promise<void> {
+  const { memory, cheap } = o;
+  if (!memory || !cheap || !o.jobs.extract) return previous;
+  const scopes = memoryScopes(o.cwd);
+  const next = previous.then(() =>
+    afterTurn({
+      memory,
+      cheap,
+      store: o.store,
+      sessionId: o.sessionId,
+      scopes: { user: 'user', project: scopes[0] ?? 'user', read: scopes },
+      tune: o.jobs.tune,
+      recordUsage: (label, model, usage) => background.recordUsage(label, model, usage),
+      signal: background.backgroundSignal,
+    }),
+  );
+  background.track(next, 'memory extraction');
+  return next;
+}

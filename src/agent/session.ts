@@ -20,7 +20,7 @@ import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
 import { type LeaseSettings, SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
-import { afterTurn, memoryScopes } from './memory-jobs.js';
+import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
 import { TurnStopped, turnSignal } from './stop.js';
 
 export interface SessionDeps {
@@ -368,23 +368,9 @@ export class Session {
 
   /** Memory extraction and upkeep after the turn, on the cheap model, without waiting. */
   private memoryInBackground(context: SessionContext): void {
-    const { memory, cheapProvider: cheap, memoryJobs } = this.deps;
-    if (!memory || !cheap || !memoryJobs.extract) return;
-    const scopes = memoryScopes(this.row.cwd);
-    // One run at a time per session, so two runs never read the same new messages.
-    this.memoryJob = this.memoryJob.then(() =>
-      afterTurn({
-        memory,
-        cheap,
-        store: this.deps.store,
-        sessionId: this.id,
-        scopes: { user: 'user', project: scopes[0] ?? 'user', read: scopes },
-        tune: memoryJobs.tune,
-        recordUsage: (label, model, usage) => context.recordUsage(label, model, usage),
-        signal: context.backgroundSignal,
-      }),
-    );
-    context.track(this.memoryJob, 'memory extraction');
+    const { memory, cheapProvider: cheap, memoryJobs: jobs, store } = this.deps;
+    const o = { memory, cheap, jobs, store, sessionId: this.id, cwd: this.row.cwd };
+    this.memoryJob = queueAfterTurn(this.memoryJob, o, context);
   }
 
   /** Messages queued but never sent (the turn was cancelled) are kept in the transcript. */
