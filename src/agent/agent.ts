@@ -71,7 +71,7 @@ export class Agent {
   constructor(private readonly opts: AgentOptions) {
     this.calibrator = opts.calibrator ?? new TokenCalibrator();
     if (opts.memory && !opts.tools.has('memory')) {
-      opts.tools.register(memoryTool(opts.memory, () => memoryScopes(opts.cwd)));
+      opts.tools.register(memoryTool(opts.memory, memoryScopes));
     }
   }
 

@@ -23,7 +23,12 @@ function versionLine(m: Memory): string {
   return `#${m.id} (${when}) ${m.content}`;
 }
 
-export function memoryTool(service: MemoryService, scopes: () => string[]): Tool {
+/**
+ * The `memory` tool over `service`; `scopes(cwd)` names the scopes of the workspace a
+ * call runs in (its session's, which in `tea acp` or `tea serve` need not be the
+ * folder the process started in).
+ */
+export function memoryTool(service: MemoryService, scopes: (cwd: string) => string[]): Tool {
   return defineTool({
     name: 'memory',
     description:
@@ -50,7 +55,7 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
     readOnly: false,
     concurrencySafe: false,
     approval: 'none',
-    async execute(args) {
+    async execute(args, ctx) {
       const need = <T>(value: T | undefined, what: string): T => {
         if (value === undefined || value === '') throw new ToolError(`${args.action} needs ${what}`);
         return value;
@@ -61,7 +66,7 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
             content: need(args.content, 'content'),
             category: args.category ?? 'fact',
             ...(args.importance ? { importance: args.importance } : {}),
-            scope: args.scope === 'project' ? (scopes()[0] ?? 'user') : 'user',
+            scope: args.scope === 'project' ? (scopes(ctx.cwd)[0] ?? 'user') : 'user',
           });
           const was = r.superseded ? ` (replaces #${r.superseded.id}: ${r.superseded.content})` : '';
           if (r.outcome === 'history' && r.supersededBy) {
@@ -72,7 +77,7 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
         case 'search': {
           const hits = await service.search(need(args.query, 'query'), {
             limit: args.limit ?? 10,
-            scopes: scopes(),
+            scopes: scopes(ctx.cwd),
           });
           if (hits.length === 0) return 'No memory matches.';
           return hits
@@ -80,7 +85,7 @@ export function memoryTool(service: MemoryService, scopes: () => string[]): Tool
             .join('\n');
         }
         case 'list': {
-          const all = service.list({ scopes: scopes(), limit: args.limit ?? 30 });
+          const all = service.list({ scopes: scopes(ctx.cwd), limit: args.limit ?? 30 });
           return all.length > 0 ? all.map(line).join('\n') : 'No memories yet.';
         }
         case 'update': {

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useScriptedCli } from '../support/cli.js';
+import { memoryScopes } from '../../src/agent/memory-jobs.js';
+import { runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 import {
@@ -73,6 +74,27 @@ describe('tea acp', () => {
     expect(wireText(wireMessages(t.server.requests[0]!.body).at(-1)!)).toBe('say hello');
     // stdout carries protocol messages only.
     for (const line of p.stdoutLines) expect(JSON.parse(line)).toHaveProperty('jsonrpc', '2.0');
+  });
+
+  it('the memory tool stores project memories under the session’s workspace, not where tea acp started', async () => {
+    const other = path.join(path.dirname(work), 'other-project');
+    mkdirSync(other, { recursive: true });
+    const p = peer();
+    await initialize(p);
+    const s = await newSession(p, realpathSync(other));
+    t.server.script(
+      reply().toolCall('memory', {
+        action: 'add',
+        content: 'This project builds with pnpm',
+        scope: 'project',
+      }),
+      reply().text('Noted.'),
+    );
+    await prompt(p, s.sessionId, 'remember that this project builds with pnpm');
+    const listed = await runTea(['memory', 'list'], { env: t.ctx.env, cwd: work });
+    const line = listed.stdout.split('\n').find((l) => l.includes('builds with pnpm'));
+    expect(line).toContain(`[${memoryScopes(realpathSync(other))[0]}]`);
+    expect(line).not.toContain(`[${memoryScopes(work)[0]}]`);
   });
 
   it('asks permission for a write, then reports it with a diff', async () => {
