@@ -86,6 +86,11 @@ export type AgentEvent =
       /** The failure's kind: `timeout` when the model did not answer in time. */
       kind: string;
       profile: string;
+      /**
+       * The failed attempt had already streamed text, thinking or tool calls: a face drops
+       * what it showed of this model call (the store never kept it), as for a `fallback`.
+       */
+      discard: boolean;
     }
   | { type: 'fallback'; from: string; to: string; reason: string }
   | { type: 'error'; message: string; kind: string }

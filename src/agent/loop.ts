@@ -303,6 +303,7 @@ async function* streamStep(
               kind: d.kind,
               reason: d.reason,
               profile: d.profile,
+              discard: d.discard,
             };
             break;
           case 'fallback':

@@ -43,6 +43,8 @@ function rendererFor(flags: PromptFlags): Renderer {
   if (flags.outputFormat === 'stream-json') return streamJsonRenderer(process.stdout);
   return textRenderer(process.stdout, process.stderr, Boolean(flags.verbose || process.stderr.isTTY), {
     print: true,
+    // Into a pipe or a file, each model call's text is written once it can no longer be retried.
+    hold: !process.stdout.isTTY,
   });
 }
 

@@ -86,9 +86,27 @@ export function textRenderer(
   out: Writer,
   err: Writer,
   progress: boolean,
-  opts: { print?: boolean } = {},
+  opts: {
+    print?: boolean;
+    /**
+     * Hold each model call's text until the call can no longer be retried (stdout is a
+     * pipe): a retried stream then never leaves half an answer before the whole one.
+     */
+    hold?: boolean;
+  } = {},
 ): Renderer {
+  /** Text of the current model call not written yet (with `hold`), and whether any was written. */
+  let held = '';
+  let shown = false;
   let atLineStart = true;
+  const flush = (): void => {
+    if (held !== '') {
+      out.write(held);
+      atLineStart = held.endsWith('\n');
+    }
+    held = '';
+    shown = false;
+  };
   let iterations = 0;
   /** Cut-message lines already shown (each step of a turn builds the context again). */
   const cutsShown = new Set<string>();
@@ -99,9 +117,16 @@ export function textRenderer(
   };
   return {
     event(e) {
+      const streaming = e.type === 'text_delta' || e.type === 'thinking_delta';
+      if (!streaming && e.type !== 'retry' && e.type !== 'fallback') flush();
       switch (e.type) {
         case 'text_delta':
+          if (opts.hold) {
+            held += e.text;
+            break;
+          }
           out.write(e.text);
+          shown = true;
           atLineStart = e.text.endsWith('\n');
           break;
         case 'tool_start':
@@ -134,11 +159,18 @@ export function textRenderer(
         }
         case 'retry': {
           const what = e.kind === 'timeout' ? 'model not answering' : 'model call failed';
-          say(`… ${what}, retry ${e.attempt}/${e.maxRetries} in ${duration(e.delayMs)} (${e.reason})\n`);
+          const dropped = e.discard && shown ? '; the partial answer above is replaced by the next one' : '';
+          if (e.discard) held = '';
+          say(
+            `… ${what}, retry ${e.attempt}/${e.maxRetries} in ${duration(e.delayMs)} (${e.reason})${dropped}\n`,
+          );
+          if (e.discard) shown = false;
           break;
         }
         case 'fallback':
+          held = '';
           say(`… falling back from ${e.from} to ${e.to}: ${e.reason}\n`);
+          shown = false;
           break;
         case 'error':
           say(teaLine(e.message));

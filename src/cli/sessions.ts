@@ -1,5 +1,4 @@
 import type { Part } from '../llm/types.js';
-import type { Store } from '../store/index.js';
 import { EXIT } from './exit.js';
 import { jsonText } from './json-out.js';
 import { openStore, workspaceDir } from './open-store.js';

@@ -27,6 +27,8 @@ export interface TeaServerOptions {
   startTimeoutMs?: number;
   /** Name sessions on the (scripted) model after their first turn: a second request per new session. */
   autoTitle?: boolean;
+  /** Retries per model call (default none, so every scripted reply is used once). */
+  retries?: number;
 }
 
 function configYaml(modelUrl: string, opts: TeaServerOptions): string {
@@ -38,7 +40,7 @@ function configYaml(modelUrl: string, opts: TeaServerOptions): string {
     // No background model calls (unless asked for): every scripted reply belongs to the test that queued it.
     `agent:\n  auto_title: ${opts.autoTitle === true}\n`,
     'memory:\n  extract: false\n',
-    'llm:\n  max_retries: 0\n',
+    `llm:\n  max_retries: ${opts.retries ?? 0}\n  retry_base_ms: 10\n`,
   ].join('');
 }
 

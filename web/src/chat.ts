@@ -151,9 +151,11 @@ export class ChatView {
         this.addLine('notice', `${event.title}: ${event.body}`);
         break;
       case 'retry':
+        if (event.discard) this.dropSegments();
         this.addLine('retry', `Retrying (attempt ${event.attempt}): ${event.reason}`);
         break;
       case 'fallback':
+        this.dropSegments();
         this.addLine('fallback', `Switched model ${event.from} → ${event.to}: ${event.reason}`);
         break;
       case 'compaction':
@@ -227,6 +229,14 @@ export class ChatView {
     }
     this.text.source += text;
     this.schedule(this.text);
+  }
+
+  /** Drops what the current model call showed: a retried or re-routed call starts over. */
+  private dropSegments(): void {
+    this.text?.node.remove();
+    this.thinking?.node.parentElement?.remove();
+    this.text = null;
+    this.thinking = null;
   }
 
   private appendThinking(text: string, live: boolean): void {
