@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { addFaceCommands } from './faces.js';
 import { commandFlags, type PromptFlags } from './flags.js';
-import { permissionModeOption } from './options.js';
+import { collect, permissionModeOption } from './options.js';
 import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 import type { TrustFlags } from './trust-cmd.js';
 import { commanderMessage, type NamedCommand, usageLine } from './usage.js';
@@ -12,10 +12,6 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
   return n;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 function outputFormat(value: string): 'text' | 'json' | 'stream-json' {

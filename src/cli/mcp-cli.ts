@@ -1,16 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { commandFlags } from './flags.js';
-import { deprecatedModeOption, permissionModeOption } from './options.js';
+import { collect, deprecatedModeOption, permissionModeOption } from './options.js';
 import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('expected a port, 0-65535');
   return n;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /** Flags may sit before `mcp` (the root program knows --cwd, --yolo, --allow) or after it. */

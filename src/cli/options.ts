@@ -35,3 +35,8 @@ export function givenMode(flags: { permissionMode?: string; mode?: string }): st
   }
   return flags.permissionMode ?? flags.mode;
 }
+
+/** A repeatable option's values, in the order given. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -56,6 +56,10 @@ export interface Runtime {
   memory: MemoryService;
   agent: Agent;
   cwd: string;
+  /** The permission rules in force: the config's, then `--allow`'s (other faces build agents with them). */
+  permissionRules: PermissionRule[];
+  /** Directories file tools may use besides the workspace: the config's and `--add-dir`'s. */
+  allowedRoots: string[];
   close(): void;
 }
 
@@ -99,6 +103,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const permissionRules = rulesFor(config, opts, tools);
   const permissionMode = modeFor(config, opts);
   const addedRoots = (opts.addDir ?? []).map((d) => existingDir('--add-dir', d));
+  const allowedRoots = [...config.permissions.roots, ...addedRoots];
   const main = mainProfile(config, opts);
   const fallbacks = config.fallback.filter((n) => n !== main.name).map((n) => resolveProfile(config, n));
   const provider = createModelChain([main, ...fallbacks], chainOptions(config));
@@ -128,7 +133,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     maxIterations: opts.maxTurns ?? settings.maxIterations,
     permissionMode,
     permissionRules,
-    allowedRoots: [...config.permissions.roots, ...addedRoots],
+    allowedRoots,
     approvals: opts.approvals ?? 'ask',
     cheapProvider,
     titles: (opts.titles ?? true) && config.agent.autoTitle,
@@ -143,6 +148,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     memory,
     agent,
     cwd,
+    permissionRules,
+    allowedRoots,
     close: () => {
       saveCalibration(calibrationFile, agent.calibrator);
       // MCP stdio servers also exit when their stdin closes with this process.

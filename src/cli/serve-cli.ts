@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { parseHostEntry } from '../config/server.js';
 import { commandFlags } from './flags.js';
-import { deprecatedModeOption, permissionModeOption } from './options.js';
+import { collect, deprecatedModeOption, permissionModeOption } from './options.js';
 import { SANDBOX_FLAG_HELP, sandboxFlag } from './sandbox-flag.js';
 
 function port(value: string): number {
@@ -56,6 +56,13 @@ export function addServeCommand(program: Command, setCode: (code: number) => voi
     )
     .addOption(deprecatedModeOption())
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
+    .option(
+      '--allow <rule>',
+      "allow a tool without asking: 'tool' or 'tool:pattern' (repeatable)",
+      collect,
+      [],
+    )
+    .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
     .option('--cors <origin>', 'allow this browser origin (repeatable; CORS is off by default)', origin, [])
     .option(
       '--allowed-host <name>',

@@ -32,6 +32,9 @@ export interface ServeFlags {
   profile?: string;
   cwd?: string;
   sandbox?: SandboxMode;
+  /** `--allow` rules and `--add-dir` roots (root options, given before or after `serve`). */
+  allow?: string[];
+  addDir?: string[];
 }
 
 /** `dist/web` of this package (works from src/ and from the dist/ bundle), if built. */
@@ -130,6 +133,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     ...(requested ? { permissionMode: requested } : {}),
     ...(flags.yolo ? { yolo: true } : {}),
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
+    ...(flags.allow?.length ? { allow: flags.allow } : {}),
+    ...(flags.addDir?.length ? { addDir: flags.addDir } : {}),
   });
   const permissionMode = (flags.yolo ? 'yolo' : (requested ?? rt.config.permissions.mode)) as PermissionMode;
   const memory = rt.memory;
@@ -140,6 +145,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     memory,
     cwd: rt.cwd,
     permissionMode,
+    permissionRules: rt.permissionRules,
+    allowedRoots: rt.allowedRoots,
     calibrator: rt.agent.calibrator,
   });
   if (flags.profile) agents.active = await agents.resolve(flags.profile, 'profile');
