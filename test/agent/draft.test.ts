@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DraftWriter } from '../../src/agent/draft.js';
 import type { Part } from '../../src/llm/types.js';
 import { Store } from '../../src/store/index.js';
@@ -9,7 +9,15 @@ const open = useStore();
 const INTERVAL_MS = 40;
 
 const text = (t: string) => (): Part[] => [{ type: 'text', text: t }];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The flush timer on an injected clock: advancing it is an explicit signal, not a wait
+// that a busy machine can outlast.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 /** The assistant rows of a session, as [status, text]. */
 function drafts(store: Store, sessionId: string): Array<[string, string]> {

@@ -67,8 +67,10 @@ describe('OpenAICompatibleProvider: errors', () => {
   it('aborts promptly while waiting for headers', async () => {
     t.server.script(reply().hang());
     const ctrl = new AbortController();
-    setTimeout(() => ctrl.abort(), 30);
+    // Abort once the server has the request (an explicit signal, not a timer).
+    const arrived = t.server.waitForRequests(1).then(() => ctrl.abort());
     const err = await failure(collect(provider().stream(hi, ctrl.signal)));
+    await arrived;
     expect(err.kind).toBe('aborted');
     expect(err.retryable).toBe(false);
   });
@@ -82,7 +84,7 @@ describe('OpenAICompatibleProvider: errors', () => {
       (async () => {
         for await (const d of provider().stream(hi, ctrl.signal)) {
           seen.push(d);
-          setTimeout(() => ctrl.abort(reason), 20);
+          ctrl.abort(reason); // while the stream is open: the next read sees the abort
         }
       })(),
     );
