@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, openSync, readdirSync, statSync, writ
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { noise } from '../store/damage.js';
 import { cliEnv, NO_MEMORY_JOBS, runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 
@@ -12,21 +13,6 @@ const dbPath = () => path.join(t.ctx.home, 'tea.db');
 const PAGE = 4096;
 const DAMAGE =
   /^tea: the database .*tea\.db is damaged \(database disk image is malformed\)\. To recover, run `tea db repair`: .* If it loses too much, `tea db restore` puts back the last good backup \(tea-\d{8}-\d{9}\.db/;
-
-/** Bytes that look like /dev/urandom but are the same on every run (xorshift32). */
-function noise(length: number, seed = 0x9e3779b9): Buffer {
-  const out = Buffer.alloc(length);
-  let x = seed >>> 0;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 /** What pages `from`..`to` (1-based) of the database hold, by b-tree name. */
 function treesOnPages(from: number, to: number): string[] {

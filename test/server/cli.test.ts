@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runTea, spawnTea } from '../support/cli.js';
+import { cliEnv, listening, runTea, spawnTea } from '../support/cli.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
 
@@ -12,19 +12,6 @@ beforeAll(async () => {
   model = await startModelServer();
 });
 afterAll(() => model.close());
-
-/** Resolves with the URL from the listening line (or rejects with stderr when the child exits first). */
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /tea serve: listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`tea serve exited ${code}: ${stderr}`)));
-  });
-}
 
 /** The status of `GET /v1/config` sent with this Host header. */
 /** GET /v1/config sent with this Host header: the status and the body. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAFT_INTERVAL_MS } from '../../src/agent/draft.js';
 import { Store } from '../../src/store/index.js';
-import { cliEnv, NO_MEMORY_JOBS, spawnTea } from '../support/cli.js';
+import { cliEnv, listening, NO_MEMORY_JOBS, spawnTea } from '../support/cli.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
 
@@ -21,18 +21,6 @@ afterAll(() => model.close());
 
 const STREAMS = 3;
 const ANSWER = Array.from({ length: 80 }, (_, i) => `w${String(i).padStart(2, '0')}, `).join('');
-
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /tea serve: listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`tea serve exited ${code}: ${stderr}`)));
-  });
-}
 
 /** A streaming chat completion whose received content is readable while it runs. */
 async function startStream(url: string): Promise<{ sessionId: string; received: () => string }> {

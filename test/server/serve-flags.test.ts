@@ -1,13 +1,8 @@
-/**
- * `tea serve` builds its agents with the same `--allow` rules and `--add-dir` roots as
- * every other face (it used to assemble them apart and ignore both).
- */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, spawnTea } from '../support/cli.js';
+import { cliEnv, listening, spawnTea } from '../support/cli.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
 
@@ -16,18 +11,6 @@ beforeAll(async () => {
   model = await startModelServer();
 });
 afterAll(() => model.close());
-
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /tea serve: listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`tea serve exited ${code}: ${stderr}`)));
-  });
-}
 
 async function chat(url: string, content: string): Promise<string> {
   const res = await fetch(`${url}/v1/chat/completions`, {

@@ -112,3 +112,16 @@ export function useScriptedCli(
     },
   };
 }
+
+/** Resolves with the URL from `tea serve`'s listening line (rejects with its stderr when it exits first). */
+export function listening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /tea serve: listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`tea serve exited ${code}: ${stderr}`)));
+  });
+}

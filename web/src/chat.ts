@@ -3,10 +3,11 @@
  * the same small set of methods, so a reloaded session looks exactly like the
  * live one did.
  */
-import { clear, h } from './dom.js';
-import { failureLine, offerRetry, type RetryAction, type TurnInput } from './failure.js';
+import { clear, followEnd, h } from './dom.js';
+import { failureLine, inputOf, offerRetry, type RetryAction, type TurnInput } from './failure.js';
 import { imageSrc, thumbnail } from './images.js';
 import { setMarkdown } from './markdown.js';
+import { planBlock } from './plan.js';
 import { ApprovalPrompt, QuestionPrompt } from './prompts.js';
 import { ToolCard } from './tool-card.js';
 import type { AgentEvent, ApprovalDecision, ImageInput, Part, StoredMessage, ToolStatus } from './types.js';
@@ -145,7 +146,8 @@ export class ChatView {
         this.addQuestion(event);
         break;
       case 'plan':
-        this.addPlan(event);
+        this.endSegments();
+        this.turnNode().appendChild(planBlock(event));
         break;
       case 'notice':
         this.addLine('notice', `${event.title}: ${event.body}`);
@@ -295,19 +297,6 @@ export class ChatView {
     prompt.root.querySelector('textarea')?.focus();
   }
 
-  private addPlan(event: Extract<AgentEvent, { type: 'plan' }>): void {
-    this.endSegments();
-    const list = h('ul', { class: 'plan-items' });
-    for (const item of event.items) {
-      const mark = item.status === 'completed' ? '✓' : item.status === 'in_progress' ? '▸' : '○';
-      list.appendChild(h('li', { 'data-status': item.status }, `${mark} ${item.content}`));
-    }
-    const title = event.title ?? (event.kind === 'todo' ? 'Todo' : 'Plan');
-    this.turnNode().appendChild(
-      h('div', { class: 'plan', 'data-testid': 'plan' }, h('strong', {}, title), list),
-    );
-  }
-
   private addLine(kind: string, text: string): void {
     this.endSegments();
     this.turnNode().appendChild(
@@ -326,12 +315,8 @@ export class ChatView {
 
   /** A stored session ends with the user's message: its turn failed or was stopped before any answer. */
   private unanswered(message: StoredMessage): void {
-    const text = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-    const images = message.parts.flatMap((p) =>
-      p.type === 'image' && p.data ? [{ mediaType: p.mediaType, data: p.data }] : [],
-    );
     const line = this.addFailure('This message got no answer (its turn failed or was stopped).');
-    offerRetry(line, { text, images }, this.actions.retry);
+    offerRetry(line, inputOf(message), this.actions.retry);
     this.noAnswer = line;
     this.failure = null;
     this.turn = null;
@@ -407,8 +392,6 @@ export class ChatView {
 
   /** Follows the stream unless the user has scrolled up to read. */
   private scrollToEnd(force: boolean): void {
-    const scroller = this.root.parentElement ?? this.root;
-    const nearEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
-    if (force || nearEnd) scroller.scrollTop = scroller.scrollHeight;
+    followEnd(this.root.parentElement ?? this.root, force);
   }
 }

@@ -68,3 +68,9 @@ export async function attempt<T>(action: () => Promise<T>): Promise<T | undefine
     return undefined;
   }
 }
+
+/** Scrolls `scroller` to its end when forced or when the reader is already near it. */
+export function followEnd(scroller: HTMLElement, force: boolean): void {
+  const nearEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
+  if (force || nearEnd) scroller.scrollTop = scroller.scrollHeight;
+}

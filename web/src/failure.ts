@@ -4,7 +4,7 @@
  * Retry: once pressed, the button goes (it comes back if the send is refused).
  */
 import { h } from './dom.js';
-import type { ImageInput } from './types.js';
+import type { ImageInput, StoredMessage } from './types.js';
 
 /** What a turn was started with, to send it again. */
 export interface TurnInput {
@@ -42,4 +42,13 @@ export function offerRetry(line: HTMLElement, input: TurnInput, retry: RetryActi
     else button.disabled = false;
   });
   line.appendChild(button);
+}
+
+/** What a stored user message asked: its text and images, to send again. */
+export function inputOf(message: StoredMessage): TurnInput {
+  const text = message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  const images = message.parts.flatMap((p) =>
+    p.type === 'image' && p.data ? [{ mediaType: p.mediaType, data: p.data }] : [],
+  );
+  return { text, images };
 }
