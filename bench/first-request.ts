@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     TEA_MODEL: 'bench-model',
     OLLAMA_HOST: 'http://127.0.0.1:9',
   });
-  const { createRuntime } = await import('../src/cli/runtime.js');
+  const { createRuntime } = await import('../src/runtime/runtime.js');
   const { toolsMentioned } = await import('../src/tools/loading.js');
   const rt = await createRuntime({ cwd: work, approvals: 'deny', titles: false });
   const rows: Row[] = [];

@@ -3,9 +3,10 @@ import { Readable, Writable } from 'node:stream';
 import { mcpAttacher } from '../acp/mcp.js';
 import { serveAcp } from '../acp/server.js';
 import { serveAcpUnavailable } from '../acp/unavailable.js';
+import { RuntimeError } from '../runtime/errors.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { CliError, EXIT } from './exit.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { EXIT } from './exit.js';
+import { cliRuntime, type Runtime } from './runtime.js';
 import { VERSION } from './version.js';
 
 /** Flags of `tea acp` (registered in acp-cli.ts). */
@@ -31,7 +32,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
   try {
     rt = await runtimeFor(flags);
   } catch (error) {
-    if (!(error instanceof CliError && error.exitCode === EXIT.NO_MODEL)) throw error;
+    if (!(error instanceof RuntimeError && error.code === 'no_model')) throw error;
     // The editor still gets its `initialize` answer, then the reason with every session request.
     log(`tea acp: ${error.message}`);
     await serveAcpUnavailable({
@@ -62,22 +63,11 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     });
   } finally {
     await mcp.close();
-    rt.close();
+    await rt.close();
   }
   return EXIT.OK;
 }
 
 function runtimeFor(flags: AcpFlags): Promise<Runtime> {
-  return createRuntime({
-    ...(flags.cwd ? { cwd: flags.cwd } : {}),
-    ...(flags.profile ? { profile: flags.profile } : {}),
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
-    ...(flags.yolo ? { yolo: true } : {}),
-    ...(flags.allow ? { allow: flags.allow } : {}),
-    ...(flags.addDir ? { addDir: flags.addDir } : {}),
-    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
-    approvals: 'ask',
-    titles: true,
-  });
+  return cliRuntime({ ...flags, approvals: 'ask', titles: true });
 }

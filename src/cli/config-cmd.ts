@@ -9,10 +9,10 @@ import {
 import { complete } from '../llm/collect.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
 import { createRegistry } from '../llm/registry.js';
+import { workspaceDir } from '../runtime/directories.js';
 import { Sandbox } from '../tools/sandbox/sandbox.js';
 import { sandboxStatus } from '../tools/sandbox/status.js';
 import { EXIT } from './exit.js';
-import { workspaceDir } from './runtime.js';
 
 /** Whether the configured sandbox works here (bubblewrap probed as the shell tools would). */
 async function sandboxReport(config: TeaConfig): Promise<SandboxReport> {

@@ -1,10 +1,11 @@
 import readline from 'node:readline';
+import { workspaceDir } from '../runtime/directories.js';
 import { approvalView } from './approval-view.js';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { settleBackground } from './print.js';
 import { textRenderer } from './render.js';
-import { createRuntime, pickSession, type Runtime, workspaceDir } from './runtime.js';
+import { cliRuntime, pickSession, type Runtime } from './runtime.js';
 import { slashCommand } from './slash.js';
 import { confirmProjectTrust } from './trust-prompt.js';
 import { VERSION } from './version.js';
@@ -23,7 +24,7 @@ async function startRuntime(rl: readline.Interface, flags: PromptFlags): Promise
       return undefined;
     }
     // The user has just read what became of the file's settings: no warning repeating it.
-    return await createRuntime({ ...flags, projectTrustShown: trust === 'told' });
+    return await cliRuntime({ ...flags, projectTrustShown: trust === 'told' });
   } catch (e) {
     rl.close();
     throw e;
@@ -48,7 +49,7 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     session = pickSession(rt, flags);
   } catch (e) {
     rl.close();
-    rt.close();
+    await rt.close();
     throw e;
   }
   const render = textRenderer(process.stdout, process.stderr, true);
@@ -70,7 +71,7 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
           render.event(e);
           if (e.type === 'approval_request') {
             // The diff of an edit or the whole command, before the question.
-            const cwd = rt.store.sessions.get(session.id)?.cwd ?? rt.cwd;
+            const cwd = rt.sessions.get(session.id)?.cwd ?? rt.cwd;
             process.stdout.write(await approvalView(e, cwd, colours()));
             const what = e.subject ? `${e.tool}: ${e.subject}` : e.tool;
             // A shell line names the piece that needs the approval.
@@ -99,7 +100,7 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     rl.close();
     // Let a title or summary still running on the cheap model land before the store closes.
     await settleBackground(session);
-    rt.close();
+    await rt.close();
   }
 }
 

@@ -60,7 +60,7 @@ function buildProgram(setCode: (code: number) => void): Command {
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .action(async (words: string[], opts: PromptFlags) => {
       // Before stdin is read: a wrong directory is reported at once.
-      if (opts.cwd !== undefined) (await import('./open-store.js')).workspaceDir(opts.cwd);
+      if (opts.cwd !== undefined) (await import('../runtime/directories.js')).workspaceDir(opts.cwd);
       // Words without -p: a typo of a command, or a prompt nobody asked to run (bare-words.ts).
       if (!opts.print && words.length > 0) {
         const { checkBareWords, stdinIsPiped } = await import('./bare-words.js');
@@ -326,6 +326,19 @@ async function reportError(e: unknown, command: NamedCommand | undefined): Promi
   if (e instanceof UsageError) {
     process.stderr.write(`${usageLine(e.message, command)}\n`);
     return e.exitCode;
+  }
+  if (e instanceof Error && e.name === 'RuntimeError') {
+    const code = (e as { code?: string }).code;
+    if (code === 'usage') {
+      process.stderr.write(`${usageLine(e.message, command)}\n`);
+      return EXIT.USAGE;
+    }
+    if (code === 'no_model') {
+      process.stderr.write(`tea: ${e.message}\n(exit code 3: no model configured)\n`);
+      return EXIT.NO_MODEL;
+    }
+    process.stderr.write(`tea: ${e.message}\n`);
+    return EXIT.USAGE;
   }
   if (e instanceof CliError) {
     process.stderr.write(`tea: ${e.message}\n`);

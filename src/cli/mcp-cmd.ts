@@ -4,18 +4,16 @@ import { displayPath } from '../config/errors.js';
 import { CONFIG_FILE } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
-import { createToolRegistry } from '../tools/builtin/index.js';
+import { workspaceDir } from '../runtime/directories.js';
+import { allowRules, builtinRegistry, shellSetup } from '../runtime/tools.js';
 import { bridgeName, McpManager, readToolCache } from '../tools/mcp/index.js';
 import { PERMISSION_MODES, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { ToolError } from '../tools/types.js';
-import { allowRules } from './allow-check.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { givenMode } from './options.js';
-import { workspaceDir } from './runtime.js';
-import { shellSetup } from './sandbox-setup.js';
 import { VERSION } from './version.js';
 
 async function config(cwd: string | undefined): Promise<TeaConfig> {
@@ -144,11 +142,7 @@ function untilSignal(): Promise<void> {
 /** `tea mcp serve`: Tea's tools for MCP clients, over stdio or streamable HTTP. */
 export async function serveMcp(flags: ServeFlags): Promise<number> {
   const cfg = await config(flags.cwd);
-  const registry = createToolRegistry({
-    ...(cfg.tools.webSearch ? { webSearch: cfg.tools.webSearch } : {}),
-    envAllow: cfg.tools.envAllow,
-    ...shellSetup(cfg, flags.sandbox),
-  });
+  const registry = builtinRegistry(cfg, shellSetup(cfg, flags.sandbox));
   const policy = policyFor(cfg, flags, registry.names());
   const options = {
     registry,

@@ -4,9 +4,9 @@ import { isoDate } from '../memory/format.js';
 import { readMemoryFile } from '../memory/import-file.js';
 import type { MemorySearchHit, RememberResult } from '../memory/service.js';
 import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
+import { type OpenMemory, openMemory } from '../runtime/light.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
-import { type OpenMemory, openMemory } from './open-store.js';
 import { oneOf } from './usage.js';
 
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

@@ -4,7 +4,7 @@ import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { refusalLine, refusalOf } from './refusals.js';
 import { jsonRenderer, type Renderer, streamJsonRenderer, textRenderer } from './render.js';
-import { createRuntime, pickSession } from './runtime.js';
+import { cliRuntime, pickSession } from './runtime.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -64,7 +64,7 @@ export async function settleBackground(session: Session): Promise<void> {
 /** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
 export async function runPrompt(words: string[], flags: PromptFlags): Promise<number> {
   const text = await promptText(words, flags);
-  const rt = await createRuntime({ ...flags, approvals: 'deny', titles: false });
+  const rt = await cliRuntime({ ...flags, approvals: 'deny', titles: false });
   const abort = new AbortController();
   const onSigint = (): void => {
     if (abort.signal.aborted) process.exit(EXIT.INTERRUPTED);
@@ -72,7 +72,7 @@ export async function runPrompt(words: string[], flags: PromptFlags): Promise<nu
   };
   process.on('SIGINT', onSigint);
   try {
-    const session = pickSession(rt, flags);
+    const session = pickSession(rt, { ...flags, approvals: 'deny' });
     const render = rendererFor(flags);
     let reason: StopReason = 'error';
     let refused = 0;
@@ -90,6 +90,6 @@ export async function runPrompt(words: string[], flags: PromptFlags): Promise<nu
     return reason === 'completed' && refused > 0 ? EXIT.REFUSED : exitCodeFor(reason);
   } finally {
     process.off('SIGINT', onSigint);
-    rt.close();
+    await rt.close();
   }
 }

@@ -3,15 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AgentPool } from '../server/agents.js';
+import { runtimeDeps } from '../server/agents.js';
 import { isLoopback } from '../server/auth.js';
 import { startServer } from '../server/server.js';
-import { checkpointInBackground } from '../store/index.js';
-import type { PermissionMode } from '../tools/permissions.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { givenMode } from './options.js';
-import { createRuntime } from './runtime.js';
+import { cliRuntime } from './runtime.js';
 import { VERSION } from './version.js';
 
 /** Flags of `tea serve`. */
@@ -127,7 +125,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     );
   }
   const requested = givenMode(flags);
-  const rt = await createRuntime({
+  const rt = await cliRuntime({
     ...(flags.cwd ? { cwd: flags.cwd } : {}),
     ...(flags.profile ? { profile: flags.profile } : {}),
     ...(requested ? { permissionMode: requested } : {}),
@@ -136,32 +134,12 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     ...(flags.allow?.length ? { allow: flags.allow } : {}),
     ...(flags.addDir?.length ? { addDir: flags.addDir } : {}),
   });
-  const permissionMode = (flags.yolo ? 'yolo' : (requested ?? rt.config.permissions.mode)) as PermissionMode;
-  const memory = rt.memory;
-  const agents = new AgentPool({
-    config: rt.config,
-    store: rt.store,
-    tools: rt.tools,
-    memory,
-    cwd: rt.cwd,
-    permissionMode,
-    permissionRules: rt.permissionRules,
-    allowedRoots: rt.allowedRoots,
-    calibrator: rt.agent.calibrator,
-  });
-  if (flags.profile) agents.active = await agents.resolve(flags.profile, 'profile');
   const web = webDir();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(
       {
-        config: rt.config,
-        store: rt.store,
-        tools: rt.tools,
-        memory,
-        agents,
-        cwd: rt.cwd,
-        permissionMode,
+        ...runtimeDeps(rt),
         version: VERSION,
         ...(token ? { token } : {}),
         cors: flags.cors,
@@ -173,7 +151,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       { host, port: flags.port },
     );
   } catch (e) {
-    rt.close();
+    await rt.close();
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE')
       throw new CliError(
@@ -185,9 +163,9 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     throw e;
   }
   // A long-running server: WAL checkpoints (copy and fsync) move off the main thread.
-  const checkpoints = checkpointInBackground(rt.store.db, {
-    onError: (m) => process.stderr.write(`tea serve: ${m}; checkpoints run on the main thread again\n`),
-  });
+  const checkpoints = rt.checkpointInBackground((m) =>
+    process.stderr.write(`tea serve: ${m}; checkpoints run on the main thread again\n`),
+  );
   for (const line of listeningLines(server.url, host, server.port, token !== undefined))
     process.stderr.write(`tea serve: ${line}\n`);
   if (!web) process.stderr.write('tea serve: the web UI is not built (dist/web); the API and /docs work\n');
@@ -198,6 +176,6 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   process.stderr.write(`tea serve: ${signal}, shutting down\n`);
   await server.close();
   await checkpoints.stop();
-  rt.close();
+  await rt.close();
   return EXIT.OK;
 }

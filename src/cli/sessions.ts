@@ -1,7 +1,8 @@
 import type { Part } from '../llm/types.js';
+import { workspaceDir } from '../runtime/directories.js';
+import { openSessions } from '../runtime/light.js';
 import { EXIT } from './exit.js';
 import { jsonText } from './json-out.js';
-import { openStore, workspaceDir } from './open-store.js';
 
 function when(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
@@ -18,12 +19,11 @@ function oneLine(s: string, max: number): string {
  * `{ sessions, total, more }`.
  */
 export async function listSessions(opts: { limit: number; here?: boolean; json?: boolean }): Promise<number> {
-  const { store } = await openStore();
+  const { sessions, close } = await openSessions();
   try {
     const cwd = opts.here ? workspaceDir(undefined) : undefined;
-    const rows = store.sessions.list({ limit: opts.limit, cwd });
-    const total =
-      rows.length < opts.limit ? rows.length : store.sessions.count(cwd === undefined ? {} : { cwd });
+    const rows = sessions.list({ limit: opts.limit, cwd });
+    const total = rows.length < opts.limit ? rows.length : sessions.count(cwd === undefined ? {} : { cwd });
     const more = total - rows.length;
     if (opts.json) {
       process.stdout.write(jsonText({ sessions: rows, total, more }));
@@ -44,7 +44,7 @@ export async function listSessions(opts: { limit: number; here?: boolean; json?:
     }
     return EXIT.OK;
   } finally {
-    store.close();
+    close();
   }
 }
 
@@ -66,16 +66,16 @@ function renderPart(p: Part, full: boolean): string {
 }
 
 export async function showSession(id: string, opts: { json?: boolean; full?: boolean }): Promise<number> {
-  const { store } = await openStore();
+  const { sessions, close } = await openSessions();
   try {
-    const row = store.sessions.resolve(id);
-    const messages = store.messages.list(row.id);
+    const row = sessions.resolve(id);
+    const messages = sessions.messages(row.id);
     if (opts.json) {
-      const usage = store.usage.totals(row.id);
+      const usage = sessions.usage(row.id);
       process.stdout.write(jsonText({ session: row, messages, usage }));
       return EXIT.OK;
     }
-    const usage = store.usage.totals(row.id);
+    const usage = sessions.usage(row.id);
     process.stdout.write(
       `session ${row.id}\n  title: ${row.title ?? '(untitled)'}\n  workspace: ${row.cwd}\n  model: ${row.model ?? '?'}\n` +
         `  created: ${when(row.createdAt)}  updated: ${when(row.updatedAt)}\n` +
@@ -88,20 +88,20 @@ export async function showSession(id: string, opts: { json?: boolean; full?: boo
     }
     return EXIT.OK;
   } finally {
-    store.close();
+    close();
   }
 }
 
 export async function removeSessions(ids: string[]): Promise<number> {
-  const { store } = await openStore();
+  const { sessions, close } = await openSessions();
   try {
-    const rows = ids.map((id) => store.sessions.resolve(id));
+    const rows = ids.map((id) => sessions.resolve(id));
     for (const r of rows) {
-      store.sessions.delete(r.id);
+      sessions.delete(r.id);
       process.stdout.write(`removed ${r.id}\n`);
     }
     return EXIT.OK;
   } finally {
-    store.close();
+    close();
   }
 }

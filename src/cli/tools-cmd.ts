@@ -1,31 +1,12 @@
-import { memoryTool } from '../agent/memory-tool.js';
-import type { MemoryService } from '../memory/service.js';
-import { createToolRegistry } from '../tools/builtin/index.js';
+import { listedTools } from '../runtime/tools.js';
 import { CORE_TOOLS } from '../tools/loading.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { didYouMean, oneOf } from './usage.js';
 
-/**
- * Every tool the agent offers: the built-in ones and the `memory` tool (which the
- * agent adds when it has a memory service; listed here without one: `tea tools`
- * never runs a tool).
- */
-export function agentTools(): ToolRegistry {
-  const registry = createToolRegistry();
-  const listingOnly = new Proxy(
-    {},
-    {
-      get() {
-        throw new Error('the memory tool is listed here, not run');
-      },
-    },
-  ) as MemoryService;
-  registry.register(memoryTool(listingOnly, () => []));
-  return registry;
-}
+/** Every tool the agent offers, to list: the built-in ones and the `memory` tool. */
+export const agentTools = listedTools;
 
 function firstSentence(text: string, max = 90): string {
   const s = (text.split(/(?<=\.)\s/)[0] ?? text).trim();

@@ -17,9 +17,9 @@ import {
   type TrustRecord,
 } from '../config/trust-store.js';
 import type { RestrictedSetting } from '../config/types.js';
+import { workspaceDir } from '../runtime/directories.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
-import { workspaceDir } from './open-store.js';
 
 export interface TrustFlags {
   cwd?: string;

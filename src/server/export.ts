@@ -1,7 +1,7 @@
 /** `POST /v1/export`: a session as Markdown, or as a PDF (pdfkit, loaded only when asked). */
 import * as z from 'zod';
 import type { Part } from '../llm/types.js';
-import type { Store } from '../store/index.js';
+import type { SessionsService } from '../runtime/sessions.js';
 import { sessionNotFound } from './live.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson } from './validate.js';
@@ -39,8 +39,8 @@ function partMarkdown(p: Part): string {
 }
 
 /** The session transcript as Markdown. */
-export function sessionMarkdown(store: Store, sessionId: string): string {
-  const row = store.sessions.get(sessionId);
+export function sessionMarkdown(sessions: SessionsService, sessionId: string): string {
+  const row = sessions.get(sessionId);
   if (!row) throw sessionNotFound(sessionId);
   const lines = [
     `# ${row.title ?? 'Untitled session'}`,
@@ -51,7 +51,7 @@ export function sessionMarkdown(store: Store, sessionId: string): string {
     `- Created: ${new Date(row.createdAt).toISOString()}`,
     '',
   ];
-  for (const m of store.messages.list(sessionId)) {
+  for (const m of sessions.messages(sessionId)) {
     lines.push(`## ${ROLE_TITLE[m.role] ?? m.role}`, '');
     for (const p of m.parts) lines.push(partMarkdown(p), '');
   }
@@ -79,8 +79,8 @@ export function exportRoutes(ctx: AppContext): void {
   });
   app.post('/v1/export', async (c) => {
     const body = await readJson(c, exportBody);
-    const markdown = sessionMarkdown(deps.store, body.session_id);
-    const title = deps.store.sessions.get(body.session_id)?.title ?? null;
+    const markdown = sessionMarkdown(deps.sessions, body.session_id);
+    const title = deps.sessions.get(body.session_id)?.title ?? null;
     if (body.format === 'markdown') {
       c.header('content-type', 'text/markdown; charset=utf-8');
       c.header('content-disposition', `attachment; filename="${fileName(title, 'md')}"`);

@@ -1,4 +1,4 @@
-export { AgentPool, type AgentPoolOptions } from './agents.js';
+export { agentSource, type RuntimeDeps, runtimeDeps } from './agents.js';
 export { createApp, createTeaApp, type TeaApp } from './app.js';
 export { isLoopback } from './auth.js';
 export { ApiError, apiError } from './errors.js';

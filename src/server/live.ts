@@ -39,7 +39,7 @@ export class LiveSessions {
       found.lastUsed = Date.now();
       return found;
     }
-    const row = this.deps.store.sessions.get(id);
+    const row = this.deps.sessions.get(id);
     if (!row) throw sessionNotFound(id);
     const known = this.deps.agents.profiles().some((p) => p.name === row.profile);
     const profile = known && row.profile ? row.profile : this.deps.agents.active;
@@ -135,7 +135,7 @@ export class LiveSessions {
 
   /** Deletes a stored session (409 while busy unless forced, which cancels and waits first). */
   async delete(id: string, force: boolean): Promise<void> {
-    if (!this.deps.store.sessions.get(id)) throw sessionNotFound(id);
+    if (!this.deps.sessions.get(id)) throw sessionNotFound(id);
     const turn = this.live.get(id)?.turn;
     if (turn) {
       if (!force) {
@@ -150,7 +150,7 @@ export class LiveSessions {
       ]);
     }
     this.live.delete(id);
-    this.deps.store.sessions.delete(id);
+    this.deps.sessions.delete(id);
   }
 
   /** Cancels every running turn (server shutdown). */

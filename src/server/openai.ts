@@ -49,7 +49,7 @@ async function openSession(
   const profile = await deps.agents.resolve(named ?? body.model, param);
   const agent = deps.agents.agent(profile, 'deny');
   if (body.session_id) {
-    const row = deps.store.sessions.get(body.session_id);
+    const row = deps.sessions.get(body.session_id);
     if (!row) {
       idle.drop(body.session_id);
       throw sessionNotFound(body.session_id);
@@ -72,9 +72,7 @@ async function openSession(
   const session = agent.newSession(title ? { title } : {});
   if (history.length === 0) return { agent, session };
   const turnId = `t_ctx_${randomUUID().slice(0, 8)}`;
-  for (const m of history) {
-    await deps.store.messages.appendYielding(session.id, { turnId, role: m.role, parts: m.parts });
-  }
+  await deps.sessions.importHistory(session.id, history, turnId);
   return { agent, session: agent.resumeSession(session.id) };
 }
 

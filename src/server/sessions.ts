@@ -39,11 +39,11 @@ const answerBody = z.object({ text: z.string().max(100_000) });
 
 export function sessionRoutes(ctx: AppContext): void {
   const { app, deps, live } = ctx;
-  const { store } = deps;
+  const { sessions } = deps;
   const view = (id: string) => {
-    const row = store.sessions.get(id);
+    const row = sessions.get(id);
     if (!row) throw sessionNotFound(id);
-    return sessionView(store, row, live.busy(id));
+    return sessionView(sessions, row, live.busy(id));
   };
 
   doc(ctx, {
@@ -57,14 +57,14 @@ export function sessionRoutes(ctx: AppContext): void {
     const q = readQuery(c, listQuery);
     const needle = q.q?.trim().toLowerCase();
     const rows = needle
-      ? store.sessions
+      ? sessions
           .list()
           .filter((r) => r.id.startsWith(needle) || (r.title ?? '').toLowerCase().includes(needle))
           .slice(q.offset, q.offset + q.limit)
-      : store.sessions.list({ limit: q.limit, offset: q.offset });
+      : sessions.list({ limit: q.limit, offset: q.offset });
     return c.json({
       object: 'list',
-      data: rows.map((r) => sessionView(store, r, live.busy(r.id), r.messageCount)),
+      data: rows.map((r) => sessionView(sessions, r, live.busy(r.id), r.messageCount)),
     });
   });
 
@@ -95,8 +95,8 @@ export function sessionRoutes(ctx: AppContext): void {
   app.patch('/v1/sessions/:id', async (c) => {
     const id = c.req.param('id');
     const body = await readJson(c, patchBody);
-    if (!store.sessions.get(id)) throw sessionNotFound(id);
-    store.sessions.update(id, { title: body.title });
+    if (!sessions.get(id)) throw sessionNotFound(id);
+    sessions.rename(id, body.title);
     return c.json(view(id));
   });
 
@@ -122,8 +122,8 @@ export function sessionRoutes(ctx: AppContext): void {
   });
   app.get('/v1/sessions/:id/messages', (c) => {
     const id = c.req.param('id');
-    if (!store.sessions.get(id)) throw sessionNotFound(id);
-    return c.json({ object: 'list', data: messagesView(store, id) });
+    if (!sessions.get(id)) throw sessionNotFound(id);
+    return c.json({ object: 'list', data: messagesView(sessions, id) });
   });
 
   doc(ctx, {
@@ -168,7 +168,7 @@ export function sessionRoutes(ctx: AppContext): void {
   });
   app.post('/v1/sessions/:id/cancel', (c) => {
     const id = c.req.param('id');
-    if (!store.sessions.get(id)) throw sessionNotFound(id);
+    if (!sessions.get(id)) throw sessionNotFound(id);
     return c.json({ cancelled: live.cancel(id) });
   });
 
@@ -183,7 +183,7 @@ export function sessionRoutes(ctx: AppContext): void {
   app.post('/v1/sessions/:id/approvals/:requestId', clientHeader, async (c) => {
     const body = await readJson(c, approvalBody);
     const id = c.req.param('id');
-    if (!store.sessions.get(id)) throw sessionNotFound(id);
+    if (!sessions.get(id)) throw sessionNotFound(id);
     const requestId = c.req.param('requestId');
     const ok = live.peek(id)?.session.approve(requestId, body.decision, body.message) ?? false;
     if (!ok) throw waitingNotFound('approval', requestId);
@@ -201,7 +201,7 @@ export function sessionRoutes(ctx: AppContext): void {
   app.post('/v1/sessions/:id/answers/:requestId', clientHeader, async (c) => {
     const body = await readJson(c, answerBody);
     const id = c.req.param('id');
-    if (!store.sessions.get(id)) throw sessionNotFound(id);
+    if (!sessions.get(id)) throw sessionNotFound(id);
     const requestId = c.req.param('requestId');
     const ok = live.peek(id)?.session.answer(requestId, body.text) ?? false;
     if (!ok) throw waitingNotFound('question', requestId);

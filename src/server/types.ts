@@ -2,7 +2,7 @@
 import type { Agent } from '../agent/index.js';
 import type { TeaConfig } from '../config/types.js';
 import type { MemoryService } from '../memory/service.js';
-import type { Store } from '../store/index.js';
+import type { SessionsService } from '../runtime/sessions.js';
 import type { PermissionMode } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -36,7 +36,7 @@ export interface RateLimitOptions {
 
 export interface ServerDeps {
   config: TeaConfig;
-  store: Store;
+  sessions: SessionsService;
   tools: ToolRegistry;
   memory: MemoryService;
   agents: AgentSource;

@@ -2,7 +2,7 @@
 import type { Part } from '../llm/types.js';
 import type { MemorySearchHit } from '../memory/service.js';
 import type { Memory } from '../memory/types.js';
-import type { SessionRow, Store, StoredMessage, ToolCallRow } from '../store/index.js';
+import type { SessionInfo, SessionsService, StoredMessage, ToolCallRow } from '../runtime/sessions.js';
 
 export interface SessionView {
   id: string;
@@ -18,12 +18,12 @@ export interface SessionView {
 }
 
 export function sessionView(
-  store: Store,
-  row: SessionRow,
+  sessions: SessionsService,
+  row: SessionInfo,
   busy: boolean,
   messageCount?: number,
 ): SessionView {
-  const totals = store.usage.totals(row.id);
+  const totals = sessions.usage(row.id);
   return {
     id: row.id,
     title: row.title,
@@ -32,7 +32,7 @@ export function sessionView(
     profile: row.profile,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
-    message_count: messageCount ?? store.messages.count(row.id),
+    message_count: messageCount ?? sessions.messageCount(row.id),
     busy,
     usage: { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens, cost_usd: totals.costUsd },
   };
@@ -49,9 +49,9 @@ function partView(part: Part, calls: Map<string, ToolCallRow>): Record<string, u
   };
 }
 
-export function messagesView(store: Store, sessionId: string): Array<Record<string, unknown>> {
-  const calls = new Map(store.toolCalls.list(sessionId).map((c) => [c.callId, c]));
-  return store.messages.list(sessionId).map((m: StoredMessage) => ({
+export function messagesView(sessions: SessionsService, sessionId: string): Array<Record<string, unknown>> {
+  const calls = new Map(sessions.toolCalls(sessionId).map((c) => [c.callId, c]));
+  return sessions.messages(sessionId).map((m: StoredMessage) => ({
     id: m.id,
     seq: m.seq,
     role: m.role,

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import type { TeaConfig } from '../../src/config/types.js';
-import { MemoryService } from '../../src/memory/service.js';
-import { AgentPool } from '../../src/server/agents.js';
+import type { MemoryService } from '../../src/memory/service.js';
+import { createRuntime } from '../../src/runtime/runtime.js';
+import { runtimeDeps } from '../../src/server/agents.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import type { ServerDeps } from '../../src/server/types.js';
 import { Store } from '../../src/store/index.js';
-import { createToolRegistry } from '../../src/tools/builtin/index.js';
 import type { PermissionMode } from '../../src/tools/permissions.js';
 import { sleepTools, type ToolLogEntry } from '../support/harness.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
@@ -65,36 +65,27 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       `  other: { base_url: ${model.openaiBaseUrl}, api_key: ${SECRET_KEY}, model: other-model }`,
       `llm: { timeout_s: 5, max_retries: 0${opts.llm ? `, ${opts.llm}` : ''} }`,
       `agent: { auto_title: ${opts.titles ?? false}, max_iterations: ${opts.maxIterations ?? 10} }`,
-      'memory: { extract: false, tune: false }',
+      'memory: { extract: false, tune: false, judge: false }',
       'tools: { loading: all }',
       opts.yaml ?? '',
     ].join('\n'),
   );
   const config = await loadConfig({ home, cwd: work, env: {}, detectOllama: false });
-  const store = Store.open(path.join(home, 'tea.db'));
-  const tools = createToolRegistry();
   const log: ToolLogEntry[] = [];
-  tools.registerAll(sleepTools(log));
-  const memory = new MemoryService({ db: store.db });
   const mode = opts.mode ?? 'ask';
-  const agents = new AgentPool({
+  const rt = await createRuntime({
     config,
-    store,
-    tools,
-    memory,
     cwd: work,
+    tools: sleepTools(log),
     permissionMode: mode,
     titles: opts.titles ?? false,
   });
+  // The tests' own look at the database, beside the runtime's connection.
+  const store = Store.open(path.join(home, 'tea.db'));
+  const memory = rt.memory;
   const server = await startServer(
     {
-      config,
-      store,
-      tools,
-      memory,
-      agents,
-      cwd: work,
-      permissionMode: mode,
+      ...runtimeDeps(rt),
       version: '0.0.0-test',
       pingIntervalMs: 200,
       ...opts.deps,
@@ -125,6 +116,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     async close() {
       await server.close();
       store.close();
+      await rt.close();
       if (!opts.model) await model.close();
       rmSync(root, { recursive: true, force: true });
     },

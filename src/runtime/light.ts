@@ -1,28 +1,22 @@
 /**
- * The light way into the data home for subcommands that need no agent (`tea
- * memory`, `tea sessions`): the config, the store, the memory service with its
- * embedder, and a memory judge that loads the model client only when a judgement
- * is actually needed. Kept apart from runtime.ts so these commands start fast.
+ * The light ways into the data home, for commands that need no agent (`tea
+ * memory`, `tea sessions`): the config, then the sessions or the memory service
+ * with its embedder, and a memory judge that loads the model client only when a
+ * judgement is actually needed. Kept apart from runtime.ts so these commands start fast.
  */
-import path from 'node:path';
-import type Database from 'better-sqlite3';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
 import { loadConfig } from '../config/load.js';
 import type { ProfileConfig, TeaConfig } from '../config/types.js';
-import { OfflineEmbedder, RemoteEmbedder } from '../memory/embed.js';
 import type { IngestJudge } from '../memory/judge.js';
 import { MemoryService } from '../memory/service.js';
-import type { Embedder } from '../memory/types.js';
 import { openDatabase, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
-import { existingDir } from './usage.js';
+import { workspaceDir } from './directories.js';
+import { embedderFor } from './embedder.js';
+import { RuntimeError } from './errors.js';
+import { SessionsService } from './sessions.js';
 
-/** Resolves the workspace directory from --cwd (relative to the process cwd); a usage error when it does not exist. */
-export function workspaceDir(cwd: string | undefined): string {
-  return cwd === undefined ? path.resolve(process.cwd()) : existingDir('--cwd', cwd);
-}
-
-/** The configuration, without probing for a local model server. */
+/** The configuration, without probing for a local model server; its warnings go to stderr. */
 async function loadLight(cwd?: string): Promise<TeaConfig> {
   const config = await loadConfig({ cwd: workspaceDir(cwd), detectOllama: false });
   // An untrusted project's embedding or judge settings are ignored here too: say so.
@@ -30,24 +24,25 @@ async function loadLight(cwd?: string): Promise<TeaConfig> {
   return config;
 }
 
-/** Opens the store from the configured home without touching any model. */
-export async function openStore(cwd?: string): Promise<{ config: TeaConfig; store: Store }> {
-  const config = await loadLight(cwd);
-  return { config, store: Store.open(defaultDbPath(config.home), { backup: {} }) };
+export interface OpenSessions {
+  config: TeaConfig;
+  /** Listing, reading, renaming and deleting; `create` and `open` need a full runtime. */
+  sessions: SessionsService;
+  close(): void;
 }
 
-/** The configured remote embedder, or the built-in offline one. */
-export function embedderFor(config: TeaConfig): Embedder {
-  const e = config.embedding;
-  if (!e) return new OfflineEmbedder();
-  return new RemoteEmbedder({
-    baseUrl: e.baseUrl,
-    model: e.model,
-    ...(e.apiKey ? { apiKey: e.apiKey } : {}),
-    ...(e.dimensions ? { dimensions: e.dimensions } : {}),
-    ...(e.headers ? { headers: e.headers } : {}),
-    ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}),
+/** The stored sessions, without touching any model. */
+export async function openSessions(cwd?: string): Promise<OpenSessions> {
+  const config = await loadLight(cwd);
+  const store = Store.open(defaultDbPath(config.home), { backup: {} });
+  const sessions = new SessionsService({
+    store: () => store,
+    agentFor: () => {
+      throw new RuntimeError('usage', 'running a session needs the full runtime (createRuntime)');
+    },
+    hasProfile: () => false,
   });
+  return { config, sessions, close: () => store.close() };
 }
 
 /** The profile that judges memory ingest: the cheap model, else the main one; none when off. */
@@ -90,8 +85,6 @@ export function lazyJudge(config: TeaConfig, profile: ProfileConfig): IngestJudg
 
 export interface OpenMemory {
   config: TeaConfig;
-  /** The database (migrated); `close` closes it. */
-  db: Database.Database;
   memory: MemoryService;
   /** The model that judges close pairs at ingest, when there is one. */
   judgeModel: string | undefined;
@@ -103,8 +96,8 @@ export interface OpenMemory {
  * database is opened without the session repositories of a `Store` (which
  * prepare their statements up front, ~2 ms that memory commands never use).
  */
-export async function openMemory(opts: { offline?: boolean } = {}): Promise<OpenMemory> {
-  const config = await loadLight();
+export async function openMemory(opts: { offline?: boolean; cwd?: string } = {}): Promise<OpenMemory> {
+  const config = await loadLight(opts.cwd);
   const db = openDatabase(defaultDbPath(config.home), { backup: {} });
   const profile = opts.offline ? undefined : judgeProfile(config);
   const memory = new MemoryService({
@@ -114,7 +107,6 @@ export async function openMemory(opts: { offline?: boolean } = {}): Promise<Open
   });
   return {
     config,
-    db,
     memory,
     judgeModel: profile?.model,
     close: () => {

@@ -1,0 +1,221 @@
+/**
+ * The one composition root. `createRuntime` reads the config and sets up what
+ * every face shares: the model profiles and their providers, the tools under the
+ * permission policy, the store, long-term memory and MCP servers. Pieces are
+ * built when first used, so a turn loads, opens and connects only what it needs.
+ * The CLI, the HTTP server, ACP and library users all start here.
+ */
+import path from 'node:path';
+import { Agent } from '../agent/index.js';
+import { agentSettings } from '../agent/settings.js';
+// Direct imports (not the config index) keep the YAML printer out of the start-up path.
+import { loadConfig } from '../config/load.js';
+import type { TeaConfig } from '../config/types.js';
+import type { TokenCalibrator } from '../context/tokens.js';
+import type { Provider } from '../llm/types.js';
+import { modelJudge } from '../memory/judge.js';
+import { MemoryService } from '../memory/service.js';
+import { type BackgroundCheckpoints, checkpointInBackground, Store } from '../store/index.js';
+import { defaultDbPath } from '../store/paths.js';
+import type { McpManager } from '../tools/mcp/index.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from '../tools/permissions.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { SandboxMode } from '../tools/sandbox/sandbox.js';
+import type { Tool } from '../tools/types.js';
+import { loadCalibration, saveCalibration } from './calibration.js';
+import { existingDir, workspaceDir } from './directories.js';
+import { embedderFor } from './embedder.js';
+import { RuntimeError } from './errors.js';
+import { ModelPool } from './models.js';
+import { SessionsService } from './sessions.js';
+import { allowRules, builtinRegistry, shellSetup } from './tools.js';
+
+export interface RuntimeOptions {
+  /** The workspace new sessions and tool runs use (default: the process's cwd). */
+  cwd?: string;
+  /** A config already loaded; otherwise it is read from the Tea home and the workspace. */
+  config?: TeaConfig;
+  /** The profile to use when a caller names none (default `main_model`). */
+  profile?: string;
+  /** Another model id for that profile. */
+  model?: string;
+  /** Model calls per turn (default: config `agent.max_iterations`). */
+  maxTurns?: number;
+  /** read-only | ask | auto-edit | yolo (default: config `permissions.mode`). */
+  permissionMode?: string;
+  /** More permission rules (`tool`, `tool:pattern`, `deny:tool:pattern`) after the config's. */
+  allow?: string[];
+  /** Directories besides the workspace that file tools may use. */
+  addDir?: string[];
+  /** 'deny' when nobody can answer approvals and questions (default 'ask'). */
+  approvals?: 'ask' | 'deny';
+  /** Name new sessions on the cheap model (default: config `agent.auto_title`). */
+  titles?: boolean;
+  /** Overrides the config's sandbox mode for shell commands. */
+  sandbox?: SandboxMode;
+  /** More tools, beside the built-in ones. */
+  tools?: Tool[];
+  /** For warnings about the config and set-up (default: stderr). */
+  warn?: (message: string) => void;
+  /** Told the config once it is loaded (before its warnings are given). */
+  onConfig?: (config: TeaConfig) => void;
+  /** Name and version this runtime gives MCP servers. */
+  clientInfo?: { name: string; version: string };
+}
+
+export interface Runtime {
+  readonly config: TeaConfig;
+  readonly cwd: string;
+  readonly tools: ToolRegistry;
+  readonly permissionMode: PermissionMode;
+  /** The config's permission rules, then `allow`'s (the last match wins). */
+  readonly permissionRules: readonly PermissionRule[];
+  /** Directories file tools may use besides the workspace: the config's and `addDir`'s. */
+  readonly allowedRoots: readonly string[];
+  /** Profiles by name, and the provider chains behind them. */
+  readonly models: ModelPool;
+  /** The active profile's provider chain. */
+  readonly provider: Provider;
+  /** Long-term memory (opened on first use). */
+  readonly memory: MemoryService;
+  readonly sessions: SessionsService;
+  /** Token-estimate calibration per model, shared by every agent, saved on close. */
+  readonly calibrator: TokenCalibrator;
+  /** The agent for `profile` (default: the active one); 'deny' for faces nobody answers. */
+  agentFor(profile?: string, opts?: { approvals?: 'ask' | 'deny' }): Agent;
+  /** The agent of the active profile, with the runtime's own `approvals`. */
+  readonly agent: Agent;
+  /** WAL checkpoints on a worker thread, for a long-running process (`tea serve`). */
+  checkpointInBackground(onError: (message: string) => void): BackgroundCheckpoints;
+  close(): Promise<void>;
+}
+
+function modeOf(config: TeaConfig, requested: string | undefined): PermissionMode {
+  const mode = requested ?? config.permissions.mode;
+  if (!PERMISSION_MODES.includes(mode as PermissionMode))
+    throw new RuntimeError(
+      'usage',
+      `unknown permission mode ${mode}: expected ${PERMISSION_MODES.join(', ')}`,
+    );
+  return mode as PermissionMode;
+}
+
+export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
+  const cwd = workspaceDir(opts.cwd);
+  const warn = opts.warn ?? ((m: string) => process.stderr.write(`tea: warning: ${m}\n`));
+  const config = opts.config ?? (await loadConfig({ cwd }));
+  opts.onConfig?.(config);
+  if (!opts.config) for (const w of config.warnings) warn(w);
+  // Mistakes in the options first: they are the caller's to fix before anything else.
+  const shell = shellSetup(config, opts.sandbox, warn);
+  const tools = builtinRegistry(config, shell);
+  if (opts.tools) tools.registerAll(opts.tools);
+  const mcpNames = Object.keys(config.mcpServers);
+  const permissionRules = [
+    ...config.permissions.rules,
+    ...allowRules(opts.allow ?? [], tools.names(), mcpNames),
+  ];
+  const permissionMode = modeOf(config, opts.permissionMode);
+  const allowedRoots = [
+    ...config.permissions.roots,
+    ...(opts.addDir ?? []).map((d) => existingDir('--add-dir', d)),
+  ];
+  const models = new ModelPool(config, {
+    ...(opts.profile ? { profile: opts.profile } : {}),
+    ...(opts.model ? { model: opts.model } : {}),
+  });
+  let mcp: McpManager | undefined;
+  if (mcpNames.length > 0) {
+    // Only the cached tool lists are read here; servers connect on their first call.
+    const { attachMcp } = await import('../tools/mcp/index.js');
+    mcp = await attachMcp(tools, config.mcpServers, {
+      home: config.home,
+      cwd,
+      sandbox: shell.sandbox,
+      warn,
+      clientInfo: opts.clientInfo ?? { name: 'tea-agent', version: '0' },
+    });
+  }
+  const calibrationFile = path.join(config.home, 'calibration.json');
+  const calibrator = loadCalibration(calibrationFile);
+  const settings = agentSettings(config);
+  const titles = (opts.titles ?? true) && config.agent.autoTitle;
+
+  let store: Store | undefined;
+  const openStore = (): Store => {
+    store ??= Store.open(defaultDbPath(config.home), { backup: {} });
+    return store;
+  };
+  let memory: MemoryService | undefined;
+  const openMemory = (): MemoryService => {
+    memory ??= new MemoryService({
+      db: openStore().db,
+      embedder: embedderFor(config),
+      ...(config.memory.judge ? { judge: modelJudge(models.cheapProvider()) } : {}),
+    });
+    return memory;
+  };
+  const agents = new Map<string, Agent>();
+  const agentFor = (profile?: string, o: { approvals?: 'ask' | 'deny' } = {}): Agent => {
+    const name = profile ?? models.active;
+    const approvals = o.approvals ?? 'ask';
+    const key = `${approvals}\u0000${name}`;
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = new Agent({
+        ...settings,
+        provider: models.provider(name),
+        tools,
+        store: openStore(),
+        cwd,
+        maxIterations: opts.maxTurns ?? settings.maxIterations,
+        permissionMode,
+        permissionRules,
+        allowedRoots,
+        approvals,
+        cheapProvider: models.cheapProvider(name),
+        titles,
+        calibrator,
+        memory: openMemory(),
+      });
+      agents.set(key, agent);
+    }
+    return agent;
+  };
+  const sessions = new SessionsService({
+    store: openStore,
+    agentFor: (profile, approvals) => agentFor(profile, { approvals }),
+    hasProfile: (name) => models.has(name),
+  });
+  let closed = false;
+  return {
+    config,
+    cwd,
+    tools,
+    permissionMode,
+    permissionRules,
+    allowedRoots,
+    models,
+    get provider() {
+      return models.provider();
+    },
+    get memory() {
+      return openMemory();
+    },
+    sessions,
+    calibrator,
+    agentFor,
+    get agent() {
+      return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
+    },
+    checkpointInBackground: (onError) => checkpointInBackground(openStore().db, { onError }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      saveCalibration(calibrationFile, calibrator);
+      // MCP stdio servers also exit when their stdin closes with this process.
+      await mcp?.close();
+      store?.close();
+    },
+  };
+}

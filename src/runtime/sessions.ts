@@ -1,0 +1,219 @@
+/**
+ * The sessions every face works with: start and reopen them, list, rename, fork,
+ * delete, read their messages and usage, and search them. Faces go through this
+ * service; none of them touches the store.
+ */
+import type { Agent, Session } from '../agent/index.js';
+import type { Message, Part } from '../llm/types.js';
+import type { SessionRow, Store, StoredMessage, ToolCallRow, UsageTotals } from '../store/index.js';
+import { RuntimeError } from './errors.js';
+
+export type SessionInfo = SessionRow;
+export type { StoredMessage, ToolCallRow, UsageTotals };
+
+/** A session found by `search`: by its title or by the text of one of its messages. */
+export interface SessionHit {
+  id: string;
+  title: string | null;
+  snippet: string;
+  /** The message whose text matched (absent for a title match). */
+  messageId?: number;
+}
+
+export interface OpenOptions {
+  /** The profile to run it on (default: the session's own when it still exists, else the active one). */
+  profile?: string;
+  /** 'deny' when nobody can answer approvals and questions (default 'ask'). */
+  approvals?: 'ask' | 'deny';
+}
+
+export interface CreateOptions extends OpenOptions {
+  cwd?: string;
+  title?: string;
+}
+
+/** What the service needs from its runtime: the store (opened on first use) and agents by profile. */
+export interface SessionsBackend {
+  store(): Store;
+  agentFor(profile: string | undefined, approvals: 'ask' | 'deny'): Agent;
+  /** Whether a profile of this name exists (a session's stored profile may be gone). */
+  hasProfile(name: string): boolean;
+}
+
+function textOfParts(parts: Part[]): string {
+  return parts
+    .map((p) =>
+      p.type === 'text' || p.type === 'thinking' ? p.text : p.type === 'tool-result' ? p.output : '',
+    )
+    .join(' ');
+}
+
+function snippet(text: string, needle: string, width = 120): string {
+  const at = text.toLowerCase().indexOf(needle.toLowerCase());
+  const start = Math.max(0, at - width / 2);
+  const body = text
+    .slice(start, start + width)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return `${start > 0 ? '…' : ''}${body}${start + width < text.length ? '…' : ''}`;
+}
+
+/** LIKE pattern with %, _ and \ escaped. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+export class SessionsService {
+  constructor(private readonly backend: SessionsBackend) {}
+
+  private get store(): Store {
+    return this.backend.store();
+  }
+
+  /** A new session, ready for `prompt`. */
+  create(opts: CreateOptions = {}): Session {
+    const agent = this.backend.agentFor(opts.profile, opts.approvals ?? 'ask');
+    return agent.newSession({
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+      ...(opts.title ? { title: opts.title } : {}),
+    });
+  }
+
+  /** A stored session (by id or unique prefix) reopened with its transcript. */
+  open(idOrPrefix: string, opts: OpenOptions = {}): Session {
+    const row = this.resolve(idOrPrefix);
+    const own = row.profile && this.backend.hasProfile(row.profile) ? row.profile : undefined;
+    return this.backend.agentFor(opts.profile ?? own, opts.approvals ?? 'ask').resumeSession(row.id);
+  }
+
+  get(id: string): SessionInfo | undefined {
+    return this.store.sessions.get(id);
+  }
+
+  /** The session by id or unique prefix; `not_found` names what was wrong (unknown, ambiguous). */
+  resolve(idOrPrefix: string): SessionInfo {
+    try {
+      return this.store.sessions.resolve(idOrPrefix);
+    } catch (e) {
+      if (e instanceof Error && e.name === 'StoreError') throw new RuntimeError('not_found', e.message);
+      throw e;
+    }
+  }
+
+  /** The most recently used session, optionally only among those started in `cwd`. */
+  latest(opts: { cwd?: string } = {}): SessionInfo | undefined {
+    return this.store.sessions.latest(opts);
+  }
+
+  /** Newest first. */
+  list(
+    opts: { limit?: number; offset?: number; cwd?: string } = {},
+  ): Array<SessionInfo & { messageCount: number }> {
+    return this.store.sessions.list(opts);
+  }
+
+  count(opts: { cwd?: string } = {}): number {
+    return this.store.sessions.count(opts);
+  }
+
+  rename(id: string, title: string): void {
+    this.resolveExact(id);
+    this.store.sessions.update(id, { title });
+  }
+
+  delete(id: string): boolean {
+    return this.store.sessions.delete(id);
+  }
+
+  /**
+   * A new session with a copy of `id`'s messages (through message `upTo` when given),
+   * tool-call log and all: the two go on apart from there.
+   */
+  fork(id: string, opts: { upTo?: number; title?: string } = {}): SessionInfo {
+    const from = this.resolveExact(id);
+    const store = this.store;
+    const messages = store.messages.list(from.id).filter((m) => opts.upTo === undefined || m.id <= opts.upTo);
+    if (opts.upTo !== undefined && !messages.some((m) => m.id === opts.upTo))
+      throw new RuntimeError('not_found', `session ${from.id} has no message ${opts.upTo}`);
+    const callIds = new Set(
+      messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-result' ? [p.callId] : []))),
+    );
+    const title = opts.title ?? `${from.title ?? 'Untitled'} (fork)`;
+    return store.db.transaction(() => {
+      const row = store.sessions.create({
+        cwd: from.cwd,
+        title,
+        ...(from.model ? { model: from.model } : {}),
+        ...(from.profile ? { profile: from.profile } : {}),
+      });
+      for (const m of messages)
+        store.messages.append(row.id, { turnId: m.turnId, role: m.role, parts: m.parts, status: m.status });
+      for (const c of store.toolCalls.list(from.id)) {
+        if (!callIds.has(c.callId) || c.status === 'running') continue;
+        store.toolCalls.start(row.id, { callId: c.callId, turnId: c.turnId, name: c.name, args: c.args });
+        store.toolCalls.finish(
+          c.callId,
+          { status: c.status, output: c.output ?? '', durationMs: c.durationMs ?? 0 },
+          row.id,
+        );
+      }
+      return row;
+    })();
+  }
+
+  messages(id: string): StoredMessage[] {
+    return this.store.messages.list(id);
+  }
+
+  messageCount(id: string): number {
+    return this.store.messages.count(id);
+  }
+
+  toolCalls(id: string): ToolCallRow[] {
+    return this.store.toolCalls.list(id);
+  }
+
+  usage(id: string): UsageTotals {
+    return this.store.usage.totals(id);
+  }
+
+  /**
+   * Stores earlier messages of a conversation in a session, one by one with the
+   * event loop free between long ones (a client sent the whole history).
+   */
+  async importHistory(id: string, history: readonly Message[], turnId: string): Promise<void> {
+    for (const m of history)
+      await this.store.messages.appendYielding(id, { turnId, role: m.role, parts: m.parts });
+  }
+
+  /** Sessions whose title or message text contains `q` (case-insensitive), newest first. */
+  search(q: string, limit: number): SessionHit[] {
+    const store = this.store;
+    const needle = q.toLowerCase();
+    const hits = new Map<string, SessionHit>();
+    for (const row of store.sessions.list({ limit: 2000 })) {
+      if (hits.size >= limit) break;
+      if ((row.title ?? '').toLowerCase().includes(needle))
+        hits.set(row.id, { id: row.id, title: row.title, snippet: row.title ?? '' });
+    }
+    for (const m of store.messages.findText(likePattern(q), limit * 5)) {
+      if (hits.size >= limit) break;
+      if (hits.has(m.sessionId)) continue;
+      const text = textOfParts(m.parts);
+      if (!text.toLowerCase().includes(needle)) continue; // matched JSON syntax, not text
+      hits.set(m.sessionId, {
+        id: m.sessionId,
+        title: store.sessions.get(m.sessionId)?.title ?? null,
+        snippet: snippet(text, q),
+        messageId: m.id,
+      });
+    }
+    return [...hits.values()];
+  }
+
+  private resolveExact(id: string): SessionInfo {
+    const row = this.store.sessions.get(id);
+    if (!row) throw new RuntimeError('not_found', `session not found: '${id}'`);
+    return row;
+  }
+}
