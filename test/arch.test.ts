@@ -112,6 +112,16 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('no face (cli, server, acp) imports store/ or tools/builtin/, not even a type', () => {
+    const faces = new Set(['cli', 'server', 'acp']);
+    const reached = edges
+      .filter((e) => faces.has(layerOf(e.from)))
+      .map((e) => ({ e, to: path.relative(SRC, e.to).split(path.sep) }))
+      .filter(({ to }) => to[0] === 'store' || (to[0] === 'tools' && to[1] === 'builtin'))
+      .map(({ e }) => `${path.relative(SRC, e.from)} imports ${path.relative(SRC, e.to)}`);
+    expect(reached).toEqual([]);
+  });
+
   it('has no import cycles', () => {
     const graph = new Map<string, string[]>();
     for (const e of edges) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);

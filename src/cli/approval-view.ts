@@ -5,8 +5,7 @@
  * cut at a line's width: a long diff is capped at MAX_LINES with a count of the rest.
  */
 import type { AgentEvent } from '../agent/index.js';
-import { unifiedDiff } from '../tools/builtin/diff-text.js';
-import { FILE_WRITERS, type ProposedEdit, proposedChange } from '../tools/proposed.js';
+import { FILE_WRITERS, type ProposedEdit, proposedChange, unifiedDiff } from '../runtime/edits.js';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_request' }>;
 

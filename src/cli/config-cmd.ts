@@ -6,12 +6,15 @@ import {
   type SandboxReport,
   type TeaConfig,
 } from '../config/index.js';
-import { complete } from '../llm/collect.js';
-import { createModelChain, type ProfileConfig } from '../llm/factory.js';
-import { createRegistry } from '../llm/registry.js';
 import { workspaceDir } from '../runtime/directories.js';
-import { Sandbox } from '../tools/sandbox/sandbox.js';
-import { sandboxStatus } from '../tools/sandbox/status.js';
+import {
+  complete,
+  createModelChain,
+  createRegistry,
+  type ProfileConfig,
+  Sandbox,
+  sandboxStatus,
+} from '../runtime/probe.js';
 import { EXIT } from './exit.js';
 
 /** Whether the configured sandbox works here (bubblewrap probed as the shell tools would). */

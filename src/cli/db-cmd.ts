@@ -6,19 +6,22 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { teaHome } from '../config/files.js';
-import { rebuildSearchIndexes } from '../memory/rebuild.js';
-import { countsText, KINDS, readableCounts } from '../store/census.js';
-import { checkFile } from '../store/check.js';
 import {
+  checkFile,
+  countsText,
   defaultDbPath,
+  KINDS,
   listBackups,
   makeBackup,
   openDatabase,
   pickBackup,
+  readableCounts,
+  rebuildSearchIndexes,
   recoveryLines,
+  repairDatabase,
   restoreBackup,
-} from '../store/index.js';
-import { repairDatabase, workingPids } from '../store/repair.js';
+  workingPids,
+} from '../runtime/database.js';
 import { repairReport } from './db-report.js';
 import { CliError, EXIT } from './exit.js';
 

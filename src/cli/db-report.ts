@@ -4,10 +4,15 @@
  * the result compares with the newest backup (which of the two is more complete).
  */
 import path from 'node:path';
-import { type BackupComparison, type Counts, countsText, KINDS } from '../store/census.js';
-import type { RepairOutcome } from '../store/repair.js';
-import type { TableOutcome } from '../store/salvage.js';
-import type { LostRange } from '../store/scan.js';
+import {
+  type BackupComparison,
+  type Counts,
+  countsText,
+  KINDS,
+  type LostRange,
+  type RepairOutcome,
+  type TableOutcome,
+} from '../runtime/database.js';
 
 type Repaired = Extract<RepairOutcome, { status: 'repaired' }>;
 

@@ -316,7 +316,7 @@ function looksDamaged(e: unknown): boolean {
 
 async function reportError(e: unknown, command: NamedCommand | undefined): Promise<number> {
   if (looksDamaged(e)) {
-    const { damageReport } = await import('../store/db.js');
+    const { damageReport } = await import('../runtime/database.js');
     const report = damageReport(e);
     if (report) {
       process.stderr.write(`tea: ${report}\n`);

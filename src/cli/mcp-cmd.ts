@@ -5,12 +5,10 @@ import { CONFIG_FILE } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
 import { workspaceDir } from '../runtime/directories.js';
+import { bridgeName, McpManager, readToolCache, ToolError, ToolRegistry } from '../runtime/mcp.js';
 import { allowRules, builtinRegistry, shellSetup } from '../runtime/tools.js';
-import { bridgeName, McpManager, readToolCache } from '../tools/mcp/index.js';
 import { PERMISSION_MODES, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
-import { ToolRegistry } from '../tools/registry.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { ToolError } from '../tools/types.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { givenMode } from './options.js';
@@ -155,11 +153,11 @@ export async function serveMcp(flags: ServeFlags): Promise<number> {
   };
   if (!flags.http) {
     process.stderr.write(`tea mcp serve: stdio, ${policy.mode} mode, workspace ${options.cwd}\n`);
-    const { serveStdio } = await import('../tools/mcp/serve.js');
+    const { serveStdio } = await import('../runtime/mcp-serve.js');
     await serveStdio(options);
     return EXIT.OK;
   }
-  const { serveHttp } = await import('../tools/mcp/serve-http.js');
+  const { serveHttp } = await import('../runtime/mcp-serve-http.js');
   const token = flags.token ?? process.env.TEA_MCP_TOKEN;
   let handle: Awaited<ReturnType<typeof serveHttp>>;
   try {

@@ -1,10 +1,15 @@
 /** `tea memory …`: list, search, add, history, restore, rm, pin, export, import, profile. */
 import { closeSync, fchmodSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { isoDate } from '../memory/format.js';
-import { readMemoryFile } from '../memory/import-file.js';
-import type { MemorySearchHit, RememberResult } from '../memory/service.js';
-import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
 import { type OpenMemory, openMemory } from '../runtime/light.js';
+import {
+  CATEGORIES,
+  type Category,
+  isoDate,
+  type Memory,
+  type MemorySearchHit,
+  type RememberResult,
+  readMemoryFile,
+} from '../runtime/memory.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { oneOf } from './usage.js';

@@ -1,4 +1,5 @@
-import { BACKGROUND_GRACE_MS, type Session, type StopReason } from '../agent/index.js';
+import type { Session, StopReason } from '../agent/index.js';
+import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import { notACommand } from './bare-words.js';
 import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';

@@ -1,5 +1,5 @@
 import type { AgentEvent, StopReason } from '../agent/index.js';
-import { duration } from '../llm/timers.js';
+import { duration } from '../util/duration.js';
 import { jsonText } from './json-out.js';
 import { type Refusal, refusalLine, refusalOf } from './refusals.js';
 

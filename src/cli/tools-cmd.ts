@@ -1,5 +1,4 @@
-import { listedTools } from '../runtime/tools.js';
-import { CORE_TOOLS } from '../tools/loading.js';
+import { CORE_TOOLS, listedTools } from '../runtime/tools.js';
 import type { Tool } from '../tools/types.js';
 import { EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';

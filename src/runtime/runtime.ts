@@ -7,6 +7,9 @@
  */
 import path from 'node:path';
 import { Agent } from '../agent/index.js';
+
+export { BACKGROUND_GRACE_MS } from '../agent/index.js';
+
 import { agentSettings } from '../agent/settings.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
 import { loadConfig } from '../config/load.js';

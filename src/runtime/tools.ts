@@ -12,6 +12,9 @@ import type { MemoryService } from '../memory/service.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { type PermissionRule, parseRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+
+export { CORE_TOOLS } from '../tools/loading.js';
+
 import { Sandbox, type SandboxMode } from '../tools/sandbox/sandbox.js';
 import { RuntimeError } from './errors.js';
 

@@ -5,8 +5,7 @@
  * not be shown a file the tool could never touch).
  */
 import type { AgentEvent } from '../agent/events.js';
-import { FILE_WRITERS, proposedDiff } from '../tools/proposed.js';
-import { resolvePath } from '../tools/workspace.js';
+import { FILE_WRITERS, proposedDiff, resolvePath } from '../runtime/edits.js';
 
 export interface Workspace {
   cwd: string;

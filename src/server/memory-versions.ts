@@ -4,7 +4,7 @@
  * routes share. Registered by memoryRoutes (memory.ts).
  */
 import * as z from 'zod';
-import { StoreError } from '../store/index.js';
+import { StoreError } from '../runtime/memory.js';
 import { ApiError, apiError } from './errors.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson } from './validate.js';

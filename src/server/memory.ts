@@ -4,9 +4,7 @@
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
-import { readMemoryFile } from '../memory/import-file.js';
-import { CATEGORIES, type Category, type Priority } from '../memory/types.js';
-import { StoreError } from '../store/index.js';
+import { CATEGORIES, type Category, type Priority, readMemoryFile, StoreError } from '../runtime/memory.js';
 import { apiError } from './errors.js';
 import { checkJsonDepth, DepthScanner } from './json-depth.js';
 import { guarded, memoryId, memoryNotFound, memoryVersionRoutes } from './memory-versions.js';

@@ -8,7 +8,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from 'zod';
-import { Channel } from '../agent/channel.js';
+import { Channel } from '../util/channel.js';
 import { apiError } from './errors.js';
 import type { HubEvent } from './events.js';
 import { type AppContext, doc } from './routes.js';

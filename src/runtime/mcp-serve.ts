@@ -1,0 +1,2 @@
+/** `tea mcp serve` over stdio (loaded only by that command). */
+export { serveStdio } from '../tools/mcp/serve.js';
