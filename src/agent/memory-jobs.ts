@@ -6,9 +6,8 @@
  * Failures are swallowed: memory never breaks a conversation.
  */
 import type { ModelInfo, Provider, Usage } from '../llm/types.js';
+import type { LongTermMemory } from '../memory/api.js';
 import { type ConversationTurn, extractMemories } from '../memory/extract.js';
-import type { MemoryService } from '../memory/service.js';
-import { reflectMemories, tunePriorities } from '../memory/upkeep.js';
 import type { Store } from '../store/index.js';
 
 /** Session state: the last message seq that extraction has read. */
@@ -28,7 +27,7 @@ const KNOWN_SHOWN = 15;
 const RECENT_MESSAGES_PER_TURN = 8;
 
 export interface MemoryJobDeps {
-  memory: MemoryService;
+  memory: LongTermMemory;
   cheap: Provider;
   store: Store;
   sessionId: string;
@@ -48,8 +47,8 @@ export interface ExtractionReport {
   duplicates: number;
 }
 
-const lastReflection = new WeakMap<MemoryService, number>();
-const reembedding = new WeakSet<MemoryService>();
+const lastReflection = new WeakMap<LongTermMemory, number>();
+const reembedding = new WeakSet<LongTermMemory>();
 
 /** The user's and assistant's words since `afterSeq` (tool traffic left out). */
 function conversationSince(store: Store, sessionId: string, afterSeq: number) {
@@ -135,7 +134,7 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
     .slice(-TUNE_EVERY_TURNS)
     .flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => p.text))
     .join(' / ');
-  const result = await tunePriorities(deps.memory, deps.cheap, recent, {
+  const result = await deps.memory.tune(deps.cheap, recent, {
     scopes: deps.scopes.read,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
@@ -158,12 +157,12 @@ function noteFailure(deps: MemoryJobDeps, job: string, err: unknown): void {
  * the session state, and the day's run is spent either way.
  */
 export async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
-  const now = deps.now?.() ?? deps.memory.repo.now();
+  const now = deps.now?.() ?? Date.now();
   const last = lastReflection.get(deps.memory);
   if (last !== undefined && now - last < REFLECT_EVERY_MS) return;
   lastReflection.set(deps.memory, now);
   try {
-    const result = await reflectMemories(deps.memory, {
+    const result = await deps.memory.reflect({
       provider: deps.cheap,
       now,
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -176,7 +175,7 @@ export async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
 }
 
 /** Re-embeds memories whose vectors are missing or from another embedder (one runner per service). */
-async function reembedSome(memory: MemoryService): Promise<void> {
+async function reembedSome(memory: LongTermMemory): Promise<void> {
   if (reembedding.has(memory)) return;
   reembedding.add(memory);
   try {
@@ -229,7 +228,7 @@ export interface BackgroundTracker {
 export function queueAfterTurn(
   previous: Promise<void>,
   o: {
-    memory: MemoryService | undefined;
+    memory: LongTermMemory | undefined;
     cheap: Provider | undefined;
     jobs: { extract: boolean; tune: boolean };
     store: Store;

@@ -5,7 +5,7 @@ import { summarizePairs, summarizeToolChain, titleFor } from '../context/summari
 import type { TokenCalibrator } from '../context/tokens.js';
 import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message, Provider, Usage } from '../llm/types.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { SessionRow, Store } from '../store/index.js';
 import type { ToolLoading } from '../tools/loading.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
@@ -45,7 +45,7 @@ export interface SessionDeps {
   /** Summaries and titles run here in the background; absent: none run. */
   cheapProvider?: Provider;
   titles: boolean;
-  memory?: MemoryService;
+  memory?: LongTermMemory;
   /** After each turn, extract memories (and tune/reflect) on the cheap model. */
   memoryJobs: { extract: boolean; tune: boolean };
   /** One runner per session: how long a turn waits for another runner's lease. */

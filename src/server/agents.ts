@@ -15,7 +15,7 @@ import type { TokenCalibrator } from '../context/tokens.js';
 import { BreakerRegistry } from '../llm/breaker.js';
 import { createModelChain, type ProfileConfig } from '../llm/factory.js';
 import type { Provider } from '../llm/types.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { Store } from '../store/index.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -26,7 +26,7 @@ export interface AgentPoolOptions {
   config: TeaConfig;
   store: Store;
   tools: ToolRegistry;
-  memory?: MemoryService;
+  memory?: LongTermMemory;
   cwd: string;
   permissionMode: PermissionMode;
   permissionRules?: readonly PermissionRule[];
