@@ -9,6 +9,7 @@ import type { ModelInfo, Provider, Usage } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import { type ConversationTurn, extractMemories } from '../memory/extract.js';
 import type { Store } from '../store/index.js';
+import { sessionState } from './session-state.js';
 
 /** Session state: the last message seq that extraction has read. */
 export const STATE_MEMORY_CURSOR = 'memory_cursor';
@@ -81,11 +82,11 @@ function conversationSince(store: Store, sessionId: string, afterSeq: number) {
 /** Extracts memories from the turns since the last run and ingests them. */
 export async function extractSinceLastRun(deps: MemoryJobDeps): Promise<ExtractionReport> {
   const report: ExtractionReport = { added: 0, updated: 0, duplicates: 0 };
-  const state = deps.store.state;
-  const cursor = state.get<number>(deps.sessionId, STATE_MEMORY_CURSOR) ?? 0;
+  const state = sessionState(deps.store, deps.sessionId);
+  const cursor = state.get(STATE_MEMORY_CURSOR) ?? 0;
   const { turns, userChars, lastSeq } = conversationSince(deps.store, deps.sessionId, cursor);
   if (userChars < MIN_USER_CHARS) {
-    if (lastSeq > cursor) state.set(deps.sessionId, STATE_MEMORY_CURSOR, lastSeq);
+    if (lastSeq > cursor) state.set(STATE_MEMORY_CURSOR, lastSeq);
     return report;
   }
   const userText = turns
@@ -110,19 +111,19 @@ export async function extractSinceLastRun(deps: MemoryJobDeps): Promise<Extracti
     else if (r.outcome === 'update') report.updated += 1;
     else report.duplicates += 1;
   }
-  state.set(deps.sessionId, STATE_MEMORY_CURSOR, lastSeq);
+  state.set(STATE_MEMORY_CURSOR, lastSeq);
   return report;
 }
 
 /** Every TUNE_EVERY_TURNS turns: nudge priorities to the recent topics. */
 async function maybeTune(deps: MemoryJobDeps): Promise<void> {
-  const state = deps.store.state;
-  const turns = (state.get<number>(deps.sessionId, STATE_MEMORY_TURNS) ?? 0) + 1;
+  const state = sessionState(deps.store, deps.sessionId);
+  const turns = (state.get(STATE_MEMORY_TURNS) ?? 0) + 1;
   if (turns < TUNE_EVERY_TURNS) {
-    state.set(deps.sessionId, STATE_MEMORY_TURNS, turns);
+    state.set(STATE_MEMORY_TURNS, turns);
     return;
   }
-  state.set(deps.sessionId, STATE_MEMORY_TURNS, 0);
+  state.set(STATE_MEMORY_TURNS, 0);
   // Only the recent part of the transcript (a turn is a user message, tool traffic and answers).
   const since = Math.max(
     0,
@@ -145,7 +146,7 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
 function noteFailure(deps: MemoryJobDeps, job: string, err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);
   try {
-    deps.store.state.set(deps.sessionId, STATE_MEMORY_ERROR, { job, message, at: Date.now() });
+    sessionState(deps.store, deps.sessionId).set(STATE_MEMORY_ERROR, { job, message, at: Date.now() });
   } catch {
     // The session is gone (or the store closed): nothing to report to.
   }
@@ -195,7 +196,7 @@ export const STATE_MEMORY_ERROR = 'memory_error';
 export async function afterTurn(deps: MemoryJobDeps): Promise<void> {
   const note = (job: string) => (err: unknown) => {
     const message = err instanceof Error ? err.message : String(err);
-    deps.store.state.set(deps.sessionId, STATE_MEMORY_ERROR, { job, message, at: Date.now() });
+    sessionState(deps.store, deps.sessionId).set(STATE_MEMORY_ERROR, { job, message, at: Date.now() });
   };
   // Once stopped, nothing more starts: the cursor, the tuning count and the day's
   // reflection stay where they were, so the next turn does the work.

@@ -21,6 +21,7 @@ import { Interactions } from './interactions.js';
 import { type LeaseSettings, SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
+import { sessionState } from './session-state.js';
 import { TurnStopped, turnSignal } from './stop.js';
 
 export interface SessionDeps {
@@ -104,17 +105,17 @@ export class Session {
   ) {
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
     this.storedCount = opts.storedCount ?? deps.store.messages.count(row.id);
-    const state = deps.store.state;
+    const state = sessionState(deps.store, row.id);
     this.services = {
       store: deps.store,
       sessionId: row.id,
       tools: deps.tools,
       interactions: new Interactions(deps.approvals),
-      loaded: new Set(state.get<string[]>(row.id, STATE_LOADED_TOOLS) ?? []),
+      loaded: new Set(state.get(STATE_LOADED_TOOLS) ?? []),
       ...(opts.fs ? { fs: opts.fs } : {}),
     };
     this.policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
-    this.policy.restoreGrants(state.get<PermissionRule[]>(row.id, STATE_GRANTS) ?? []);
+    this.policy.restoreGrants(state.get(STATE_GRANTS) ?? []);
   }
 
   /** The permission mode now in force for this session's tool calls. */
@@ -229,9 +230,9 @@ export class Session {
     const history = toModelMessages(this.deps.store.messages.list(this.id));
     this.history.splice(0, this.history.length, ...history);
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
-    const state = this.deps.store.state;
-    this.services.loaded = new Set(state.get<string[]>(this.id, STATE_LOADED_TOOLS) ?? []);
-    const grants = state.get<PermissionRule[]>(this.id, STATE_GRANTS) ?? [];
+    const state = sessionState(this.deps.store, this.id);
+    this.services.loaded = new Set(state.get(STATE_LOADED_TOOLS) ?? []);
+    const grants = state.get(STATE_GRANTS) ?? [];
     const held = new Set(this.policy.sessionGrants.map((g) => JSON.stringify(g)));
     this.policy.restoreGrants(grants.filter((g) => !held.has(JSON.stringify(g))));
     this.context?.reload();
