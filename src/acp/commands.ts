@@ -5,7 +5,7 @@
 import type { AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Session } from '../agent/index.js';
 import { memoryScopes } from '../agent/memory-jobs.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { Memory } from '../memory/types.js';
 import { PERMISSION_MODES } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -29,7 +29,7 @@ export const COMMANDS: AvailableCommand[] = [
 export interface CommandContext {
   session: Session;
   tools: ToolRegistry;
-  memory?: MemoryService;
+  memory?: LongTermMemory;
   /** Sends a session update (e.g. the new mode) to the client. */
   send(update: SessionUpdate): void;
 }

@@ -13,7 +13,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, ApprovalDecision } from '../agent/events.js';
 import { BACKGROUND_GRACE_MS, type Session } from '../agent/index.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
 import { approvalContent } from './approval-content.js';
@@ -26,7 +26,7 @@ import { UpdateMapper } from './updates.js';
 export interface LiveDeps {
   client: AgentContext;
   tools: ToolRegistry;
-  memory?: MemoryService;
+  memory?: LongTermMemory;
   contextWindow: number;
   log: (line: string) => void;
 }

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent } from '../agent/index.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { clientFsFor } from './client-fs.js';
 import { LiveSession } from './live-session.js';
@@ -16,7 +16,7 @@ import { modeState, parseMode } from './modes.js';
 export interface AcpServerOptions {
   agent: Agent;
   tools: ToolRegistry;
-  memory?: MemoryService;
+  memory?: LongTermMemory;
   /** The main model's context window (usage updates report it as `size`). */
   contextWindow: number;
   version: string;

@@ -1,6 +1,6 @@
 import { TokenCalibrator } from '../context/tokens.js';
 import type { Provider } from '../llm/types.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { Store } from '../store/index.js';
 import { catalogBlock, type ToolLoading } from '../tools/loading.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
@@ -48,7 +48,7 @@ export interface AgentOptions {
   /** Token-estimate calibration to start from (e.g. loaded from disk); a fresh one otherwise. */
   calibrator?: TokenCalibrator;
   /** Long-term memory: recalled into every turn, and the `memory` tool. */
-  memory?: MemoryService;
+  memory?: LongTermMemory;
   /**
    * With memory and a cheap model: extract memories after each turn (default true),
    * and tune priorities / reflect now and then (default true).

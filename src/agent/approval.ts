@@ -9,6 +9,7 @@ import type { Tool } from '../tools/types.js';
 import type { AgentEvent } from './events.js';
 import type { SessionServices } from './host.js';
 import { InteractionCancelled } from './interactions.js';
+import { sessionState } from './session-state.js';
 
 export const STATE_GRANTS = 'permission_grants';
 
@@ -139,7 +140,7 @@ export async function authorize(
     if (reply.decision === 'always') {
       ctx.policy.grant(facts);
       const grants: readonly PermissionRule[] = ctx.policy.sessionGrants;
-      ctx.services.store.state.set(ctx.services.sessionId, STATE_GRANTS, grants);
+      sessionState(ctx.services.store, ctx.services.sessionId).set(STATE_GRANTS, [...grants]);
     }
     if (reply.decision !== 'reject') return { allowed: true };
     const why = reply.message?.trim() ? `: ${reply.message.trim()}` : '';

@@ -13,6 +13,7 @@ import type { Message, ModelInfo, Part, Usage } from '../llm/types.js';
 import type { Store } from '../store/index.js';
 import type { PlanItem } from '../tools/types.js';
 import { headAndTail } from '../util/head-tail.js';
+import { sessionState } from './session-state.js';
 
 export const STATE_PAIRS = 'l2_pairs';
 export const STATE_SUMMARIES = 'summaries';
@@ -151,21 +152,24 @@ export class SessionContext {
   private landed: Array<{ tokensBefore: number; tokensAfter: number }> = [];
 
   constructor(private readonly opts: SessionContextOptions) {
-    this.pairs = opts.store.state.get<HistoryPair[]>(opts.sessionId, STATE_PAIRS) ?? [];
-    this.summaries = opts.store.state.get<Summaries>(opts.sessionId, STATE_SUMMARIES) ?? {};
+    const state = sessionState(opts.store, opts.sessionId);
+    this.pairs = state.get(STATE_PAIRS) ?? [];
+    this.summaries = state.get(STATE_SUMMARIES) ?? {};
   }
 
   /** Reads the pairs and summaries again (another runner worked on the session meanwhile). */
   reload(): void {
-    this.pairs = this.opts.store.state.get<HistoryPair[]>(this.opts.sessionId, STATE_PAIRS) ?? [];
-    this.summaries = this.opts.store.state.get<Summaries>(this.opts.sessionId, STATE_SUMMARIES) ?? {};
+    const state = sessionState(this.opts.store, this.opts.sessionId);
+    this.pairs = state.get(STATE_PAIRS) ?? [];
+    this.summaries = state.get(STATE_SUMMARIES) ?? {};
   }
 
   /** Builds the messages of one model call for `info`'s window. */
   build(history: readonly Message[], info: ModelInfo): BuildResult {
     const { store, sessionId } = this.opts;
-    const todo = store.state.get<{ items: PlanItem[] }>(sessionId, 'todos');
-    const plan = store.state.get<{ items: PlanItem[]; title?: string }>(sessionId, 'plan');
+    const state = sessionState(store, sessionId);
+    const todo = state.get('todos');
+    const plan = state.get('plan');
     const resume = [resumeText(todo?.items), resumeText(plan?.items, plan?.title)]
       .filter(Boolean)
       .join('\n\n');
@@ -206,14 +210,14 @@ export class SessionContext {
       overflow = this.pairs.slice(0, this.pairs.length - L2_KEEP);
       this.pairs = this.pairs.slice(-L2_KEEP);
     }
-    this.opts.store.state.set(this.opts.sessionId, STATE_PAIRS, this.pairs);
+    sessionState(this.opts.store, this.opts.sessionId).set(STATE_PAIRS, this.pairs);
     if (overflow.length > 0 && this.opts.summarize) {
       this.track(
         this.summarizeOverflow(overflow).catch((err: unknown) => {
           // Not summarized (the cheap model failed, or the job was stopped): the pairs go
           // back to L2, so the next turn tries again and nothing drops out of the context.
           this.pairs = [...overflow, ...this.pairs];
-          this.opts.store.state.set(this.opts.sessionId, STATE_PAIRS, this.pairs);
+          sessionState(this.opts.store, this.opts.sessionId).set(STATE_PAIRS, this.pairs);
           throw err;
         }),
         'summary',
@@ -245,7 +249,7 @@ export class SessionContext {
       ),
       tokensAfter: estimateText(semantic.text) + (chain ? estimateText(chain.text) : 0),
     });
-    store.state.set(sessionId, STATE_SUMMARIES, this.summaries);
+    sessionState(store, sessionId).set(STATE_SUMMARIES, this.summaries);
     this.recordUsage('background:summary', semantic.model, semantic.usage);
     if (chain) this.recordUsage('background:tool-chain', chain.model, chain.usage);
   }

@@ -4,6 +4,7 @@ import { type ClientFs, type HistoryHit, type PlanItem, ToolError, type ToolHost
 import type { AgentEvent } from './events.js';
 import { readMessages, searchMessages } from './history-search.js';
 import type { Interactions } from './interactions.js';
+import { sessionState } from './session-state.js';
 
 /** What a session shares with the tools it runs. */
 export interface SessionServices {
@@ -18,14 +19,14 @@ export interface SessionServices {
 }
 
 export const STATE_LOADED_TOOLS = 'loaded_tools';
-const planKey = (kind: 'todo' | 'plan'): string => (kind === 'todo' ? 'todos' : 'plan');
+const planKey = (kind: 'todo' | 'plan') => (kind === 'todo' ? 'todos' : 'plan');
 
 /** Adds tools to the session's loaded set; returns the names that were new. */
 export function loadTools(svc: SessionServices, names: readonly string[]): string[] {
   const added = names.filter((n) => svc.tools.has(n) && !svc.loaded.has(n));
   if (added.length === 0) return added;
   for (const n of added) svc.loaded.add(n);
-  svc.store.state.set(svc.sessionId, STATE_LOADED_TOOLS, [...svc.loaded]);
+  sessionState(svc.store, svc.sessionId).set(STATE_LOADED_TOOLS, [...svc.loaded]);
   return added;
 }
 
@@ -57,15 +58,14 @@ export function makeHost(
       return reply.kind === 'answer' ? reply.text : '';
     },
     plan(kind: 'todo' | 'plan', items: PlanItem[], title?: string): void {
-      svc.store.state.set(svc.sessionId, planKey(kind), title === undefined ? { items } : { items, title });
+      sessionState(svc.store, svc.sessionId).set(
+        planKey(kind),
+        title === undefined ? { items } : { items, title },
+      );
       call.emit({ type: 'plan', kind, items, ...(title === undefined ? {} : { title }) });
     },
     currentPlan(kind: 'todo' | 'plan'): { items: PlanItem[]; title?: string } {
-      return (
-        svc.store.state.get<{ items: PlanItem[]; title?: string }>(svc.sessionId, planKey(kind)) ?? {
-          items: [],
-        }
-      );
+      return sessionState(svc.store, svc.sessionId).get(planKey(kind)) ?? { items: [] };
     },
     searchHistory(query: string, opts?: { limit?: number; tool?: string }): HistoryHit[] {
       return searchMessages(svc.store.messages.list(svc.sessionId), query, opts);

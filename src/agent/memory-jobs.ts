@@ -6,10 +6,10 @@
  * Failures are swallowed: memory never breaks a conversation.
  */
 import type { ModelInfo, Provider, Usage } from '../llm/types.js';
+import type { LongTermMemory } from '../memory/api.js';
 import { type ConversationTurn, extractMemories } from '../memory/extract.js';
-import type { MemoryService } from '../memory/service.js';
-import { reflectMemories, tunePriorities } from '../memory/upkeep.js';
 import type { Store } from '../store/index.js';
+import { sessionState } from './session-state.js';
 
 /** Session state: the last message seq that extraction has read. */
 export const STATE_MEMORY_CURSOR = 'memory_cursor';
@@ -28,7 +28,7 @@ const KNOWN_SHOWN = 15;
 const RECENT_MESSAGES_PER_TURN = 8;
 
 export interface MemoryJobDeps {
-  memory: MemoryService;
+  memory: LongTermMemory;
   cheap: Provider;
   store: Store;
   sessionId: string;
@@ -48,8 +48,8 @@ export interface ExtractionReport {
   duplicates: number;
 }
 
-const lastReflection = new WeakMap<MemoryService, number>();
-const reembedding = new WeakSet<MemoryService>();
+const lastReflection = new WeakMap<LongTermMemory, number>();
+const reembedding = new WeakSet<LongTermMemory>();
 
 /** The user's and assistant's words since `afterSeq` (tool traffic left out). */
 function conversationSince(store: Store, sessionId: string, afterSeq: number) {
@@ -82,11 +82,11 @@ function conversationSince(store: Store, sessionId: string, afterSeq: number) {
 /** Extracts memories from the turns since the last run and ingests them. */
 export async function extractSinceLastRun(deps: MemoryJobDeps): Promise<ExtractionReport> {
   const report: ExtractionReport = { added: 0, updated: 0, duplicates: 0 };
-  const state = deps.store.state;
-  const cursor = state.get<number>(deps.sessionId, STATE_MEMORY_CURSOR) ?? 0;
+  const state = sessionState(deps.store, deps.sessionId);
+  const cursor = state.get(STATE_MEMORY_CURSOR) ?? 0;
   const { turns, userChars, lastSeq } = conversationSince(deps.store, deps.sessionId, cursor);
   if (userChars < MIN_USER_CHARS) {
-    if (lastSeq > cursor) state.set(deps.sessionId, STATE_MEMORY_CURSOR, lastSeq);
+    if (lastSeq > cursor) state.set(STATE_MEMORY_CURSOR, lastSeq);
     return report;
   }
   const userText = turns
@@ -111,19 +111,19 @@ export async function extractSinceLastRun(deps: MemoryJobDeps): Promise<Extracti
     else if (r.outcome === 'update') report.updated += 1;
     else report.duplicates += 1;
   }
-  state.set(deps.sessionId, STATE_MEMORY_CURSOR, lastSeq);
+  state.set(STATE_MEMORY_CURSOR, lastSeq);
   return report;
 }
 
 /** Every TUNE_EVERY_TURNS turns: nudge priorities to the recent topics. */
 async function maybeTune(deps: MemoryJobDeps): Promise<void> {
-  const state = deps.store.state;
-  const turns = (state.get<number>(deps.sessionId, STATE_MEMORY_TURNS) ?? 0) + 1;
+  const state = sessionState(deps.store, deps.sessionId);
+  const turns = (state.get(STATE_MEMORY_TURNS) ?? 0) + 1;
   if (turns < TUNE_EVERY_TURNS) {
-    state.set(deps.sessionId, STATE_MEMORY_TURNS, turns);
+    state.set(STATE_MEMORY_TURNS, turns);
     return;
   }
-  state.set(deps.sessionId, STATE_MEMORY_TURNS, 0);
+  state.set(STATE_MEMORY_TURNS, 0);
   // Only the recent part of the transcript (a turn is a user message, tool traffic and answers).
   const since = Math.max(
     0,
@@ -135,7 +135,7 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
     .slice(-TUNE_EVERY_TURNS)
     .flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => p.text))
     .join(' / ');
-  const result = await tunePriorities(deps.memory, deps.cheap, recent, {
+  const result = await deps.memory.tune(deps.cheap, recent, {
     scopes: deps.scopes.read,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
@@ -146,7 +146,7 @@ async function maybeTune(deps: MemoryJobDeps): Promise<void> {
 function noteFailure(deps: MemoryJobDeps, job: string, err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);
   try {
-    deps.store.state.set(deps.sessionId, STATE_MEMORY_ERROR, { job, message, at: Date.now() });
+    sessionState(deps.store, deps.sessionId).set(STATE_MEMORY_ERROR, { job, message, at: Date.now() });
   } catch {
     // The session is gone (or the store closed): nothing to report to.
   }
@@ -158,12 +158,12 @@ function noteFailure(deps: MemoryJobDeps, job: string, err: unknown): void {
  * the session state, and the day's run is spent either way.
  */
 export async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
-  const now = deps.now?.() ?? deps.memory.repo.now();
+  const now = deps.now?.() ?? Date.now();
   const last = lastReflection.get(deps.memory);
   if (last !== undefined && now - last < REFLECT_EVERY_MS) return;
   lastReflection.set(deps.memory, now);
   try {
-    const result = await reflectMemories(deps.memory, {
+    const result = await deps.memory.reflect({
       provider: deps.cheap,
       now,
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -176,7 +176,7 @@ export async function maybeReflect(deps: MemoryJobDeps): Promise<void> {
 }
 
 /** Re-embeds memories whose vectors are missing or from another embedder (one runner per service). */
-async function reembedSome(memory: MemoryService): Promise<void> {
+async function reembedSome(memory: LongTermMemory): Promise<void> {
   if (reembedding.has(memory)) return;
   reembedding.add(memory);
   try {
@@ -196,7 +196,7 @@ export const STATE_MEMORY_ERROR = 'memory_error';
 export async function afterTurn(deps: MemoryJobDeps): Promise<void> {
   const note = (job: string) => (err: unknown) => {
     const message = err instanceof Error ? err.message : String(err);
-    deps.store.state.set(deps.sessionId, STATE_MEMORY_ERROR, { job, message, at: Date.now() });
+    sessionState(deps.store, deps.sessionId).set(STATE_MEMORY_ERROR, { job, message, at: Date.now() });
   };
   // Once stopped, nothing more starts: the cursor, the tuning count and the day's
   // reflection stay where they were, so the next turn does the work.
@@ -229,7 +229,7 @@ export interface BackgroundTracker {
 export function queueAfterTurn(
   previous: Promise<void>,
   o: {
-    memory: MemoryService | undefined;
+    memory: LongTermMemory | undefined;
     cheap: Provider | undefined;
     jobs: { extract: boolean; tune: boolean };
     store: Store;

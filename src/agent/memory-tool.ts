@@ -1,6 +1,6 @@
 /** The agent's `memory` tool: add, search, update, delete, pin and list long-term memories. */
 import * as z from 'zod';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
 import { defineTool, type Tool, ToolError } from '../tools/types.js';
 
@@ -28,7 +28,7 @@ function versionLine(m: Memory): string {
  * call runs in (its session's, which in `tea acp` or `tea serve` need not be the
  * folder the process started in).
  */
-export function memoryTool(service: MemoryService, scopes: (cwd: string) => string[]): Tool {
+export function memoryTool(service: LongTermMemory, scopes: (cwd: string) => string[]): Tool {
   return defineTool({
     name: 'memory',
     description:

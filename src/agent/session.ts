@@ -5,7 +5,7 @@ import { summarizePairs, summarizeToolChain, titleFor } from '../context/summari
 import type { TokenCalibrator } from '../context/tokens.js';
 import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message, Provider, Usage } from '../llm/types.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { SessionRow, Store } from '../store/index.js';
 import type { ToolLoading } from '../tools/loading.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
@@ -21,6 +21,7 @@ import { Interactions } from './interactions.js';
 import { type LeaseSettings, SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
+import { sessionState } from './session-state.js';
 import { TurnStopped, turnSignal } from './stop.js';
 
 export interface SessionDeps {
@@ -45,7 +46,7 @@ export interface SessionDeps {
   /** Summaries and titles run here in the background; absent: none run. */
   cheapProvider?: Provider;
   titles: boolean;
-  memory?: MemoryService;
+  memory?: LongTermMemory;
   /** After each turn, extract memories (and tune/reflect) on the cheap model. */
   memoryJobs: { extract: boolean; tune: boolean };
   /** One runner per session: how long a turn waits for another runner's lease. */
@@ -104,17 +105,17 @@ export class Session {
   ) {
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
     this.storedCount = opts.storedCount ?? deps.store.messages.count(row.id);
-    const state = deps.store.state;
+    const state = sessionState(deps.store, row.id);
     this.services = {
       store: deps.store,
       sessionId: row.id,
       tools: deps.tools,
       interactions: new Interactions(deps.approvals),
-      loaded: new Set(state.get<string[]>(row.id, STATE_LOADED_TOOLS) ?? []),
+      loaded: new Set(state.get(STATE_LOADED_TOOLS) ?? []),
       ...(opts.fs ? { fs: opts.fs } : {}),
     };
     this.policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
-    this.policy.restoreGrants(state.get<PermissionRule[]>(row.id, STATE_GRANTS) ?? []);
+    this.policy.restoreGrants(state.get(STATE_GRANTS) ?? []);
   }
 
   /** The permission mode now in force for this session's tool calls. */
@@ -229,9 +230,9 @@ export class Session {
     const history = toModelMessages(this.deps.store.messages.list(this.id));
     this.history.splice(0, this.history.length, ...history);
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
-    const state = this.deps.store.state;
-    this.services.loaded = new Set(state.get<string[]>(this.id, STATE_LOADED_TOOLS) ?? []);
-    const grants = state.get<PermissionRule[]>(this.id, STATE_GRANTS) ?? [];
+    const state = sessionState(this.deps.store, this.id);
+    this.services.loaded = new Set(state.get(STATE_LOADED_TOOLS) ?? []);
+    const grants = state.get(STATE_GRANTS) ?? [];
     const held = new Set(this.policy.sessionGrants.map((g) => JSON.stringify(g)));
     this.policy.restoreGrants(grants.filter((g) => !held.has(JSON.stringify(g))));
     this.context?.reload();

@@ -14,15 +14,8 @@
  *  5. A local Ollama, probed only when nothing above configured a main model.
  *  6. Built-in defaults.
  */
+import { type ProviderKind, providerDefaults, providerKinds } from '../util/provider-kinds.js';
 import type { PartialEndpoint } from './layers.js';
-
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
-/** The Anthropic adapter appends `/v1/messages` to this. */
-export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
-export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
-
-type Provider = 'openai' | 'anthropic';
 
 /** A trimmed env value; empty counts as unset. */
 export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -30,25 +23,25 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return value ? value : undefined;
 }
 
-export function defaultBaseUrl(provider: Provider): string {
-  return provider === 'anthropic' ? DEFAULT_ANTHROPIC_BASE_URL : DEFAULT_OPENAI_BASE_URL;
+export function defaultBaseUrl(provider: ProviderKind): string {
+  return providerDefaults(provider).baseUrl;
 }
 
-export function defaultModel(provider: Provider): string {
-  return provider === 'anthropic' ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_OPENAI_MODEL;
+export function defaultModel(provider: ProviderKind): string {
+  return providerDefaults(provider).model;
 }
 
 /** What the env says about one provider. */
 export interface ProviderEnv {
-  provider: Provider;
+  provider: ProviderKind;
   baseUrl?: string;
   apiKey?: string;
   keyVariable: string;
   baseUrlVariable: string;
 }
 
-export function providerEnv(env: NodeJS.ProcessEnv, provider: Provider): ProviderEnv {
-  const prefix = provider === 'anthropic' ? 'ANTHROPIC' : 'OPENAI';
+export function providerEnv(env: NodeJS.ProcessEnv, provider: ProviderKind): ProviderEnv {
+  const prefix = providerDefaults(provider).envPrefix;
   return {
     provider,
     baseUrl: envValue(env, `${prefix}_BASE_URL`),
@@ -59,19 +52,15 @@ export function providerEnv(env: NodeJS.ProcessEnv, provider: Provider): Provide
 }
 
 /**
- * The provider the env points at: a key wins (OpenAI first), then a base URL
- * together with `TEA_MODEL` (a local server without a key). Undefined when the
- * env configures no main model.
+ * The provider the env points at: a key wins (in registry order: OpenAI first), then
+ * a base URL together with `TEA_MODEL` (a local server without a key). Undefined
+ * when the env configures no main model.
  */
 export function envProvider(env: NodeJS.ProcessEnv): ProviderEnv | undefined {
-  const openai = providerEnv(env, 'openai');
-  const anthropic = providerEnv(env, 'anthropic');
-  if (openai.apiKey) return openai;
-  if (anthropic.apiKey) return anthropic;
-  if (envValue(env, 'TEA_MODEL')) {
-    if (openai.baseUrl) return openai;
-    if (anthropic.baseUrl) return anthropic;
-  }
+  const all = providerKinds().map((kind) => providerEnv(env, kind));
+  const keyed = all.find((p) => p.apiKey);
+  if (keyed) return keyed;
+  if (envValue(env, 'TEA_MODEL')) return all.find((p) => p.baseUrl);
   return undefined;
 }
 

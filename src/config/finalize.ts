@@ -1,22 +1,34 @@
 /** Turning merged, possibly incomplete endpoints into resolved profiles. */
 
+import {
+  DEFAULT_PROVIDER_KIND,
+  type ProviderKind,
+  providerDefaults,
+  providerKinds,
+} from '../util/provider-kinds.js';
 import { defaultBaseUrl, defaultModel, envProvider, envValue, providerEnv } from './env.js';
 import { badValue, ConfigError, displayPath } from './errors.js';
 import type { PartialEndpoint } from './layers.js';
 import { suggestKey } from './suggest.js';
 import type { EmbeddingConfig, KeySource, ProfileConfig } from './types.js';
 
-type Provider = 'openai' | 'anthropic';
-
-export function inferProvider(endpoint: { provider?: Provider; baseUrl?: string }): Provider {
+/** The named provider, else the one whose URL hint the base URL holds (e.g. anthropic.com), else openai. */
+export function inferProvider(endpoint: { provider?: ProviderKind; baseUrl?: string }): ProviderKind {
   if (endpoint.provider) return endpoint.provider;
-  return endpoint.baseUrl?.includes('anthropic.com') ? 'anthropic' : 'openai';
+  const url = endpoint.baseUrl;
+  const hinted = url
+    ? providerKinds().find((kind) => {
+        const hint = providerDefaults(kind).urlHint;
+        return hint !== undefined && url.includes(hint);
+      })
+    : undefined;
+  return hinted ?? DEFAULT_PROVIDER_KIND;
 }
 
 /** Drops trailing slashes; for Anthropic also a trailing `/v1` (the adapter adds `/v1/messages`). */
-export function normaliseBaseUrl(url: string, provider: Provider): string {
+export function normaliseBaseUrl(url: string, provider: ProviderKind): string {
   let out = url.replace(/\/+$/, '');
-  if (provider === 'anthropic') out = out.replace(/\/v1$/, '');
+  if (providerDefaults(provider).hostOnlyBaseUrl) out = out.replace(/\/v1$/, '');
   return out;
 }
 
@@ -37,7 +49,7 @@ export function fillMainFromEnv(fromFiles: PartialEndpoint, env: NodeJS.ProcessE
   const provider =
     fromFiles.provider ??
     (fromFiles.baseUrl ? inferProvider(fromFiles) : envProvider(env)?.provider) ??
-    'openai';
+    DEFAULT_PROVIDER_KIND;
   const fromEnv = providerEnv(env, provider);
   const envUrl = fromEnv.baseUrl ?? defaultBaseUrl(provider);
   const filled: PartialEndpoint = { ...fromFiles, provider, baseUrl: fromFiles.baseUrl ?? envUrl };

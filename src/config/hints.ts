@@ -2,6 +2,7 @@
  * What each config key expects and how to fix a bad value, used to turn
  * validation issues into messages a user can act on.
  */
+import { providerDefaults, providerKinds } from '../util/provider-kinds.js';
 import { HOST_ENTRY_HINT } from './server.js';
 
 export interface Hint {
@@ -9,8 +10,15 @@ export interface Hint {
   fix: string;
 }
 
-const PROVIDER_FIX =
-  'use `openai` for any OpenAI-compatible server (OpenAI, Ollama, vLLM, DeepSeek, Qwen, OpenRouter) or `anthropic`.';
+/** A model profile's `provider`, from the provider list (so a registered one is named too). */
+function providerHint(): Hint {
+  const kinds = providerKinds();
+  const uses = kinds.map((kind) => `\`${kind}\` for ${providerDefaults(kind).describe}`);
+  return {
+    expected: `one of ${kinds.join(', ')}`,
+    fix: `use ${uses.slice(0, -1).join(', ')} or ${uses.at(-1)}.`,
+  };
+}
 const MAPPING_PROFILE: Hint = {
   expected: 'a mapping of model settings',
   fix: 'write it as a block with provider, base_url, api_key_env and model, e.g. `main_model: { provider: openai, model: gpt-4o }`.',
@@ -77,6 +85,10 @@ const BY_PATH: Record<string, Hint> = {
     expected: 'a mapping',
     fix: 'e.g. `web_search: { provider: searxng, url: http://127.0.0.1:8888 }`.',
   },
+  'tools.web_search.provider': {
+    expected: 'one of searxng, brave, tavily',
+    fix: 'e.g. `provider: searxng` with the `url` of your instance, or `brave` / `tavily` with an `api_key_env`.',
+  },
   'llm.breaker': { expected: 'a mapping', fix: 'e.g. `breaker: { failure_threshold: 5, recovery_s: 60 }`.' },
   'llm.timeout_s': {
     expected: 'a positive number of seconds',
@@ -125,7 +137,6 @@ const BY_PATH: Record<string, Hint> = {
 
 /** Hints by the last key of the path. */
 const BY_KEY: Record<string, Hint> = {
-  provider: { expected: 'one of openai, anthropic', fix: PROVIDER_FIX },
   base_url: BASE_URL,
   api_url: BASE_URL,
   api_key: {
@@ -271,5 +282,8 @@ export function hintFor(genericPath: string, leafKey: string | undefined): Hint 
   if (genericPath.endsWith('headers.*')) {
     return { expected: 'a string', fix: 'quote the header value, e.g. `X-Title: "Tea"`.' };
   }
-  return BY_PATH[genericPath] ?? (leafKey === undefined ? undefined : BY_KEY[leafKey]);
+  const byPath = BY_PATH[genericPath];
+  if (byPath) return byPath;
+  if (leafKey === 'provider') return providerHint();
+  return leafKey === undefined ? undefined : BY_KEY[leafKey];
 }

@@ -3,6 +3,7 @@
  * camelCase, seconds to milliseconds) and later layers are merged over earlier
  * ones key by key, objects deeply, lists replaced.
  */
+import type { ProviderKind } from '../util/provider-kinds.js';
 import { ConfigError, displayPath } from './errors.js';
 import { type SandboxEntry, toSandboxEntry } from './sandbox.js';
 import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
@@ -12,7 +13,7 @@ import type { McpServerSettings, McpServerSpec, ModelOverride } from './types.js
 
 /** A model or embedding endpoint as one or more files describe it (possibly incomplete). */
 export interface PartialEndpoint {
-  provider?: 'openai' | 'anthropic';
+  provider?: ProviderKind;
   baseUrl?: string;
   apiKey?: string;
   apiKeyEnv?: string;

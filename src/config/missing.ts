@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL } from './env.js';
+import { providerDefaults } from '../util/provider-kinds.js';
 import { CONFIG_FILE } from './files.js';
 import { DEFAULT_OLLAMA_URL } from './ollama.js';
 import type { TeaConfig } from './types.js';
@@ -10,6 +10,7 @@ import type { TeaConfig } from './types.js';
  */
 export function describeMissingModel(config: TeaConfig): string {
   const userFile = join(config.home, CONFIG_FILE);
+  const { baseUrl: openaiUrl, model: openaiModel } = providerDefaults('openai');
   const head = config.mainModel
     ? `The main model is ${config.mainModel.model} at ${config.mainModel.baseUrl}. To change it:`
     : 'No model is configured, and Tea needs one to work on a task. Commands that need no model still work ' +
@@ -19,8 +20,8 @@ export function describeMissingModel(config: TeaConfig): string {
     '',
     '  1. Environment variables (no file needed):',
     `       export OPENAI_API_KEY=sk-...                  # OpenAI or any OpenAI-compatible API`,
-    `       export OPENAI_BASE_URL=${DEFAULT_OPENAI_BASE_URL}  # optional, this is the default`,
-    `       export TEA_MODEL=${DEFAULT_OPENAI_MODEL}                   # optional, this is the default`,
+    `       export OPENAI_BASE_URL=${openaiUrl}  # optional, this is the default`,
+    `       export TEA_MODEL=${openaiModel}                   # optional, this is the default`,
     '     or, for Anthropic:',
     '       export ANTHROPIC_API_KEY=sk-ant-...',
     '     or, for a local server without a key (vLLM, LM Studio, llama.cpp):',
@@ -30,9 +31,9 @@ export function describeMissingModel(config: TeaConfig): string {
     '     (or .tea/config.yaml in a project, which applies these keys once you `tea trust` it):',
     '       main_model:',
     '         provider: openai             # or anthropic',
-    `         base_url: ${DEFAULT_OPENAI_BASE_URL}`,
+    `         base_url: ${openaiUrl}`,
     '         api_key_env: OPENAI_API_KEY  # the env var holding the key',
-    `         model: ${DEFAULT_OPENAI_MODEL}`,
+    `         model: ${openaiModel}`,
     '',
     `  3. A local Ollama: install it from https://ollama.com, run \`ollama serve\` and`,
     `     \`ollama pull qwen2.5:7b\`; Tea finds it at ${DEFAULT_OLLAMA_URL} (or $OLLAMA_HOST).`,

@@ -4,6 +4,7 @@
  * merged with the others; completeness is checked after merging.
  */
 import * as z from 'zod/mini';
+import { isProviderKind, type ProviderKind } from '../util/provider-kinds.js';
 import { parseHostEntry } from './server.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -43,7 +44,8 @@ const endpointKeys = {
 };
 
 export const profileSchema = z.strictObject({
-  provider: z.optional(z.enum(['openai', 'anthropic'])),
+  /** A name from util/provider-kinds.ts (checked when read, so a registered one counts). */
+  provider: z.optional(z.custom<ProviderKind>(isProviderKind)),
   ...endpointKeys,
   context_window: z.optional(positiveInt),
   /** Legacy alias of `context_window`; 0 means unset. */

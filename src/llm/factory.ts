@@ -1,6 +1,5 @@
-import { AnthropicProvider } from './anthropic.js';
 import { type BreakerOptions, BreakerRegistry } from './breaker.js';
-import { OpenAICompatibleProvider } from './openai.js';
+import { providerBuilder } from './providers.js';
 import { createRegistry, type ModelRegistry } from './registry.js';
 import { type ResilientOptions, ResilientProvider } from './resilient.js';
 import type { SleepFn } from './retry.js';
@@ -77,18 +76,7 @@ export function toModelInfo(profile: ProfileConfig, registry: ModelRegistry = cr
 /** The adapter for one profile, with no retries or fallback around it. */
 export function createProvider(profile: ProfileConfig, opts: ProviderFactoryOptions = {}): Provider {
   const info = toModelInfo(profile, opts.registry);
-  const common: { apiKey?: string; headers?: Record<string, string> } = {};
-  if (profile.apiKey !== undefined) common.apiKey = profile.apiKey;
-  if (profile.headers !== undefined) common.headers = profile.headers;
-  switch (profile.provider) {
-    case 'openai':
-      return new OpenAICompatibleProvider(info, common);
-    case 'anthropic':
-      return new AnthropicProvider(
-        info,
-        profile.thinkingBudget === undefined ? common : { ...common, thinkingBudget: profile.thinkingBudget },
-      );
-  }
+  return providerBuilder(profile.provider)(info, profile);
 }
 
 /** The primary profile plus its fallbacks, wrapped in timeouts, retries and breakers. */
@@ -129,8 +117,10 @@ function validateProfile(p: ProfileConfig): void {
   const where = `model profile '${p.name}'`;
   if (typeof p.name !== 'string' || p.name.trim() === '')
     throw new Error('model profile: name must not be empty');
-  if (p.provider !== 'openai' && p.provider !== 'anthropic') {
-    throw new Error(`${where}: provider must be 'openai' or 'anthropic', got ${JSON.stringify(p.provider)}`);
+  try {
+    providerBuilder(p.provider);
+  } catch (err) {
+    throw new Error(`${where}: ${(err as Error).message}`);
   }
   if (typeof p.model !== 'string' || p.model.trim() === '')
     throw new Error(`${where}: model must not be empty`);

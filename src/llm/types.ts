@@ -4,6 +4,7 @@
  * in the codebase knows a wire format.
  */
 
+import type { ProviderKind } from '../util/provider-kinds.js';
 import type { LlmErrorKind } from './errors.js';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
@@ -143,7 +144,8 @@ export interface ModelInfo {
   cachedInputPrice?: number;
 }
 
-export type ProviderKind = 'openai' | 'anthropic';
+/** `openai`, `anthropic` or a provider registered at run time (see llm/providers.ts). */
+export type { ProviderKind };
 
 export interface ContextThresholds {
   compressAt?: number;

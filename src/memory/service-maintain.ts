@@ -1,11 +1,12 @@
 /**
  * Store maintenance, run by recall at most once an hour: age decay of priorities,
  * expired reminders and CRITICAL memories beyond the per-scope cap soft-deleted.
+ * Also re-embedding, after a turn or when a search finds vectors stale.
  */
 import { criticalOverflow, decayChanges, expiredReminders } from './decay.js';
 import type { MemoryRepo } from './repo.js';
 import { liveMemories } from './service-queries.js';
-import type { Memory } from './types.js';
+import type { Embedder, Memory } from './types.js';
 
 /** One maintenance pass at `now`, in one transaction. */
 export function maintainMemories(
@@ -36,4 +37,32 @@ export function maintainMemories(
     return { decayed: changes.length, expired: expired.size, evicted };
   });
   return run.immediate();
+}
+
+/** Re-embeds up to `limit` active memories whose vector is missing or from another embedder, `batch` per call. */
+export async function reembedMissing(
+  repo: MemoryRepo,
+  embedder: Embedder,
+  limit: number,
+  batch: number,
+): Promise<number> {
+  let done = 0;
+  while (done < limit) {
+    const memories = repo.withoutEmbedding(embedder.id, Math.min(batch, limit - done));
+    if (memories.length === 0) break;
+    const vectors = await embedder.embed(memories.map((m) => m.content));
+    if (vectors.length !== memories.length) {
+      throw new Error(
+        `embedder ${embedder.id} returned ${vectors.length} vectors for ${memories.length} texts`,
+      );
+    }
+    repo.db.transaction(() => {
+      memories.forEach((m, i) => {
+        const vector = vectors[i];
+        if (vector !== undefined) repo.setEmbedding(m.id, vector, embedder.id);
+      });
+    })();
+    done += memories.length;
+  }
+  return done;
 }

@@ -4,8 +4,17 @@
  * update / new), selection, decay and the injection format.
  */
 import type Database from 'better-sqlite3';
+import type { Provider } from '../llm/types.js';
 import { StoreError } from '../store/errors.js';
 import { answersFor, shownHit } from './answers.js';
+import type {
+  LongTermMemory,
+  MemoryListOptions,
+  MemoryPatch,
+  MemorySearchHit,
+  MemorySearchOptions,
+  RememberOptions,
+} from './api.js';
 import { OfflineEmbedder } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import { formatMemories } from './format.js';
@@ -25,16 +34,30 @@ import {
   ingestOne,
   type RememberResult,
 } from './service-ingest.js';
-import { maintainMemories } from './service-maintain.js';
+import { maintainMemories, reembedMissing } from './service-maintain.js';
 import { activeImportant, checkNew, fromExtracted } from './service-queries.js';
 import { dropCoveredSummaries, sourcesOf } from './sources.js';
 import { readStatement } from './statement.js';
-import { type TimeIntent, timeIntent } from './time-query.js';
-import { type Category, type Embedder, type Memory, type Priority, REFLECTION_TAG } from './types.js';
+import { timeIntent } from './time-query.js';
+import { type Embedder, type Memory, REFLECTION_TAG } from './types.js';
+import {
+  type ReflectionResult,
+  type ReflectOptions,
+  reflectMemories,
+  type TuningResult,
+  tunePriorities,
+} from './upkeep.js';
 import { areVersions } from './versions.js';
 
-export type { ImportableMemory } from './service-import.js';
-export type { IngestOutcome, RememberResult } from './service-ingest.js';
+export type {
+  ImportableMemory,
+  IngestOutcome,
+  LongTermMemory,
+  MemorySearchHit,
+  MemorySearchOptions,
+  RememberOptions,
+  RememberResult,
+} from './api.js';
 export { INGEST_NEIGHBOURS } from './service-queries.js';
 
 export interface MemoryServiceOptions {
@@ -48,33 +71,6 @@ export interface MemoryServiceOptions {
   judge?: IngestJudge;
 }
 
-export interface RememberOptions {
-  /** Ask the ingest judge (a cheap model) about close candidates when one is set (default true). */
-  judge?: boolean;
-  /** When the statement was made (epoch ms; default now): its creation and validity start. */
-  at?: number;
-  signal?: AbortSignal;
-}
-
-/** One search result: the version that answers, its 0–1 score, and the fact's other versions. */
-export interface MemorySearchHit {
-  memory: Memory;
-  score: number;
-  /** Other versions of the same fact, newest first. */
-  versions: Memory[];
-  /** A newer answer ranked above this one that is probably a later version of it. */
-  newer?: number;
-}
-
-export interface MemorySearchOptions {
-  limit?: number;
-  scopes?: string[];
-  /** Keep weak matches too (no relevance cut-off). */
-  all?: boolean;
-  /** Which version answers (default: read from the query: "now", "in 2023", "used to"…). */
-  intent?: TimeIntent;
-}
-
 export const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
 /** Retrieval candidates considered by `recall`. */
 export const RECALL_CANDIDATES = 50;
@@ -83,7 +79,7 @@ const FOLD_WINDOW = 20;
 /** Memories embedded per embedder call by `reembed`. */
 const EMBED_BATCH = 64;
 
-export class MemoryService {
+export class MemoryService implements LongTermMemory {
   readonly repo: MemoryRepo;
   readonly embedder: Embedder;
   private readonly db: Database.Database;
@@ -229,32 +225,17 @@ export class MemoryService {
 
   /** Re-embeds up to `limit` active memories whose vector is missing or from another embedder. */
   async reembed(limit = 500): Promise<number> {
-    let done = 0;
-    while (done < limit) {
-      const batch = this.repo.withoutEmbedding(this.embedder.id, Math.min(EMBED_BATCH, limit - done));
-      if (batch.length === 0) break;
-      const vectors = await this.embedder.embed(batch.map((m) => m.content));
-      if (vectors.length !== batch.length) {
-        throw new Error(
-          `embedder ${this.embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`,
-        );
-      }
-      this.db.transaction(() => {
-        batch.forEach((m, i) => {
-          const vector = vectors[i];
-          if (vector !== undefined) this.repo.setEmbedding(m.id, vector, this.embedder.id);
-        });
-      })();
-      done += batch.length;
-    }
+    const done = await reembedMissing(this.repo, this.embedder, limit, EMBED_BATCH);
     if (done < limit) this.vectorsStale = false;
     return done;
   }
 
-  update(
-    id: number,
-    patch: { content?: string; priority?: Priority; importance?: number; tags?: string[]; pinned?: boolean },
-  ): Memory {
+  /** One memory by id (deleted ones too), or undefined. */
+  get(id: number): Memory | undefined {
+    return this.repo.get(id);
+  }
+
+  update(id: number, patch: MemoryPatch): Memory {
     const before = this.repo.get(id);
     const updated = this.repo.update(id, patch);
     if (before !== undefined && before.content !== updated.content) this.embedNow([updated]);
@@ -287,9 +268,7 @@ export class MemoryService {
     return result;
   }
 
-  list(
-    opts: { scopes?: string[]; category?: Category; includeInactive?: boolean; limit?: number } = {},
-  ): Memory[] {
+  list(opts: MemoryListOptions = {}): Memory[] {
     return this.repo.list({
       ...(opts.scopes === undefined ? {} : { scope: opts.scopes }),
       ...(opts.category === undefined ? {} : { category: opts.category }),
@@ -344,6 +323,20 @@ export class MemoryService {
   /** Replaces the user profile (≤ 1,500 characters, else an Error; '' clears it). */
   setProfile(text: string): void {
     this.profiles.set(text);
+  }
+
+  /** Priority tuning on `provider` (see upkeep.ts). */
+  tune(
+    provider: Provider,
+    topics: string,
+    opts: { scopes: readonly string[]; signal?: AbortSignal },
+  ): Promise<TuningResult> {
+    return tunePriorities(this, provider, topics, opts);
+  }
+
+  /** Reflection: summaries of related memories (see upkeep.ts). */
+  reflect(opts: ReflectOptions): Promise<ReflectionResult> {
+    return reflectMemories(this, opts);
   }
 
   // ------------------------------------------------------------ internals

@@ -15,12 +15,17 @@ import {
   reflectionPrompt,
   summaryMemory,
 } from './reflect.js';
-import { contentHash } from './repo.js';
-import type { MemoryService } from './service.js';
+import { contentHash, type MemoryRepo } from './repo.js';
 import { liveMemories } from './service-queries.js';
 import { recordSources, sourcesOf } from './sources.js';
 import { parseTuning, TUNING_MAX_MEMORIES, tuningPrompt } from './tune.js';
-import type { Memory } from './types.js';
+import type { Embedder, Memory } from './types.js';
+
+/** What upkeep works on: a memory repository and its embedder (MemoryService has both). */
+export interface UpkeepTarget {
+  repo: MemoryRepo;
+  embedder: Embedder;
+}
 
 /** Reflection asks the model about at most this many clusters per run. */
 export const REFLECT_MAX_CALLS = 5;
@@ -31,7 +36,7 @@ export interface TuningResult {
 }
 
 /** Live memories of the scopes, most important and most recent first (what tuning may touch). */
-function tunable(service: MemoryService, scopes: readonly string[]): Memory[] {
+function tunable(service: UpkeepTarget, scopes: readonly string[]): Memory[] {
   const now = service.repo.now();
   return liveMemories(service.repo)
     .filter((m) => scopes.includes(m.scope) && (m.expiresAt === null || m.expiresAt > now))
@@ -44,7 +49,7 @@ function tunable(service: MemoryService, scopes: readonly string[]): Memory[] {
  * the (validated, clamped) answer. A raised memory restarts its age decay.
  */
 export async function tunePriorities(
-  service: MemoryService,
+  service: UpkeepTarget,
   provider: Provider,
   topics: string,
   opts: { scopes: readonly string[]; signal?: AbortSignal },
@@ -107,7 +112,7 @@ function addUsage(a: Usage, b: Usage): Usage {
   return sum;
 }
 
-function liveSummaries(service: MemoryService, live: Memory[]): Summary[] {
+function liveSummaries(service: UpkeepTarget, live: Memory[]): Summary[] {
   const summaries = live.filter(isReflection);
   const sources = sourcesOf(
     service.repo.db,
@@ -146,7 +151,7 @@ async function askSummary(
   return { content: parseSummary(completion.text), usage: completion.usage };
 }
 
-async function embedOrSkip(service: MemoryService, text: string): Promise<Float32Array | undefined> {
+async function embedOrSkip(service: UpkeepTarget, text: string): Promise<Float32Array | undefined> {
   try {
     const [vector] = await service.embedder.embed([text]);
     return vector?.length === service.embedder.dimensions ? vector : undefined;
@@ -164,7 +169,7 @@ async function embedOrSkip(service: MemoryService, text: string): Promise<Float3
  * memory of the scope).
  */
 async function storeSummary(
-  service: MemoryService,
+  service: UpkeepTarget,
   cluster: Cluster,
   content: string,
   previous: Summary | undefined,
@@ -221,7 +226,7 @@ async function storeSummary(
  * through `signal` throws.
  */
 export async function reflectMemories(
-  service: MemoryService,
+  service: UpkeepTarget,
   opts: ReflectOptions = {},
 ): Promise<ReflectionResult> {
   const result: ReflectionResult = {

@@ -230,7 +230,7 @@ export function memoryRoutes(ctx: AppContext): void {
   });
   app.delete('/v1/memory/:id', (c) => {
     const id = memoryId(c.req.param('id'));
-    const existing = memory.repo.get(id);
+    const existing = memory.get(id);
     if (!existing || existing.deletedAt !== null) memoryNotFound(id);
     guarded(id, () => memory.forget(id));
     return c.json({ id, deleted: true });

@@ -1,7 +1,7 @@
 /** What the HTTP app needs from the runtime; built by `tea serve` (and by tests). */
 import type { Agent } from '../agent/index.js';
 import type { TeaConfig } from '../config/types.js';
-import type { MemoryService } from '../memory/service.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { SessionsService } from '../runtime/sessions.js';
 import type { PermissionMode } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -38,7 +38,7 @@ export interface ServerDeps {
   config: TeaConfig;
   sessions: SessionsService;
   tools: ToolRegistry;
-  memory: MemoryService;
+  memory: LongTermMemory;
   agents: AgentSource;
   /** The workspace new sessions and tool runs use. */
   cwd: string;

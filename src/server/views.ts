@@ -1,6 +1,6 @@
 /** JSON views of stored rows: sessions, messages and memories in the API's snake_case shapes. */
 import type { Part } from '../llm/types.js';
-import type { MemorySearchHit } from '../memory/service.js';
+import type { MemorySearchHit } from '../memory/api.js';
 import type { Memory } from '../memory/types.js';
 import type { SessionInfo, SessionsService, StoredMessage, ToolCallRow } from '../runtime/sessions.js';
 

@@ -86,6 +86,14 @@ describe('config errors', () => {
     expect(err.message).toContain('expected an http(s) URL');
   });
 
+  it('a bad web search provider lists the search providers, not the model providers', async () => {
+    dirs.writeUser('tools:\n  web_search: { provider: google }\n');
+    const err = await failure();
+    expect(err.key).toBe('tools.web_search.provider');
+    expect(err.message).toContain('expected one of searxng, brave, tavily, got "google"');
+    expect(err.message).not.toContain('anthropic');
+  });
+
   it('never echoes a secret in an error', async () => {
     dirs.writeUser('main_model:\n  model: x\n  api_key: 123456789012345678\n');
     const err = await failure();

@@ -1,0 +1,107 @@
+/**
+ * Every key a session keeps in the store's session state, with the shape of its
+ * value as a zod schema, and typed access to them. A value is checked when read:
+ * one that no longer fits (an older version wrote it, the row was damaged) reads as
+ * absent, as if never set, and the next write replaces it. A key not declared here
+ * does not compile.
+ */
+import * as z from 'zod';
+import type { HistoryPair, Summaries } from '../context/types.js';
+import type { Store } from '../store/index.js';
+import type { PermissionRule } from '../tools/permissions.js';
+import type { PlanItem } from '../tools/types.js';
+
+const planItem = z.object({
+  id: z.string(),
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+}) satisfies z.ZodType<PlanItem>;
+
+const plan = z.object({ items: z.array(planItem), title: z.string().optional() });
+
+const permissionRule = z.object({
+  tool: z.string(),
+  pattern: z.string().optional(),
+  exact: z.boolean().optional(),
+  action: z.enum(['allow', 'ask', 'deny']),
+}) satisfies z.ZodType<PermissionRule>;
+
+const historyPair = z.object({
+  turnId: z.string(),
+  user: z.string(),
+  assistant: z.string(),
+  reasoning: z.string(),
+  files: z.array(z.string()),
+}) satisfies z.ZodType<HistoryPair>;
+
+const summaries = z.object({
+  semantic: z.string().optional(),
+  toolChain: z.string().optional(),
+}) satisfies z.ZodType<Summaries>;
+
+const count = z.number().int().nonnegative();
+
+export const SESSION_STATE = {
+  /** The `todo` tool's list (resumed into the system layer while unfinished). */
+  todos: plan,
+  /** The `plan` tool's plan. */
+  plan,
+  /** Tools whose schemas the model has loaded (beyond the core tier). */
+  loaded_tools: z.array(z.string()),
+  /** "Always allow" answers given in this session. */
+  permission_grants: z.array(permissionRule),
+  /** L2: older turns, condensed. */
+  l2_pairs: z.array(historyPair),
+  /** L3: the summaries of turns that left L2. */
+  summaries,
+  /** The last message seq memory extraction has read. */
+  memory_cursor: count,
+  /** Turns since the last memory priority tuning. */
+  memory_turns: count,
+  /** The last failure of a memory job. */
+  memory_error: z.object({ job: z.string(), message: z.string(), at: z.number() }),
+};
+
+export type SessionStateKey = keyof typeof SESSION_STATE;
+export type SessionStateValue<K extends SessionStateKey> = z.infer<(typeof SESSION_STATE)[K]>;
+
+/** Typed access to one session's state. */
+export interface SessionState {
+  /** The value, or undefined when it is unset or no longer fits its schema. */
+  get<K extends SessionStateKey>(key: K): SessionStateValue<K> | undefined;
+  set<K extends SessionStateKey>(key: K, value: SessionStateValue<K>): void;
+  delete(key: SessionStateKey): void;
+}
+
+/** Refuses a key that is not declared (only reachable past the types, e.g. with a cast). */
+function declared(key: string): void {
+  if (!Object.hasOwn(SESSION_STATE, key)) {
+    throw new Error(`session state key '${key}' is not declared in agent/session-state.ts`);
+  }
+}
+
+export function sessionState(store: Store, sessionId: string): SessionState {
+  return {
+    get(key) {
+      declared(key);
+      let raw: unknown;
+      try {
+        raw = store.state.get<unknown>(sessionId, key);
+      } catch (err) {
+        if (err instanceof SyntaxError) return undefined; // not JSON any more
+        throw err;
+      }
+      if (raw === undefined) return undefined;
+      const parsed = SESSION_STATE[key].safeParse(raw);
+      return parsed.success ? (parsed.data as SessionStateValue<typeof key>) : undefined;
+    },
+    set(key, value) {
+      declared(key);
+      store.state.set(sessionId, key, value);
+    },
+    delete(key) {
+      declared(key);
+      store.state.delete(sessionId, key);
+    },
+  };
+}
