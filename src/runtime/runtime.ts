@@ -17,6 +17,7 @@ import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
 import type { Provider } from '../llm/types.js';
 import { modelJudge } from '../memory/judge.js';
+import type { LongTermMemory } from '../memory/api.js';
 import { MemoryService } from '../memory/service.js';
 import { type BackgroundCheckpoints, checkpointInBackground, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
@@ -80,7 +81,7 @@ export interface Runtime {
   /** The active profile's provider chain. */
   readonly provider: Provider;
   /** Long-term memory (opened on first use). */
-  readonly memory: MemoryService;
+  readonly memory: LongTermMemory;
   readonly sessions: SessionsService;
   /** Token-estimate calibration per model, shared by every agent, saved on close. */
   readonly calibrator: TokenCalibrator;

@@ -82,7 +82,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   });
   // The tests' own look at the database, beside the runtime's connection.
   const store = Store.open(path.join(home, 'tea.db'));
-  const memory = rt.memory;
+  // The runtime's own service (the interface hides exportAll, which the tests read).
+  const memory = rt.memory as MemoryService;
   const server = await startServer(
     {
       ...runtimeDeps(rt),
