@@ -8,16 +8,14 @@
 import path from 'node:path';
 import { Agent } from '../agent/index.js';
 
-export { BACKGROUND_GRACE_MS } from '../agent/index.js';
-
 import { agentSettings } from '../agent/settings.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
 import type { Provider } from '../llm/types.js';
-import { modelJudge } from '../memory/judge.js';
 import type { LongTermMemory } from '../memory/api.js';
+import { modelJudge } from '../memory/judge.js';
 import { MemoryService } from '../memory/service.js';
 import { type BackgroundCheckpoints, checkpointInBackground, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
@@ -33,6 +31,8 @@ import { RuntimeError } from './errors.js';
 import { ModelPool } from './models.js';
 import { SessionsService } from './sessions.js';
 import { allowRules, builtinRegistry, shellSetup } from './tools.js';
+
+export { BACKGROUND_GRACE_MS } from '../agent/index.js';
 
 export interface RuntimeOptions {
   /** The workspace new sessions and tool runs use (default: the process's cwd). */
