@@ -39,7 +39,8 @@ for (const name of readdirSync(`${root}src/config`).sort()) {
 configBuild.update(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version);
 
 await build({
-  entryPoints: { main: 'src/cli/main.ts' },
+  // main: the tea command; lib: the library entry (package.json exports).
+  entryPoints: { main: 'src/cli/main.ts', lib: 'src/runtime/index.ts' },
   absWorkingDir: root,
   outdir: tmp,
   bundle: true,

@@ -1,0 +1,37 @@
+/**
+ * Tea Agent as a library: the same runtime the `tea` command, `tea serve` and
+ * `tea acp` are built on.
+ *
+ *   import { createRuntime } from 'tea-agent';
+ *   const rt = await createRuntime({ cwd: process.cwd() });
+ *   const session = rt.sessions.create();
+ *   for await (const e of session.prompt('…')) if (e.type === 'text_delta') process.stdout.write(e.text);
+ *   await rt.close();
+ */
+
+export type {
+  AgentEvent,
+  AgentEventType,
+  ApprovalDecision,
+  StopReason,
+  ToolStatus,
+} from '../agent/events.js';
+export type { Session } from '../agent/index.js';
+export type { PromptOptions } from '../agent/session.js';
+export type { TeaConfig } from '../config/types.js';
+export type { LongTermMemory } from '../memory/api.js';
+export type { PermissionMode, PermissionRule } from '../tools/permissions.js';
+export { defineTool, type Tool } from '../tools/types.js';
+export { RuntimeError, type RuntimeErrorCode } from './errors.js';
+export type { ProfileInfo } from './models.js';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export type {
+  CreateOptions,
+  OpenOptions,
+  SessionHit,
+  SessionInfo,
+  SessionsService,
+  StoredMessage,
+  ToolCallRow,
+  UsageTotals,
+} from './sessions.js';
