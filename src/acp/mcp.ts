@@ -1,35 +1,25 @@
 /**
- * MCP servers an editor passes with `session/new` / `session/load`, connected
- * through Tea's MCP client for that session alone: their tools
- * (`mcp__<server>__<tool>`) go into an overlay of the shared tool registry that only
- * the session sees, so another session neither sees nor calls them, and two
- * sessions may each have a server of the same name with other settings.
+ * MCP servers an editor passes with `session/new` / `session/load`, for that session
+ * alone (runtime/session-mcp.ts): their tools (`mcp__<server>__<tool>`) go into an
+ * overlay of the shared tool registry that only the session sees, so another session
+ * neither sees nor calls them, and two sessions may each have a server of the same
+ * name with other settings.
  *
  * The servers are connected before the session is answered (a prompt sent right
  * after `session/new` finds their tools), and a server that cannot be connected
  * fails the request with an error naming it.
  */
 import { type McpServer, RequestError } from '@agentclientprotocol/sdk';
-import { McpManager, type McpServerConfig } from '../tools/mcp/index.js';
+import {
+  McpConnectError,
+  type SessionMcp,
+  type SessionMcpOptions,
+  sessionMcpConnector,
+} from '../runtime/session-mcp.js';
+import type { McpServerConfig } from '../tools/mcp/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { ToolError } from '../tools/types.js';
 
-export interface McpConnectorOptions {
-  /** Tea's data home. */
-  home: string;
-  warn: (message: string) => void;
-  clientInfo?: { name: string; version: string };
-  /** Time limit for starting one server and listing its tools (default: the MCP client's, 30 s). */
-  connectTimeoutMs?: number;
-}
-
-/** The tools one session sees, and how to stop the servers behind them. */
-export interface SessionMcp {
-  /** An overlay of the shared registry holding the servers' tools (the shared one itself when none). */
-  tools: ToolRegistry;
-  /** Stops the session's servers (idempotent). */
-  close(): Promise<void>;
-}
+export type { SessionMcp } from '../runtime/session-mcp.js';
 
 export interface McpConnector {
   /**
@@ -75,50 +65,21 @@ function configsOf(
   return configs;
 }
 
-/** Why a server could not be connected, as one JSON-RPC error naming it. */
-function connectError(name: string, error: unknown): RequestError {
-  const message = error instanceof Error ? error.message : String(error);
-  const hint = error instanceof ToolError && error.hint ? `\nHint: ${error.hint}` : '';
-  const what = message.includes(`"${name}"`) ? message : `MCP server "${name}": ${message}`;
-  return RequestError.invalidParams(
-    { mcpServer: name },
-    `could not connect the MCP server "${name}", so the session was not opened: ${what}${hint}`,
-  );
-}
-
-export function mcpConnector(opts: McpConnectorOptions): McpConnector {
-  const open = new Set<McpManager>();
+export function mcpConnector(opts: SessionMcpOptions): McpConnector {
+  const connector = sessionMcpConnector(opts);
   return {
     async connect(base, servers, cwd) {
-      const configs = configsOf(servers, opts.warn);
-      const names = Object.keys(configs);
-      if (names.length === 0) return { tools: base, close: async () => undefined };
-      const tools = base.overlay();
-      const manager = new McpManager(tools, configs, {
-        home: opts.home,
-        cwd,
-        warn: opts.warn,
-        cache: false,
-        ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
-        ...(opts.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: opts.connectTimeoutMs }),
-      });
-      open.add(manager);
-      const close = async (): Promise<void> => {
-        open.delete(manager);
-        await manager.close();
-      };
-      const results = await Promise.allSettled(names.map((name) => manager.connection(name).connect()));
-      const failed = results.findIndex((r) => r.status === 'rejected');
-      if (failed >= 0) {
-        await close();
-        throw connectError(names[failed]!, (results[failed] as PromiseRejectedResult).reason);
+      try {
+        return await connector.connect(base, configsOf(servers, opts.warn), cwd);
+      } catch (error) {
+        if (!(error instanceof McpConnectError)) throw error;
+        const hint = error.hint ? `\nHint: ${error.hint}` : '';
+        throw RequestError.invalidParams(
+          { mcpServer: error.server },
+          `could not connect the MCP server "${error.server}", so the session was not opened: ${error.message}${hint}`,
+        );
       }
-      return { tools, close };
     },
-    async close() {
-      const all = [...open];
-      open.clear();
-      await Promise.all(all.map((m) => m.close()));
-    },
+    close: () => connector.close(),
   };
 }
