@@ -25,7 +25,10 @@ import { UpdateMapper } from './updates.js';
 
 export interface LiveDeps {
   client: AgentContext;
+  /** The tools this session sees: the shared registry, or an overlay with its own MCP servers. */
   tools: ToolRegistry;
+  /** Stops the session's own MCP servers. */
+  closeTools?: () => Promise<void>;
   memory?: LongTermMemory;
   contextWindow: number;
   log: (line: string) => void;
@@ -103,6 +106,18 @@ export class LiveSession {
   async idle(): Promise<void> {
     await this.current.catch(() => undefined);
     await this.session.settle(BACKGROUND_GRACE_MS);
+  }
+
+  /** Stops the session's own MCP servers (idempotent). */
+  async closeTools(): Promise<void> {
+    await this.deps.closeTools?.();
+  }
+
+  /** Ends the session here: cancels its prompt, waits for it (background jobs a bounded time), stops its servers. */
+  async close(): Promise<void> {
+    this.cancel();
+    await this.idle();
+    await this.closeTools();
   }
 
   prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {

@@ -1,23 +1,33 @@
 /**
- * MCP servers an editor passes with `session/new` / `session/load`, connected
- * through Tea's MCP client (`attachMcp`). Their tools join the runtime's registry
- * as `mcp__<server>__<tool>`; a server is attached once per process.
+ * MCP servers an editor passes with `session/new` / `session/load`, for that session
+ * alone (runtime/session-mcp.ts): their tools (`mcp__<server>__<tool>`) go into an
+ * overlay of the shared tool registry that only the session sees, so another session
+ * neither sees nor calls them, and two sessions may each have a server of the same
+ * name with other settings.
+ *
+ * The servers are connected before the session is answered (a prompt sent right
+ * after `session/new` finds their tools), and a server that cannot be connected
+ * fails the request with an error naming it.
  */
-import type { McpServer } from '@agentclientprotocol/sdk';
-import { attachMcp, type McpManager, type McpServerConfig } from '../tools/mcp/index.js';
+import { type McpServer, RequestError } from '@agentclientprotocol/sdk';
+import {
+  McpConnectError,
+  type SessionMcp,
+  type SessionMcpOptions,
+  sessionMcpConnector,
+} from '../runtime/session-mcp.js';
+import type { McpServerConfig } from '../tools/mcp/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
-export interface McpAttacherOptions {
-  tools: ToolRegistry;
-  /** Tea's data home (tool lists are cached under it). */
-  home: string;
-  warn: (message: string) => void;
-  clientInfo?: { name: string; version: string };
-}
+export type { SessionMcp } from '../runtime/session-mcp.js';
 
-export interface McpAttacher {
-  /** Registers the servers' tools and starts connecting them in the background. */
-  attach(servers: readonly McpServer[], cwd: string): Promise<void>;
+export interface McpConnector {
+  /**
+   * Connects `servers` into a new overlay of `base`. Rejects with a JSON-RPC error
+   * naming the server when one cannot be connected (the others are stopped again).
+   */
+  connect(base: ToolRegistry, servers: readonly McpServer[], cwd: string): Promise<SessionMcp>;
+  /** Stops every session's servers (on exit). */
   close(): Promise<void>;
 }
 
@@ -26,48 +36,50 @@ const pairs = (list: ReadonlyArray<{ name: string; value: string }>): Record<str
 
 /** An ACP server description as Tea's MCP config; undefined for transports Tea does not speak (SSE). */
 export function toMcpConfig(server: McpServer): McpServerConfig | undefined {
+  const common = { trusted: true, from: 'client' } as const;
   if ('type' in server && server.type === 'sse') return undefined;
-  if ('url' in server) return { url: server.url, headers: pairs(server.headers), trusted: true };
-  return { command: server.command, args: server.args, env: pairs(server.env), trusted: true };
+  if ('url' in server) return { url: server.url, headers: pairs(server.headers), ...common };
+  return { command: server.command, args: server.args, env: pairs(server.env), ...common };
 }
 
-export function mcpAttacher(opts: McpAttacherOptions): McpAttacher {
-  const managers: McpManager[] = [];
-  const attached = new Map<string, string>();
+/** The servers as Tea's MCP config: SSE ones are left out with a warning, a repeated name is refused. */
+function configsOf(
+  servers: readonly McpServer[],
+  warn: (m: string) => void,
+): Record<string, McpServerConfig> {
+  const configs: Record<string, McpServerConfig> = {};
+  for (const server of servers) {
+    if (Object.hasOwn(configs, server.name)) {
+      throw RequestError.invalidParams(
+        { mcpServer: server.name },
+        `two MCP servers are named "${server.name}"; give each server of a session its own name`,
+      );
+    }
+    const config = toMcpConfig(server);
+    if (!config) {
+      warn(`MCP server "${server.name}" uses SSE, which Tea does not support; use stdio or http`);
+      continue;
+    }
+    configs[server.name] = config;
+  }
+  return configs;
+}
+
+export function mcpConnector(opts: SessionMcpOptions): McpConnector {
+  const connector = sessionMcpConnector(opts);
   return {
-    async attach(servers, cwd) {
-      const fresh: Record<string, McpServerConfig> = {};
-      for (const server of servers) {
-        const config = toMcpConfig(server);
-        if (!config) {
-          opts.warn(`MCP server "${server.name}" uses SSE, which Tea does not support; use stdio or http`);
-          continue;
-        }
-        const key = JSON.stringify(config);
-        const known = attached.get(server.name);
-        if (known === key) continue;
-        if (known !== undefined) {
-          opts.warn(
-            `MCP server "${server.name}" is already attached with another configuration; keeping the first`,
-          );
-          continue;
-        }
-        attached.set(server.name, key);
-        fresh[server.name] = config;
+    async connect(base, servers, cwd) {
+      try {
+        return await connector.connect(base, configsOf(servers, opts.warn), cwd);
+      } catch (error) {
+        if (!(error instanceof McpConnectError)) throw error;
+        const hint = error.hint ? `\nHint: ${error.hint}` : '';
+        throw RequestError.invalidParams(
+          { mcpServer: error.server },
+          `could not connect the MCP server "${error.server}", so the session was not opened: ${error.message}${hint}`,
+        );
       }
-      if (Object.keys(fresh).length === 0) return;
-      const manager = await attachMcp(opts.tools, fresh, {
-        home: opts.home,
-        cwd,
-        warn: opts.warn,
-        ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
-      });
-      managers.push(manager);
-      // Connect now (in the background) so the tools are there for the first prompts.
-      void manager.discover();
     },
-    async close() {
-      await Promise.all(managers.splice(0).map((m) => m.close()));
-    },
+    close: () => connector.close(),
   };
 }

@@ -11,6 +11,7 @@ import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { clientFsFor } from './client-fs.js';
 import { LiveSession } from './live-session.js';
+import type { McpConnector, SessionMcp } from './mcp.js';
 import { modeState, parseMode } from './modes.js';
 
 export interface AcpServerOptions {
@@ -23,10 +24,10 @@ export interface AcpServerOptions {
   /** Diagnostics; stdout carries protocol traffic only, so this goes to stderr. */
   log: (line: string) => void;
   /**
-   * Connects the MCP servers a client passes with `session/new` / `session/load`.
-   * Absent: they are ignored with a warning on the log.
+   * Connects the MCP servers a client passes with `session/new` / `session/load`, for
+   * that session alone (see mcp.ts). Absent: they are ignored with a warning on the log.
    */
-  attachMcp?: (servers: readonly acp.McpServer[], cwd: string) => Promise<void>;
+  mcp?: Pick<McpConnector, 'connect'>;
   /** On disconnect, how long to wait for cancelled prompts and background jobs (default 5 s). */
   shutdownGraceMs?: number;
 }
@@ -53,6 +54,7 @@ export function initializeResponse(params: acp.InitializeRequest, version: strin
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false },
+      sessionCapabilities: { close: {} },
     },
     authMethods: [],
     agentInfo: { name: 'tea', title: 'Tea Agent', version },
@@ -74,33 +76,39 @@ export function createAcpAgent(opts: AcpServerOptions): {
     return s;
   };
 
-  /** MCP trouble never fails the session: it is logged and the session goes on without those tools. */
-  const attach = async (servers: readonly acp.McpServer[], cwd: string): Promise<void> => {
-    if (servers.length === 0) return;
-    if (!opts.attachMcp) {
+  /**
+   * The tools of a session with these MCP servers: connected before the session is
+   * answered; one that cannot be connected fails the request, naming it.
+   */
+  const sessionTools = async (servers: readonly acp.McpServer[], cwd: string): Promise<SessionMcp> => {
+    const none: SessionMcp = { tools: opts.tools, close: async () => undefined };
+    if (servers.length === 0) return none;
+    if (!opts.mcp) {
       opts.log(
         `tea acp: warning: ignoring ${servers.length} MCP server(s) from the client (${servers.map((s) => s.name).join(', ')}): MCP servers are not supported here`,
       );
-      return;
+      return none;
     }
-    try {
-      await opts.attachMcp(servers, cwd);
-    } catch (error) {
-      opts.log(
-        `tea acp: warning: MCP servers from the client: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+    return opts.mcp.connect(opts.tools, servers, cwd);
   };
 
+  /** Opens a live session with its own tools; the servers are stopped when opening fails. */
   const open = (
     client: acp.AgentContext,
+    mcp: SessionMcp,
     make: (fs: ReturnType<typeof clientFsFor>) => LiveSession['session'],
-  ) => {
+  ): LiveSession => {
     let id = '';
     const fs = clientFsFor(client, () => id, clientCaps);
-    const session = make(fs);
+    let session: LiveSession['session'];
+    try {
+      session = make(fs);
+    } catch (error) {
+      void mcp.close();
+      throw error;
+    }
     id = session.id;
-    const s = new LiveSession(session, { ...opts, client }, fs);
+    const s = new LiveSession(session, { ...opts, client, tools: mcp.tools, closeTools: mcp.close }, fs);
     live.set(id, s);
     return s;
   };
@@ -113,8 +121,10 @@ export function createAcpAgent(opts: AcpServerOptions): {
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const cwd = checkCwd(params.cwd);
-      const s = open(client, (fs) => opts.agent.newSession({ cwd, ...(fs ? { fs } : {}) }));
-      await attach(params.mcpServers, cwd);
+      const mcp = await sessionTools(params.mcpServers, cwd);
+      const s = open(client, mcp, (fs) =>
+        opts.agent.newSession({ cwd, tools: mcp.tools, ...(fs ? { fs } : {}) }),
+      );
       setImmediate(() => s.announceCommands());
       return { sessionId: s.id, modes: modeState(s.session.permissionMode) };
     })
@@ -126,16 +136,24 @@ export function createAcpAgent(opts: AcpServerOptions): {
           'the session is running a prompt; cancel it before loading it again',
         );
       }
+      // The servers start in the workspace the client names (the stored session keeps its own).
+      const mcp = await sessionTools(
+        params.mcpServers,
+        params.mcpServers.length > 0 ? checkCwd(params.cwd) : params.cwd,
+      );
       let s: LiveSession;
       try {
-        s = open(client, (fs) => opts.agent.resumeSession(params.sessionId, fs ? { fs } : {}));
+        s = open(client, mcp, (fs) =>
+          opts.agent.resumeSession(params.sessionId, { tools: mcp.tools, ...(fs ? { fs } : {}) }),
+        );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         throw new acp.RequestError(-32002, `cannot load session ${params.sessionId}: ${message}`, {
           sessionId: params.sessionId,
         });
       }
-      await attach(params.mcpServers, s.session.row.cwd);
+      // A session loaded again replaces its earlier live copy here (and that one's MCP servers).
+      if (existing) void existing.close();
       s.replay();
       setImmediate(() => s.announceCommands());
       return { modes: modeState(s.session.permissionMode) };
@@ -143,6 +161,12 @@ export function createAcpAgent(opts: AcpServerOptions): {
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const stopReason = await find(params.sessionId).prompt(params.prompt);
       return { stopReason };
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      const s = find(params.sessionId);
+      live.delete(params.sessionId);
+      await s.close();
+      return {};
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       live.get(params.sessionId)?.cancel();
@@ -163,6 +187,8 @@ export function createAcpAgent(opts: AcpServerOptions): {
       });
       await Promise.race([Promise.all([...live.values()].map((s) => s.idle())), grace]);
       clearTimeout(timer);
+      await Promise.all([...live.values()].map((s) => s.closeTools()));
+      live.clear();
     },
   };
 }

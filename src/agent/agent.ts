@@ -63,6 +63,15 @@ export interface AgentOptions {
   turnTimeoutMs?: number;
 }
 
+/**
+ * The tools one session sees: an overlay of the agent's registry (`tools.overlay()`)
+ * holding tools for that session alone (an editor's MCP servers); default: the
+ * agent's registry.
+ */
+export interface SessionTools {
+  tools?: ToolRegistry;
+}
+
 /** Creates and resumes sessions that share one provider, tool registry and store. */
 export class Agent {
   /** Token-estimate calibration per model, shared by the agent's sessions. */
@@ -76,29 +85,37 @@ export class Agent {
   }
 
   /** A new session in `cwd` (default: the agent's workspace). */
-  newSession(opts: { title?: string; cwd?: string } & SessionOptions = {}): Session {
+  newSession(opts: { title?: string; cwd?: string } & SessionOptions & SessionTools = {}): Session {
     const row = this.opts.store.sessions.create({
       cwd: opts.cwd ?? this.opts.cwd,
       title: opts.title,
       model: this.opts.provider.info.model,
       profile: this.opts.provider.info.profile,
     });
-    return new Session(this.deps(row.cwd), row, [], { ...(opts.fs ? { fs: opts.fs } : {}), storedCount: 0 });
+    return new Session(this.deps(row.cwd, opts.tools), row, [], {
+      ...(opts.fs ? { fs: opts.fs } : {}),
+      storedCount: 0,
+    });
   }
 
   /** Reopens a stored session by id or unique prefix with its full transcript. */
-  resumeSession(idOrPrefix: string, opts: SessionOptions = {}): Session {
+  resumeSession(idOrPrefix: string, opts: SessionOptions & SessionTools = {}): Session {
+    const { tools, ...rest } = opts;
     const row = this.opts.store.sessions.resolve(idOrPrefix);
     const rows = this.opts.store.messages.list(row.id);
-    return new Session(this.deps(row.cwd), row, toModelMessages(rows), { ...opts, storedCount: rows.length });
+    return new Session(this.deps(row.cwd, tools), row, toModelMessages(rows), {
+      ...rest,
+      storedCount: rows.length,
+    });
   }
 
-  private deps(cwd: string): SessionDeps {
+  private deps(cwd: string, sessionTools: ToolRegistry | undefined): SessionDeps {
+    const tools = sessionTools ?? this.opts.tools;
     return {
       provider: this.opts.provider,
-      tools: this.opts.tools,
+      tools,
       store: this.opts.store,
-      systemPrompt: this.systemPrompt(cwd),
+      systemPrompt: this.systemPrompt(cwd, tools),
       maxIterations: this.opts.maxIterations ?? 25,
       maxParallelTools: this.opts.maxParallelTools ?? 4,
       maxOutputChars: this.opts.maxOutputChars,
@@ -122,11 +139,11 @@ export class Agent {
     };
   }
 
-  private systemPrompt(cwd: string): string {
+  private systemPrompt(cwd: string, tools: ToolRegistry): string {
     const mode = this.opts.permissionMode ?? 'ask';
     const base = `${this.opts.systemPrompt ?? defaultSystemPrompt({ cwd })}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
     if ((this.opts.toolLoading ?? 'intent') === 'all') return base;
-    const catalog = catalogBlock(this.opts.tools);
+    const catalog = catalogBlock(tools);
     return catalog ? `${base}\n\n${catalog}` : base;
   }
 }

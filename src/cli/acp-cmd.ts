@@ -1,6 +1,6 @@
 /** `tea acp`: the Agent Client Protocol agent on stdio (stdout carries protocol traffic only). */
 import { Readable, Writable } from 'node:stream';
-import { mcpAttacher } from '../acp/mcp.js';
+import { mcpConnector } from '../acp/mcp.js';
 import { serveAcp } from '../acp/server.js';
 import { serveAcpUnavailable } from '../acp/unavailable.js';
 import { RuntimeError } from '../runtime/errors.js';
@@ -43,8 +43,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     });
     return EXIT.NO_MODEL;
   }
-  const mcp = mcpAttacher({
-    tools: rt.tools,
+  const mcp = mcpConnector({
     home: rt.config.home,
     warn: (m) => log(`tea acp: warning: ${m}`),
     clientInfo: { name: 'tea-agent', version: VERSION },
@@ -57,7 +56,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
       contextWindow: rt.provider.info.contextWindow,
       version: VERSION,
       log,
-      attachMcp: (servers, cwd) => mcp.attach(servers, cwd),
+      mcp,
       input: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
       output: Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     });

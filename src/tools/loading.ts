@@ -6,8 +6,8 @@
  */
 
 import { type MentionOptions, mentionedTools, specTokens } from './mentions.js';
-import type { ToolRegistry } from './registry.js';
-import type { Tool } from './types.js';
+import type { ToolDiscoverer, ToolRegistry } from './registry.js';
+import type { Tool, ToolSet } from './types.js';
 
 export { specTokens } from './mentions.js';
 
@@ -103,7 +103,7 @@ function scoreTool(tool: Tool, query: string, queryWords: readonly string[]): nu
 }
 
 /** Tools ranked by how well they fit a free-text intent, best first. */
-export function rankTools(registry: ToolRegistry, query: string, limit = 5): Tool[] {
+export function rankTools(registry: Pick<ToolSet, 'list'>, query: string, limit = 5): Tool[] {
   const q = query.trim().toLowerCase();
   const queryWords = words(q);
   return registry
@@ -115,31 +115,14 @@ export function rankTools(registry: ToolRegistry, query: string, limit = 5): Too
     .map((s) => s.tool);
 }
 
-/**
- * Finds tools that are not registered yet (an MCP server with no cached tool list
- * connects and registers its tools). `tool_search` and `tool_list` run every
- * discoverer of their registry before they look; a discoverer must not throw.
- */
-export type ToolDiscoverer = () => Promise<void>;
+export type { ToolDiscoverer } from './registry.js';
 
-const discoverers = new WeakMap<ToolRegistry, Set<ToolDiscoverer>>();
-
-/** Adds a discoverer for `registry`; the returned function removes it. */
+/** Adds a discoverer for `registry` (see `ToolRegistry.discover`); the returned function removes it. */
 export function addToolDiscoverer(registry: ToolRegistry, discover: ToolDiscoverer): () => void {
-  let set = discoverers.get(registry);
-  if (!set) {
-    set = new Set();
-    discoverers.set(registry, set);
-  }
-  set.add(discover);
-  return () => {
-    set.delete(discover);
-  };
+  return registry.addDiscoverer(discover);
 }
 
-/** Runs every discoverer of `registry` at once (nothing to do, and no cost, when there are none). */
-export async function discoverTools(registry: ToolRegistry): Promise<void> {
-  const set = discoverers.get(registry);
-  if (!set || set.size === 0) return;
-  await Promise.all([...set].map((discover) => discover().catch(() => undefined)));
+/** Runs every discoverer of `registry` and of the registries it overlays, at once. */
+export function discoverTools(registry: ToolRegistry): Promise<void> {
+  return registry.discover();
 }

@@ -122,9 +122,9 @@ export function specTokens(registry: ToolRegistry, name: string): number {
 const HEAD = 2000;
 const TAIL = 500;
 
-/** What the tools' names and keywords say, built once per set of registered tools. */
+/** What the tools' names and keywords say, built once per registry (an overlay has its own) and revision. */
 interface MentionIndex {
-  tools: readonly Tool[];
+  revision: number;
   /** Per tool: its lower-case name, the parts of the name, its distinct keywords. */
   entries: Array<{ tool: Tool; name: string; parts: Set<string>; keywords: string[] }>;
   /** How many tools list each keyword. */
@@ -137,12 +137,17 @@ interface MentionIndex {
 const indexes = new WeakMap<ToolRegistry, MentionIndex>();
 
 function mentionIndex(registry: ToolRegistry): MentionIndex {
-  const tools = registry.list();
+  const revision = registry.revision;
   const known = indexes.get(registry);
-  if (known && known.tools.length === tools.length && known.tools.every((t, i) => t === tools[i]))
-    return known;
-  const index: MentionIndex = { tools, entries: [], shared: new Map(), nameWords: new Map(), cjk: new Set() };
-  for (const tool of tools) {
+  if (known?.revision === revision) return known;
+  const index: MentionIndex = {
+    revision,
+    entries: [],
+    shared: new Map(),
+    nameWords: new Map(),
+    cjk: new Set(),
+  };
+  for (const tool of registry.list()) {
     const name = tool.name.toLowerCase();
     const keywords = [...new Set((tool.keywords ?? []).map((k) => k.toLowerCase()))];
     const parts = new Set(name.split('_'));

@@ -45,14 +45,48 @@ function nameScore(query: string, candidate: string): number {
   return score;
 }
 
+/**
+ * Finds tools that are not registered yet (an MCP server with no cached tool list
+ * connects and registers its tools); must not throw.
+ */
+export type ToolDiscoverer = () => Promise<void>;
+
+/**
+ * The tools an agent can call, and the cached JSON specs sent to models.
+ *
+ * A registry may overlay a base one (`base.overlay()`): tools registered on the
+ * overlay are seen only through it (one session's MCP servers, later a sub-agent's
+ * or a user's tools). Names resolve overlay-first (an overlay tool shadows a base
+ * tool of the same name), listings hold the base's tools and then the overlay's,
+ * and tools added to the base later show through. Everything that runs or offers
+ * tools for a session takes the session's registry, overlay or not.
+ */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly specCache = new Map<string, ToolSpec>();
+  private readonly discoverers = new Set<ToolDiscoverer>();
+  private changes = 0;
+
+  /** @param base the registry this one overlays (absent: a base registry). */
+  constructor(readonly base?: ToolRegistry) {}
+
+  /** A new, empty overlay of this registry. */
+  overlay(): ToolRegistry {
+    return new ToolRegistry(this);
+  }
 
   /**
-   * Adds a tool; throws on a duplicate or invalid name or a non-object schema. The
-   * JSON schema is built on first use (start-up registers every tool, but the
-   * first request needs only the core tier).
+   * Counts changes to the tools seen through this registry (its own and its bases'),
+   * so caches of derived data can tell when to rebuild.
+   */
+  get revision(): number {
+    return this.changes + (this.base?.revision ?? 0);
+  }
+
+  /**
+   * Adds a tool; throws on a duplicate or invalid name or a non-object schema (an
+   * overlay may shadow a base tool's name). The JSON schema is built on first use
+   * (start-up registers every tool, but the first request needs only the core tier).
    */
   register(tool: Tool): void {
     if (!NAME_PATTERN.test(tool.name)) {
@@ -63,13 +97,15 @@ export class ToolRegistry {
       throw new Error(`Tool "${tool.name}": parameters must be a z.object(...) schema`);
     }
     this.tools.set(tool.name, tool);
+    this.changes++;
   }
 
   private spec(name: string): ToolSpec | undefined {
+    const tool = this.tools.get(name);
+    // A base tool's spec is the base's (built once, shared by every overlay).
+    if (tool === undefined) return this.base?.spec(name);
     let spec = this.specCache.get(name);
     if (spec === undefined) {
-      const tool = this.tools.get(name);
-      if (tool === undefined) return undefined;
       spec = deepFreeze(buildSpec(tool));
       this.specCache.set(name, spec);
     }
@@ -80,27 +116,51 @@ export class ToolRegistry {
     for (const tool of tools) this.register(tool);
   }
 
-  /** Removes a tool; returns whether it was there. */
+  /** Removes a tool of this registry (never a base's); returns whether it was there. */
   unregister(name: string): boolean {
     this.specCache.delete(name);
-    return this.tools.delete(name);
+    const removed = this.tools.delete(name);
+    if (removed) this.changes++;
+    return removed;
   }
 
   get(name: string): Tool | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.base?.get(name);
   }
 
   has(name: string): boolean {
-    return this.tools.has(name);
+    return this.tools.has(name) || this.base?.has(name) === true;
   }
 
-  /** All tools in registration order. */
+  /** All tools: the base's in registration order (shadowed ones replaced in place), then this registry's. */
   list(): Tool[] {
-    return [...this.tools.values()];
+    if (!this.base) return [...this.tools.values()];
+    const seen = this.base.list().map((t) => this.tools.get(t.name) ?? t);
+    for (const tool of this.tools.values()) if (!this.base.has(tool.name)) seen.push(tool);
+    return seen;
   }
 
   names(): string[] {
-    return [...this.tools.keys()];
+    return this.list().map((t) => t.name);
+  }
+
+  /** Adds a discoverer (run by `discover`); the returned function removes it. */
+  addDiscoverer(discover: ToolDiscoverer): () => void {
+    this.discoverers.add(discover);
+    return () => {
+      this.discoverers.delete(discover);
+    };
+  }
+
+  /**
+   * Runs the discoverers of this registry and of its bases at once (`tool_search` and
+   * `tool_list` do before they look); nothing to do, and no cost, when there are none.
+   */
+  async discover(): Promise<void> {
+    const all: ToolDiscoverer[] = [];
+    for (let r: ToolRegistry | undefined = this; r; r = r.base) all.push(...r.discoverers);
+    if (all.length === 0) return;
+    await Promise.all(all.map((discover) => discover().catch(() => undefined)));
   }
 
   /**

@@ -198,7 +198,8 @@ export async function runTool(
   const maxChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   let untruncated: Untruncated;
   try {
-    untruncated = await runUntruncated(registry, call, ctx, opts);
+    // Tools that list tools (tool_search) see the registry the call runs in: a session's overlay.
+    untruncated = await runUntruncated(registry, call, ctx.tools ? ctx : { ...ctx, tools: registry }, opts);
   } catch (error) {
     // Only a broken schema or registry gets here; still answer the model instead of crashing the loop.
     const { message, hint } = describeError(error);

@@ -26,6 +26,24 @@ export interface ToolContext {
    * tool's own default (no network).
    */
   permissions?: PermissionView;
+  /**
+   * The tools the calling session sees (its own overlay over the shared registry, see
+   * tools/registry.ts); the runner sets it. Absent: a tool that lists tools uses the
+   * registry it was built with.
+   */
+  tools?: ToolSet;
+}
+
+/** A read-only view of a tool registry (`ToolRegistry` and its overlays implement it). */
+export interface ToolSet {
+  get(name: string): Tool | undefined;
+  has(name: string): boolean;
+  list(): Tool[];
+  names(): string[];
+  /** The `n` names closest to `name`, best first. */
+  closest(name: string, n?: number): string[];
+  /** Connects tool sources whose tools are not listed yet (MCP servers without a cached list). */
+  discover(): Promise<void>;
 }
 
 /** What tools may ask of the permission policy (PermissionPolicy implements it). */

@@ -4,7 +4,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mcpAttacher } from '../../src/acp/mcp.js';
+import { mcpConnector } from '../../src/acp/mcp.js';
 import { type AcpServerOptions, createAcpAgent } from '../../src/acp/server.js';
 import type { AgentOptions } from '../../src/agent/index.js';
 import { MemoryService } from '../../src/memory/service.js';
@@ -34,7 +34,7 @@ interface Wired {
 interface WireOptions {
   agent?: Partial<AgentOptions>;
   memory?: MemoryService;
-  attachMcp?: AcpServerOptions['attachMcp'];
+  mcp?: AcpServerOptions['mcp'];
   mcpServers?: acp.McpServer[];
 }
 
@@ -46,7 +46,7 @@ async function wire(o: WireOptions = {}): Promise<Wired> {
     agent: h.agent({ permissionMode: 'ask', ...o.agent }),
     tools: h.tools,
     ...(o.memory ? { memory: o.memory } : {}),
-    ...(o.attachMcp ? { attachMcp: o.attachMcp } : {}),
+    ...(o.mcp ? { mcp: o.mcp } : {}),
     contextWindow: 32_000,
     version: '9.9.9',
     log: (l) => logs.push(l),
@@ -103,17 +103,18 @@ describe('ACP agent (in-process)', () => {
 
   it('connects the MCP servers the client passes and runs their tools', async () => {
     const warnings: string[] = [];
-    const mcp = mcpAttacher({ tools: h.tools, home: h.workspace, warn: (m) => warnings.push(m) });
+    const mcp = mcpConnector({ home: h.workspace, warn: (m) => warnings.push(m) });
     const w = await wire({
       agent: { permissionMode: 'yolo' },
-      attachMcp: (servers, cwd) => mcp.attach(servers, cwd),
+      mcp,
       mcpServers: [
         { name: 'everything', command: process.execPath, args: [EVERYTHING_JS, 'stdio'], env: [] },
         { type: 'sse', name: 'old', url: 'http://127.0.0.1:9/sse', headers: [] },
       ],
     });
     expect(warnings.join('\n')).toContain('MCP server "old" uses SSE');
-    await waitFor(() => h.tools.has('mcp__everything__echo'), 'the MCP tools');
+    // Connected for this session only: the shared registry does not have them.
+    expect(h.tools.has('mcp__everything__echo')).toBe(false);
     h.server.script(reply().toolCall('mcp__everything__echo', { message: 'ping' }), reply().text('Echoed.'));
     const r = await w.client.request('session/prompt', {
       sessionId: w.sessionId,

@@ -1,8 +1,8 @@
 /** tool_search and tool_list: how the model finds and loads tools beyond the core tier. */
 import * as z from 'zod';
-import { discoverTools, rankTools } from '../loading.js';
+import { rankTools } from '../loading.js';
 import type { ToolRegistry } from '../registry.js';
-import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
+import { defineTool, type Tool, type ToolContext, ToolError, type ToolSet } from '../types.js';
 
 function oneLine(text: string, max = 110): string {
   const first = text.split(/(?<=\.)\s/)[0] ?? text;
@@ -13,7 +13,12 @@ function load(ctx: ToolContext, names: string[]): void {
   ctx.host?.loadTools(names);
 }
 
+/**
+ * tool_search and tool_list over `registry`, or over the registry a call runs in when
+ * the runner says (`ctx.tools`: a session's overlay, with the session's own tools).
+ */
 export function metaTools(registry: ToolRegistry): Tool[] {
+  const toolsOf = (ctx: ToolContext): ToolSet => ctx.tools ?? registry;
   const toolSearch = defineTool({
     name: 'tool_search',
     description: 'Find tools by intent (or exact names) and load their schemas for your next call.',
@@ -31,7 +36,8 @@ export function metaTools(registry: ToolRegistry): Tool[] {
       if (!args.query && (!args.names || args.names.length === 0)) {
         throw new ToolError('give a query or names', 'e.g. {"query": "commit changes to git"}');
       }
-      await discoverTools(registry);
+      const registry = toolsOf(ctx);
+      await registry.discover();
       const found = new Map<string, Tool>();
       const unknown: string[] = [];
       for (const name of args.names ?? []) {
@@ -67,7 +73,8 @@ export function metaTools(registry: ToolRegistry): Tool[] {
     concurrencySafe: true,
     approval: 'none',
     async execute(args, ctx) {
-      await discoverTools(registry);
+      const registry = toolsOf(ctx);
+      await registry.discover();
       const loaded = new Set(ctx.host?.loadedTools() ?? registry.names());
       const tools = registry.list().filter((t) => !args.category || t.category === args.category);
       if (tools.length === 0) {

@@ -119,7 +119,7 @@ export class McpConnection {
     } catch (error) {
       // The SDK may already have closed the transport (and forgotten the pid) here.
       await closeQuickly(this.startedPid, () => transport.close());
-      throw startError(this.name, this.describe(), error, this.stderrTail);
+      throw startError(this.name, this.describe(), error, this.stderrTail, this.opts.server.from);
     }
     if (this.state === 'closed') {
       await client.close().catch(() => undefined);
@@ -236,7 +236,9 @@ export class McpConnection {
     if (code === MCP_REQUEST_TIMEOUT) {
       return new ToolError(
         `MCP server "${this.name}": ${what} timed out after ${formatSeconds(this.timeoutMs)}`,
-        `ask for less work, or raise mcp_servers.${this.name}.timeout_s`,
+        this.opts.server.from === 'client'
+          ? 'ask for less work'
+          : `ask for less work, or raise mcp_servers.${this.name}.timeout_s`,
       );
     }
     if (code === MCP_CONNECTION_CLOSED || this.state === 'crashed') {

@@ -31,24 +31,36 @@ export function stderrHint(tail: string): string {
 }
 
 /** A start-up failure: the command could not run, or the server did not answer `initialize`. */
-export function startError(server: string, what: string, error: unknown, stderrTail: string): ToolError {
+export function startError(
+  server: string,
+  what: string,
+  error: unknown,
+  stderrTail: string,
+  from: 'config' | 'client' = 'config',
+): ToolError {
   const code = field(error, 'code');
+  const command =
+    from === 'client'
+      ? `the command the editor passes for MCP server "${server}"`
+      : `mcp_servers.${server}.command`;
   if (code === 'ENOENT') {
     return new ToolError(
       `MCP server "${server}": cannot start ${what}: command not found (ENOENT)`,
-      `check mcp_servers.${server}.command in your config: is the program installed and on PATH?`,
+      `check ${command}${from === 'client' ? '' : ' in your config'}: is the program installed and on PATH?`,
     );
   }
   if (code === 'EACCES') {
     return new ToolError(
       `MCP server "${server}": cannot start ${what}: permission denied (EACCES)`,
-      `make mcp_servers.${server}.command executable, or run it through its interpreter`,
+      `make ${command} executable, or run it through its interpreter`,
     );
   }
   if (code === MCP_REQUEST_TIMEOUT) {
+    const slow =
+      from === 'client' ? '' : ` A server that starts slowly needs a larger mcp_servers.${server}.timeout_s`;
     return new ToolError(
       `MCP server "${server}" (${what}) did not answer the MCP handshake in time`,
-      `is it an MCP server? A server that starts slowly needs a larger mcp_servers.${server}.timeout_s${stderrHint(stderrTail)}`,
+      `is it an MCP server?${slow}${stderrHint(stderrTail)}`,
     );
   }
   if (code === MCP_CONNECTION_CLOSED) {
@@ -59,6 +71,6 @@ export function startError(server: string, what: string, error: unknown, stderrT
   }
   return new ToolError(
     `MCP server "${server}": cannot connect to ${what}: ${errorText(error)}`,
-    `check mcp_servers.${server} in your config${stderrHint(stderrTail)}`,
+    `${from === 'client' ? `check the settings the editor passes for MCP server "${server}"` : `check mcp_servers.${server} in your config`}${stderrHint(stderrTail)}`,
   );
 }

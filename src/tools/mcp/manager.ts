@@ -25,6 +25,12 @@ export interface McpManagerOptions {
   clientInfo?: { name: string; version: string };
   /** Where stdio servers that opt in (`sandbox: true`) run; without one they run unsandboxed. */
   sandbox?: Sandbox;
+  /**
+   * Keep each server's tool list in `<home>/mcp/` (default true). Off for servers a
+   * client passes for one session: the cache is by name, and such a name may be
+   * another session's or the config's server.
+   */
+  cache?: boolean;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -107,6 +113,7 @@ export class McpManager {
       onTools: (tools) => {
         this.undiscovered.delete(name);
         this.sync(name, tools);
+        if (this.opts.cache === false) return;
         try {
           writeToolCache(this.opts.home, name, tools);
         } catch (error) {
@@ -122,7 +129,7 @@ export class McpManager {
   async refresh(server: string): Promise<McpToolInfo[]> {
     const tools = await this.connection(server).listTools();
     this.sync(server, tools);
-    writeToolCache(this.opts.home, server, tools);
+    if (this.opts.cache !== false) writeToolCache(this.opts.home, server, tools);
     return tools;
   }
 

@@ -10,6 +10,11 @@ interface ServerCommon {
    * never run without approval, whatever their annotations claim.
    */
   trusted?: boolean;
+  /**
+   * Who configured the server, for the hints of errors: Tea's config (default) or the
+   * client that passed it (an editor over ACP, whose settings the user fixes instead).
+   */
+  from?: 'config' | 'client';
 }
 
 /** A server Tea starts as a child process and talks to over stdio. */
