@@ -9,6 +9,7 @@ import type { ToolCallRecord } from '../context/summarize.js';
 import { estimateMessages, estimateText, type TokenCalibrator } from '../context/tokens.js';
 import type { BuildResult, HistoryPair, Summaries } from '../context/types.js';
 import { costUsd } from '../llm/cost.js';
+import { withImagesDescribed } from '../llm/images.js';
 import type { Message, ModelInfo, Part, Usage } from '../llm/types.js';
 import type { Store } from '../store/index.js';
 import type { PlanItem } from '../tools/types.js';
@@ -173,7 +174,9 @@ export class SessionContext {
     const resume = [resumeText(todo?.items), resumeText(plan?.items, plan?.title)]
       .filter(Boolean)
       .join('\n\n');
-    const recent = recentWindow(history, this.opts.l1Turns ?? L1_TURNS);
+    const window = recentWindow(history, this.opts.l1Turns ?? L1_TURNS);
+    // A text-only model is sent no images (the wire describes them): do not count them.
+    const recent = info.images === false ? window.map((m) => withImagesDescribed(m, info.model)) : window;
     // Pairs of turns still inside the L1 window would repeat them.
     const older = this.pairs.slice(0, Math.max(0, this.pairs.length - ((this.opts.l1Turns ?? L1_TURNS) - 1)));
     return buildContext(

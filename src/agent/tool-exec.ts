@@ -1,4 +1,5 @@
-import type { ToolCallPart, ToolResultPart } from '../llm/types.js';
+import { screenToolImages } from '../llm/images.js';
+import type { ImagePart, ToolCallPart, ToolResultPart } from '../llm/types.js';
 import type { Store } from '../store/index.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -176,13 +177,15 @@ async function runOne(
     },
   );
   const durationMs = Math.round(performance.now() - started);
-  const result = persist(deps, call, r.status, r.output, durationMs);
+  // Images a model cannot take (too big, another type) stay out, the output says why.
+  const { output, images } = screenToolImages(r.output, r.images);
+  const result = persist(deps, call, r.status, output, durationMs, images);
   emit({
     type: 'tool_finish',
     callId: call.id,
     name: call.name,
     status: r.status,
-    output: r.output,
+    output,
     durationMs,
   });
   return result;
@@ -215,6 +218,7 @@ function persist(
   status: ToolStatus,
   output: string,
   durationMs: number,
+  images?: ImagePart[],
 ): ToolResultPart {
   const part: ToolResultPart = {
     type: 'tool-result',
@@ -222,6 +226,7 @@ function persist(
     name: call.name,
     output,
     isError: status !== 'ok',
+    ...(images ? { images } : {}),
   };
   deps.store.messages.append(deps.sessionId, { turnId: deps.turnId, role: 'tool', parts: [part] });
   deps.store.toolCalls.finish(call.id, { status, output, durationMs }, deps.sessionId);

@@ -210,6 +210,10 @@ const BY_KEY: Record<string, Hint> = {
   input_price: { expected: PRICE, fix: 'e.g. `input_price: 2.5`.' },
   output_price: { expected: PRICE, fix: 'e.g. `output_price: 10`.' },
   cached_input_price: { expected: PRICE, fix: 'e.g. `cached_input_price: 1.25`.' },
+  images: {
+    expected: 'true or false',
+    fix: 'say whether the model takes images, e.g. `models: { llava:13b: { images: true } }`.',
+  },
 };
 const MCP_EXAMPLE =
   'e.g. `mcp_servers: { fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", /tmp] } }` or `{ docs: { url: "http://127.0.0.1:3001/mcp" } }`';

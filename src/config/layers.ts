@@ -195,6 +195,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
       inputPrice: model.input_price,
       outputPrice: model.output_price,
       cachedInputPrice: model.cached_input_price,
+      images: model.images,
     });
   }
   layer.sections = toSections(raw.permissions, raw.tools, file);

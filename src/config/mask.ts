@@ -139,6 +139,7 @@ function overrideToPlain(model: ModelOverride): Plain {
   if (model.inputPrice !== undefined) out.input_price = model.inputPrice;
   if (model.outputPrice !== undefined) out.output_price = model.outputPrice;
   if (model.cachedInputPrice !== undefined) out.cached_input_price = model.cachedInputPrice;
+  if (model.images !== undefined) out.images = model.images;
   return out;
 }
 

@@ -71,6 +71,8 @@ const modelOverrideSchema = z.strictObject({
   input_price: z.optional(price),
   output_price: z.optional(price),
   cached_input_price: z.optional(price),
+  /** The model takes images (tool results with images are sent to it). */
+  images: z.optional(z.boolean()),
 });
 
 const agentSchema = z.strictObject({

@@ -29,6 +29,8 @@ export interface ModelOverride {
   inputPrice?: number;
   outputPrice?: number;
   cachedInputPrice?: number;
+  /** The model takes images: images in tool results are sent to it (else described in text). */
+  images?: boolean;
 }
 
 /**

@@ -9,10 +9,12 @@ import type { Message, Part, ToolResultPart } from '../llm/types.js';
 /** Tool results older than this many user turns become placeholders. */
 export const KEEP_TOOL_OUTPUT_TURNS = 3;
 
-const PLACEHOLDER_RE = /^\[tool result omitted: \d+ chars — [^\]]*\]$/;
+const PLACEHOLDER_RE = /^\[tool result omitted: \d+ chars(?:, \d+ images?)? — [^\]]*\]$/;
 
 export function placeholderText(part: ToolResultPart): string {
-  return `[tool result omitted: ${part.output.length} chars — ${part.callId}]`;
+  const n = part.images?.length ?? 0;
+  const images = n === 0 ? '' : n === 1 ? ', 1 image' : `, ${n} images`;
+  return `[tool result omitted: ${part.output.length} chars${images} — ${part.callId}]`;
 }
 
 export function isPlaceholder(output: string): boolean {
@@ -20,17 +22,33 @@ export function isPlaceholder(output: string): boolean {
 }
 
 /**
- * `message` with every tool-result output replaced by a placeholder, or the same
- * object when there was nothing to replace.
+ * `message` with every tool-result output (and its images) replaced by a placeholder,
+ * or the same object when there was nothing to replace.
  */
 export function placeholderResults(message: Message): Message {
   let changed = false;
   const parts = message.parts.map((part): Part => {
-    if (part.type !== 'tool-result' || isPlaceholder(part.output)) return part;
+    if (part.type !== 'tool-result' || (isPlaceholder(part.output) && !part.images)) return part;
     changed = true;
-    return { ...part, output: placeholderText(part) };
+    const { images: _, ...rest } = part;
+    return { ...rest, output: isPlaceholder(part.output) ? part.output : placeholderText(part) };
   });
   return changed ? { ...message, parts } : message;
+}
+
+/**
+ * `message` with the images of its tool results left out, each result saying so, or
+ * the same object when it has none.
+ */
+export function dropResultImages(message: Message): Message {
+  if (!message.parts.some((p) => p.type === 'tool-result' && p.images)) return message;
+  const parts = message.parts.map((part): Part => {
+    if (part.type !== 'tool-result' || !part.images) return part;
+    const { images, ...rest } = part;
+    const count = images.length === 1 ? '1 image' : `${images.length} images`;
+    return { ...rest, output: `${part.output}\n[${count} omitted to fit the context window]` };
+  });
+  return { ...message, parts };
 }
 
 /** Indices of the user messages, oldest first: each starts one turn. */

@@ -8,8 +8,14 @@ import type { MessageEstimator } from './types.js';
 
 /** Fixed structural cost of one message (role, separators). */
 export const MESSAGE_OVERHEAD = 4;
-/** Fixed cost of one image part (a low-detail image on OpenAI-style models). */
-export const IMAGE_TOKENS = 85;
+/**
+ * Fixed cost of one image, whatever its bytes (base64 is never counted as text):
+ * Anthropic bills (width × height) / 750 tokens and scales images down to about
+ * 1.15 megapixels, so ~1,600 at most; OpenAI's high detail is up to ~1,100 on gpt-4o
+ * (85 per image plus 170 per 512-pixel tile). The larger figure keeps a context of
+ * screenshots within the window.
+ */
+export const IMAGE_TOKENS = 1600;
 /** Structural cost of one tool call beyond its name and arguments (id, type, wrappers). */
 export const TOOL_CALL_OVERHEAD = 8;
 /** Structural cost of one tool result beyond its output (call id, wrappers). */
@@ -139,7 +145,7 @@ function estimatePart(part: Part): number {
     case 'tool-call':
       return TOOL_CALL_OVERHEAD + estimateText(part.name) + estimateText(JSON.stringify(part.args));
     case 'tool-result':
-      return TOOL_RESULT_OVERHEAD + estimateText(part.output);
+      return TOOL_RESULT_OVERHEAD + estimateText(part.output) + (part.images?.length ?? 0) * IMAGE_TOKENS;
   }
 }
 

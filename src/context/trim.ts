@@ -5,7 +5,7 @@
  * step only estimates the messages it replaces.
  */
 import type { Message, Part } from '../llm/types.js';
-import { isPlaceholder, placeholderResults, repairPairs } from './l1.js';
+import { dropResultImages, isPlaceholder, placeholderResults, repairPairs } from './l1.js';
 import type { LastMessageCut, MessageEstimator, TrimStep } from './types.js';
 
 /** Texts and tool outputs longer than this are cut by the `cut-long-text` step. */
@@ -53,6 +53,7 @@ const fits = (w: Work): boolean => w.total <= w.limit;
 const STEPS: Array<[TrimStep, (w: Work) => boolean]> = [
   ['drop-pairs', dropPairs],
   ['placeholder-tool-output', placeholderOldOutput],
+  ['drop-tool-images', dropOldImages],
   ['drop-reasoning', dropReasoning],
   ['cut-long-text', cutLongTexts],
   ['drop-old-turns', dropOldTurns],
@@ -130,6 +131,22 @@ function placeholderOldOutput(w: Work): boolean {
     const slot = w.slots[i];
     if (slot?.layer !== 'recent') continue;
     const next = placeholderResults(slot.message);
+    if (next !== slot.message) {
+      replace(w, i, next);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** Step 2b: leave out the images of every tool result but the latest ones (the model has seen them). */
+function dropOldImages(w: Work): boolean {
+  const last = lastIndex(w, (s) => s.message.parts.some((p) => p.type === 'tool-result' && p.images));
+  let changed = false;
+  for (let i = 0; i < last; i++) {
+    const slot = w.slots[i];
+    if (slot?.layer !== 'recent') continue;
+    const next = dropResultImages(slot.message);
     if (next !== slot.message) {
       replace(w, i, next);
       changed = true;

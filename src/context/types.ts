@@ -60,6 +60,7 @@ export interface Budget {
 export type TrimStep =
   | 'drop-pairs'
   | 'placeholder-tool-output'
+  | 'drop-tool-images'
   | 'drop-reasoning'
   | 'cut-long-text'
   | 'drop-old-turns'

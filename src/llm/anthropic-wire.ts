@@ -1,5 +1,6 @@
 /** Internal messages → the Anthropic messages request body. */
-import type { ImagePart, Message, ModelInfo, ModelRequest, Part, ToolSpec } from './types.js';
+import { describeImages, keepNewestImages, SEND_IMAGES, type WireImages, wireImages } from './images.js';
+import type { ImagePart, Message, ModelInfo, ModelRequest, Part, ToolResultPart, ToolSpec } from './types.js';
 
 export type AnthropicImageSource =
   | { type: 'base64'; media_type: string; data: string }
@@ -10,7 +11,18 @@ export type AnthropicBlock =
   | { type: 'image'; source: AnthropicImageSource }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content?: string; is_error: boolean };
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      /** Text alone, or text and image blocks. */
+      content?: string | AnthropicResultBlock[];
+      is_error: boolean;
+    };
+
+/** What a `tool_result` may hold besides plain text. */
+export type AnthropicResultBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: AnthropicImageSource };
 
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -40,8 +52,23 @@ function imageSource(part: ImagePart): AnthropicImageSource {
   throw new Error(`image part (${part.mediaType}) has neither data nor url`);
 }
 
+/** A tool result: its text, and its images as image blocks when the model takes them. */
+function toolResult(given: ToolResultPart, images: WireImages): AnthropicBlock {
+  const part = images.send ? given : describeImages(given, images.model);
+  const block: AnthropicBlock = { type: 'tool_result', tool_use_id: part.callId, is_error: part.isError };
+  if (part.images && part.images.length > 0) {
+    block.content = [
+      ...(part.output === '' ? [] : [{ type: 'text' as const, text: part.output }]),
+      ...part.images.map((i) => ({ type: 'image' as const, source: imageSource(i) })),
+    ];
+  } else if (part.output !== '') {
+    block.content = part.output;
+  }
+  return block;
+}
+
 /** One internal part → Anthropic blocks (none for parts this wire cannot carry back). */
-function toBlocks(part: Part): AnthropicBlock[] {
+function toBlocks(part: Part, images: WireImages): AnthropicBlock[] {
   switch (part.type) {
     case 'text':
       // Anthropic rejects empty text blocks.
@@ -54,34 +81,32 @@ function toBlocks(part: Part): AnthropicBlock[] {
     case 'tool-call':
       return [{ type: 'tool_use', id: part.id, name: part.name, input: part.args }];
     case 'tool-result':
-      return [
-        {
-          type: 'tool_result',
-          tool_use_id: part.callId,
-          ...(part.output === '' ? {} : { content: part.output }),
-          is_error: part.isError,
-        },
-      ];
+      return [toolResult(part, images)];
   }
 }
 
 /**
- * System text goes to the top-level `system`; tool results ride in user messages;
- * consecutive messages of one role are merged (Anthropic requires alternation).
+ * System text goes to the top-level `system`; tool results ride in user messages,
+ * their images as image blocks inside them (the newest up to MAX_REQUEST_IMAGE_CHARS;
+ * older ones are left out, saying so); consecutive messages of one role are merged
+ * (Anthropic requires alternation).
  */
-export function toAnthropicMessages(messages: Message[]): {
+export function toAnthropicMessages(
+  messages: Message[],
+  images: WireImages = SEND_IMAGES,
+): {
   system: string | undefined;
   messages: AnthropicMessage[];
 } {
   const system: string[] = [];
   const out: AnthropicMessage[] = [];
-  for (const m of messages) {
+  for (const m of images.send ? keepNewestImages(messages) : messages) {
     if (m.role === 'system') {
       for (const p of m.parts) if (p.type === 'text' && p.text !== '') system.push(p.text);
       continue;
     }
     const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const content = m.parts.flatMap(toBlocks);
+    const content = m.parts.flatMap((p) => toBlocks(p, images));
     if (content.length === 0) continue;
     const last = out.at(-1);
     if (last?.role === role) last.content.push(...content);
@@ -107,7 +132,7 @@ export function buildAnthropicBody(
   request: ModelRequest,
   thinkingBudget: number | undefined,
 ): AnthropicRequestBody {
-  const { system, messages } = toAnthropicMessages(request.messages);
+  const { system, messages } = toAnthropicMessages(request.messages, wireImages(info));
   let maxTokens = request.maxOutputTokens ?? info.maxOutputTokens;
   const body: AnthropicRequestBody = { model: info.model, max_tokens: maxTokens, messages, stream: true };
   if (system !== undefined) body.system = system;

@@ -1,4 +1,5 @@
 import { type BreakerOptions, BreakerRegistry } from './breaker.js';
+import { defaultTakesImages } from './images.js';
 import { providerBuilder } from './providers.js';
 import { createRegistry, type ModelRegistry } from './registry.js';
 import { type ResilientOptions, ResilientProvider } from './resilient.js';
@@ -65,6 +66,7 @@ export function toModelInfo(profile: ProfileConfig, registry: ModelRegistry = cr
     baseUrl: profile.baseUrl,
     contextWindow: profile.contextWindow ?? spec.contextWindow,
     maxOutputTokens: profile.maxOutputTokens ?? spec.maxOutputTokens,
+    images: spec.images ?? defaultTakesImages(profile.provider, profile.baseUrl),
   };
   if (profile.contextThresholds) info.contextThresholds = { ...profile.contextThresholds };
   if (spec.inputPrice !== undefined) info.inputPrice = spec.inputPrice;

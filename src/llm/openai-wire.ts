@@ -1,5 +1,13 @@
 /** Internal messages → the OpenAI chat-completions request body. */
-import type { ImagePart, Message, ModelInfo, ModelRequest, Part, ToolSpec } from './types.js';
+import {
+  describeImages,
+  imagesLabel,
+  keepNewestImages,
+  SEND_IMAGES,
+  type WireImages,
+  wireImages,
+} from './images.js';
+import type { ImagePart, Message, ModelInfo, ModelRequest, Part, ToolResultPart, ToolSpec } from './types.js';
 
 export type OpenAIContentPart =
   | { type: 'text'; text: string }
@@ -43,11 +51,32 @@ function texts(parts: Part[]): string {
   return parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n');
 }
 
-/** Tool results become `role: tool` messages wherever they appear. */
-function toolMessages(parts: Part[]): OpenAIMessage[] {
-  return parts.flatMap((p): OpenAIMessage[] =>
-    p.type === 'tool-result' ? [{ role: 'tool', tool_call_id: p.callId, content: p.output }] : [],
-  );
+/**
+ * Tool results become `role: tool` messages wherever they appear. A tool message
+ * carries text only, so results with images are added to `withImages`, for the
+ * user message that follows the step's tool messages.
+ */
+function toolMessages(parts: Part[], images: WireImages, withImages: ToolResultPart[]): OpenAIMessage[] {
+  return parts.flatMap((p): OpenAIMessage[] => {
+    if (p.type !== 'tool-result') return [];
+    if (p.images && p.images.length > 0) {
+      if (!images.send)
+        return [{ role: 'tool', tool_call_id: p.callId, content: describeImages(p, images.model).output }];
+      withImages.push(p);
+    }
+    return [{ role: 'tool', tool_call_id: p.callId, content: p.output }];
+  });
+}
+
+/** One user message with the images of a step's tool results, each group labelled with its call. */
+function imagesMessage(results: readonly ToolResultPart[]): OpenAIMessage {
+  const content = results.flatMap((r): OpenAIContentPart[] => [
+    { type: 'text', text: imagesLabel(r) },
+    ...(r.images ?? []).map(
+      (i): OpenAIContentPart => ({ type: 'image_url', image_url: { url: imageUrl(i) } }),
+    ),
+  ]);
+  return { role: 'user', content };
 }
 
 function userMessage(parts: Part[]): OpenAIMessage | undefined {
@@ -80,22 +109,38 @@ function assistantMessage(parts: Part[]): OpenAIMessage | undefined {
     : { role: 'assistant', content: text };
 }
 
-export function toOpenAIMessages(messages: Message[]): OpenAIMessage[] {
+/**
+ * Internal messages → OpenAI messages. Tool messages stay together right after the
+ * assistant's tool calls; the images of their results follow in one user message
+ * (the newest up to MAX_REQUEST_IMAGE_CHARS; older ones are left out, saying so).
+ */
+export function toOpenAIMessages(messages: Message[], images: WireImages = SEND_IMAGES): OpenAIMessage[] {
   const out: OpenAIMessage[] = [];
-  for (const m of messages) {
+  let withImages: ToolResultPart[] = [];
+  const flush = (): void => {
+    if (withImages.length === 0) return;
+    out.push(imagesMessage(withImages));
+    withImages = [];
+  };
+  for (const m of images.send ? keepNewestImages(messages) : messages) {
+    if (m.role === 'tool') {
+      out.push(...toolMessages(m.parts, images, withImages));
+      continue;
+    }
+    flush();
     if (m.role === 'system') {
       out.push({ role: 'system', content: texts(m.parts) });
     } else if (m.role === 'user') {
-      out.push(...toolMessages(m.parts));
+      out.push(...toolMessages(m.parts, images, withImages));
+      flush();
       const user = userMessage(m.parts);
       if (user) out.push(user);
-    } else if (m.role === 'assistant') {
+    } else {
       const assistant = assistantMessage(m.parts);
       if (assistant) out.push(assistant);
-    } else {
-      out.push(...toolMessages(m.parts));
     }
   }
+  flush();
   return out;
 }
 
@@ -118,7 +163,7 @@ function usesMaxCompletionTokens(baseUrl: string): boolean {
 export function buildOpenAIBody(info: ModelInfo, request: ModelRequest): OpenAIRequestBody {
   const body: OpenAIRequestBody = {
     model: info.model,
-    messages: toOpenAIMessages(request.messages),
+    messages: toOpenAIMessages(request.messages, wireImages(info)),
     stream: true,
     stream_options: { include_usage: true },
   };

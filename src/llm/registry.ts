@@ -11,8 +11,18 @@ export interface ResolvedModel extends ModelSpec {
   known: boolean;
 }
 
+/**
+ * Ids that name a vision model whatever family they extend (`llama3.2-vision`,
+ * `qwen2.5vl:7b`, `qwen3-vl`, `llava-phi3`, `pixtral-12b`, `minicpm-v`).
+ */
+const VISION_NAME = /vision|llava|pixtral|moondream|minicpm-v|(?:^|[^a-z])vl(?:$|[^a-z])/;
+
 export interface ModelRegistry {
-  /** Exact id, then longest known prefix, then conservative defaults. Never throws. */
+  /**
+   * Exact id, then longest known prefix, then conservative defaults. Never throws.
+   * `images` is the config's answer for the matched key when it gives one, else true
+   * for an id that names a vision model, else the table's (absent when unknown).
+   */
   lookup(model: string): ResolvedModel;
   /** Every entry (built-in merged with overrides), keyed by lower-case id. */
   entries(): ReadonlyArray<readonly [string, ModelSpec]>;
@@ -27,6 +37,7 @@ const SPEC_FIELDS = [
   'inputPrice',
   'outputPrice',
   'cachedInputPrice',
+  'images',
 ] as const;
 
 /**
@@ -37,18 +48,26 @@ const SPEC_FIELDS = [
  */
 export function createRegistry(overrides: Record<string, Partial<ModelSpec>> = {}): ModelRegistry {
   const table = new Map<string, ModelSpec>(Object.entries(BUILTIN_MODELS));
+  // Keys whose `images` the config set: that answer wins over the name and the family.
+  const imagesSet = new Set<string>();
   for (const [rawKey, partial] of Object.entries(overrides)) {
     const key = rawKey.trim().toLowerCase();
     if (key === '') throw new Error('model override: the model id must not be empty');
     const clean = validateOverride(rawKey, partial);
     const base = table.get(key) ?? resolve(table, key).spec;
     table.set(key, { ...base, ...clean });
+    if (clean.images !== undefined) imagesSet.add(key);
   }
 
   return {
     lookup(model: string): ResolvedModel {
       const { key, spec } = resolve(table, model);
-      return { ...spec, id: model, matchedKey: key, known: key !== undefined };
+      const resolved: ResolvedModel = { ...spec, id: model, matchedKey: key, known: key !== undefined };
+      // A vision variant of a text family (`llama3.2-vision` finds `llama3.2`) takes images.
+      if (!(key !== undefined && imagesSet.has(key)) && VISION_NAME.test(model.toLowerCase())) {
+        resolved.images = true;
+      }
+      return resolved;
     },
     entries: () => [...table.entries()],
   };
@@ -94,6 +113,13 @@ function validateOverride(id: string, partial: Partial<ModelSpec>): Partial<Mode
       throw new Error(`model override '${id}': unknown field '${field}' (known: ${SPEC_FIELDS.join(', ')})`);
     }
     if (value === undefined) continue;
+    if (field === 'images') {
+      if (typeof value !== 'boolean') {
+        throw new Error(`model override '${id}': images must be true or false, got ${JSON.stringify(value)}`);
+      }
+      clean.images = value;
+      continue;
+    }
     const isLimit = field === 'contextWindow' || field === 'maxOutputTokens';
     const valid =
       typeof value === 'number' &&
@@ -103,7 +129,7 @@ function validateOverride(id: string, partial: Partial<ModelSpec>): Partial<Mode
       const want = isLimit ? 'a positive integer' : 'a price >= 0 (US dollars per million tokens)';
       throw new Error(`model override '${id}': ${field} must be ${want}, got ${JSON.stringify(value)}`);
     }
-    clean[field as (typeof SPEC_FIELDS)[number]] = value;
+    clean[field as Exclude<(typeof SPEC_FIELDS)[number], 'images'>] = value as number;
   }
   return clean;
 }

@@ -47,6 +47,12 @@ export interface ToolResultPart {
   name: string;
   output: string;
   isError: boolean;
+  /**
+   * Images the tool returned (inline base64), e.g. `read_file` on a PNG or an MCP
+   * tool's image content. Wires send them to models that take images; for a
+   * text-only model `output` (which describes each image) goes alone.
+   */
+  images?: ImagePart[];
 }
 
 export type Part = TextPart | ImagePart | ThinkingPart | ToolCallPart | ToolResultPart;
@@ -142,6 +148,12 @@ export interface ModelInfo {
   inputPrice?: number;
   outputPrice?: number;
   cachedInputPrice?: number;
+  /**
+   * False: the model takes no images, so images in tool results are described in
+   * text instead of sent (see llm/images.ts). Set by `toModelInfo` from the model
+   * registry; absent means the model takes them.
+   */
+  images?: boolean;
 }
 
 /** `openai`, `anthropic` or a provider registered at run time (see llm/providers.ts). */

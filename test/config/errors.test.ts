@@ -76,6 +76,11 @@ describe('config errors', () => {
     err = await failure();
     expect(err.key).toBe('models["qwen2.5:7b"].context_window');
 
+    dirs.writeUser('models:\n  llava:13b: { images: maybe }\n');
+    err = await failure();
+    expect(err.key).toBe('models["llava:13b"].images');
+    expect(err.message).toContain('expected true or false, got "maybe"');
+
     dirs.writeUser('main_model:\n  provider: gemini\n  model: x\n');
     err = await failure();
     expect(err.message).toContain('expected one of openai, anthropic, got "gemini"');

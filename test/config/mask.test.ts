@@ -91,7 +91,7 @@ profiles:
 
   it('renders the whole effective config in the file format', async () => {
     dirs.writeUser(
-      'llm: { timeout_s: 30, breaker: { recovery_s: 10 } }\nmodels: { m1: { context_window: 4096 } }\n',
+      'llm: { timeout_s: 30, breaker: { recovery_s: 10 } }\nmodels: { m1: { context_window: 4096 }, llava-x: { images: false } }\n',
     );
     const config = await loadConfig({
       cwd: dirs.project,
@@ -111,7 +111,7 @@ profiles:
       retry_base_ms: 1000,
       breaker: { failure_threshold: 5, recovery_s: 10 },
     });
-    expect(shown.models).toEqual({ m1: { context_window: 4096 } });
+    expect(shown.models).toEqual({ m1: { context_window: 4096 }, 'llava-x': { images: false } });
     expect(shown.embedding).toBe('built-in offline embedder');
     expect(text).toContain('# from $OPENAI_API_KEY');
     expect(text).toContain('# same as main_model');

@@ -36,7 +36,23 @@ describe('toModelInfo', () => {
       inputPrice: 2.5,
       outputPrice: 10,
       cachedInputPrice: 1.25,
+      images: true,
     });
+  });
+
+  it('says whether the model takes images: the registry, then the provider for unknown ids', () => {
+    expect(toModelInfo({ ...openai, model: 'deepseek-chat' }).images).toBe(false);
+    expect(toModelInfo({ ...openai, model: 'llama3.2-vision:11b' }).images).toBe(true);
+    // An unknown model behind an OpenAI-compatible server (Ollama, vLLM) is taken for text-only …
+    expect(toModelInfo({ ...openai, model: 'my-local-model' }).images).toBe(false);
+    // … on OpenAI's own API, and on Anthropic's, it takes images.
+    expect(
+      toModelInfo({ ...openai, baseUrl: 'https://api.openai.com/v1', model: 'chatgpt-4o-latest' }).images,
+    ).toBe(true);
+    expect(toModelInfo({ ...anthropic, model: 'claude-3-opus-20240229' }).images).toBe(true);
+    const registry = createRegistry({ 'my-local-model': { images: true }, 'gpt-4o': { images: false } });
+    expect(toModelInfo({ ...openai, model: 'my-local-model' }, registry).images).toBe(true);
+    expect(toModelInfo(openai, registry).images).toBe(false);
   });
 
   it("lets the profile's own limits win, and uses the given registry's overrides", () => {

@@ -71,7 +71,20 @@ describe('model registry lookups', () => {
       expect(Number.isInteger(spec.maxOutputTokens), key).toBe(true);
       if (spec.cachedInputPrice !== undefined)
         expect(spec.cachedInputPrice, key).toBeLessThan(spec.inputPrice!);
+      expect(typeof spec.images, `${key} says whether it takes images`).toBe('boolean');
     }
+  });
+
+  it('knows which models take images; a vision variant of a text family does', () => {
+    expect(registry.lookup('gpt-4o-2024-08-06').images).toBe(true);
+    expect(registry.lookup('claude-sonnet-4-5-20250929').images).toBe(true);
+    expect(registry.lookup('qwen2.5-coder:7b').images).toBe(false);
+    expect(registry.lookup('deepseek-chat').images).toBe(false);
+    for (const id of ['llama3.2-vision:11b', 'qwen2.5vl:7b', 'qwen3-vl:8b', 'llava-phi3', 'minicpm-v:8b']) {
+      expect(registry.lookup(id).images, id).toBe(true);
+    }
+    // Unknown: the registry does not say (the provider decides, see toModelInfo).
+    expect(registry.lookup('my-private-model').images).toBeUndefined();
   });
 });
 
@@ -118,6 +131,23 @@ describe('registry overrides', () => {
     );
     expect(() => createRegistry({ x: { contextWindw: 5 } as never })).toThrow(/unknown field 'contextWindw'/);
     expect(() => createRegistry({ ' ': {} })).toThrow(/must not be empty/);
+    expect(() => createRegistry({ x: { images: 'yes' as never } })).toThrow(
+      'model override \'x\': images must be true or false, got "yes"',
+    );
+  });
+
+  it('say whether a model takes images; that wins over its name and its family', () => {
+    const registry = createRegistry({
+      'my-vlm': { images: true },
+      qwen3: { images: true },
+      'llama3.2-vision': { images: false },
+      'qwen3-vl:8b': { contextWindow: 8192 },
+    });
+    expect(registry.lookup('my-vlm').images).toBe(true);
+    expect(registry.lookup('qwen3:8b').images).toBe(true);
+    expect(registry.lookup('llama3.2-vision:11b').images).toBe(false);
+    // An override that does not say keeps what the name says.
+    expect(registry.lookup('qwen3-vl:8b')).toMatchObject({ contextWindow: 8192, images: true });
   });
 });
 
