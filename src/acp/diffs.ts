@@ -46,11 +46,12 @@ export class DiffTracker {
   ) {}
 
   /**
-   * Remembers the files of a starting call. Disk files are read synchronously, so
-   * the snapshot is taken before the tool (which runs asynchronously) writes.
+   * Remembers the files of a starting call (once: the first call for an id counts).
+   * Disk files are read synchronously, so the snapshot is taken before the tool
+   * (which runs asynchronously) writes.
    */
   start(callId: string, name: string, args: Record<string, unknown>): void {
-    if (!DIFF_TOOLS.has(name)) return;
+    if (!DIFF_TOOLS.has(name) || this.before.has(callId)) return;
     const paths = toolPaths(name, args, this.cwd);
     const viaClient = this.fs !== undefined && CLIENT_FS_TOOLS.has(name);
     const snap = viaClient

@@ -64,11 +64,9 @@ export class LiveSession {
     private readonly fs: ClientFs | undefined,
   ) {
     this.mapper = new UpdateMapper({
-      tools: deps.tools,
       cwd: session.row.cwd,
       ...(fs ? { fs } : {}),
       contextWindow: deps.contextWindow,
-      mode: () => session.permissionMode,
       send: (u) => this.send(u),
     });
   }
@@ -253,8 +251,7 @@ export class LiveSession {
         ? 'the turn was cancelled'
         : `the editor did not answer: ${error instanceof Error ? error.message : String(error)}`;
     }
-    if (this.session.approve(e.requestId, decision, message) && decision !== 'reject') {
-      this.mapper.allowed(e.callId, decision === 'always' ? { name: e.tool, args: e.args } : undefined);
-    }
+    // The call's own tool_update (running, or denied) tells the editor what came of it.
+    this.session.approve(e.requestId, decision, message);
   }
 }

@@ -4,21 +4,16 @@
  * session; approvals and questions are handled by the prompt runner.
  */
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
-import type { AgentEvent, ToolStatus } from '../agent/events.js';
-import { type CallFacts, callFacts, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { AgentEvent, ToolCallRecord, ToolCallState, ToolContent } from '../agent/events.js';
 import type { ClientFs, PlanItem } from '../tools/types.js';
 import { DiffTracker } from './diffs.js';
-import { toolKind, toolLocations, toolTitle } from './tool-info.js';
+import { toolLocations } from './tool-info.js';
 
 export interface MapperDeps {
-  tools: ToolRegistry;
   cwd: string;
   fs?: ClientFs;
   /** The model's context window, the `size` of usage updates. */
   contextWindow: number;
-  /** The session's permission mode now (decides whether a call starts pending or running). */
-  mode: () => PermissionMode;
   send(update: SessionUpdate): void;
 }
 
@@ -26,8 +21,29 @@ export function textContent(text: string): ToolCallContent {
   return { type: 'content', content: { type: 'text', text } };
 }
 
-export function toolStatus(status: ToolStatus): ToolCallStatus {
-  return status === 'ok' ? 'completed' : 'failed';
+/** A tool call's state as ACP shows it: pending until it runs, then in progress, completed or failed. */
+export function toolStatus(state: ToolCallState): ToolCallStatus {
+  switch (state) {
+    case 'pending':
+    case 'awaiting_approval':
+      return 'pending';
+    case 'running':
+      return 'in_progress';
+    case 'completed':
+      return 'completed';
+    default:
+      return 'failed';
+  }
+}
+
+/** A result's text and images as ACP content blocks. */
+export function resultContent(content: readonly ToolContent[]): ToolCallContent[] {
+  return content.flatMap((p): ToolCallContent[] => {
+    if (p.type === 'text') return [textContent(p.text)];
+    return p.data
+      ? [{ type: 'content', content: { type: 'image', mimeType: p.mediaType, data: p.data } }]
+      : [];
+  });
 }
 
 export function planEntries(items: readonly PlanItem[]): PlanEntry[] {
@@ -36,8 +52,6 @@ export function planEntries(items: readonly PlanItem[]): PlanEntry[] {
 
 export class UpdateMapper {
   private readonly diffs: DiffTracker;
-  /** Mirrors the session's mode and "always allow" grants, to show calls as running or pending. */
-  private readonly policy = new PermissionPolicy('ask');
   private costUsd = 0;
 
   constructor(private readonly deps: MapperDeps) {
@@ -45,11 +59,14 @@ export class UpdateMapper {
   }
 
   /**
-   * Called the moment an event arrives, before earlier events are done: a starting
-   * file tool's files are snapshotted now, before the tool can write them.
+   * Called the moment an event arrives, before earlier events are done: a file tool's
+   * files are snapshotted when it leaves `pending` (to be asked about, or to run),
+   * before the tool can write them.
    */
   observe(e: AgentEvent): void {
-    if (e.type === 'tool_start') this.diffs.start(e.callId, e.name, e.args);
+    if (e.type !== 'tool_update') return;
+    const r = e.record;
+    if (r.state === 'awaiting_approval' || r.state === 'running') this.diffs.start(r.callId, r.name, r.args);
   }
 
   /** Sends the updates for one event (call in event order; resolves once they are queued). */
@@ -62,29 +79,9 @@ export class UpdateMapper {
       case 'thinking_delta':
         send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: e.text } });
         return;
-      case 'tool_start':
-        send({
-          sessionUpdate: 'tool_call',
-          toolCallId: e.callId,
-          title: toolTitle(this.deps.tools, e.name, e.args),
-          kind: toolKind(this.deps.tools, e.name),
-          status: (await this.runsWithoutAsking(e.name, e.args)) ? 'in_progress' : 'pending',
-          locations: toolLocations(e.name, e.args, this.deps.cwd),
-          rawInput: e.args,
-        });
+      case 'tool_update':
+        await this.toolUpdate(e.record);
         return;
-      case 'approval_result':
-        return;
-      case 'tool_finish': {
-        const diffs = await this.diffs.finish(e.callId, e.status === 'ok');
-        send({
-          sessionUpdate: 'tool_call_update',
-          toolCallId: e.callId,
-          status: toolStatus(e.status),
-          content: [...diffs, textContent(e.output)],
-        });
-        return;
-      }
       case 'plan':
         send({ sessionUpdate: 'plan', entries: planEntries(e.items) });
         return;
@@ -102,22 +99,36 @@ export class UpdateMapper {
     }
   }
 
-  /** Marks a call running once the user allowed it; `always` also covers later calls like it. */
-  allowed(callId: string, always?: { name: string; args: Record<string, unknown> }): void {
-    if (always) this.policy.grant(this.facts(always.name, always.args));
-    this.deps.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress' });
-  }
-
-  /** Whether the permission mode lets this call run at once (display only; rules may still ask). */
-  private async runsWithoutAsking(name: string, args: Record<string, unknown>): Promise<boolean> {
-    if (!this.deps.tools.has(name)) return true;
-    this.policy.mode = this.deps.mode();
-    return (await this.policy.decide(this.facts(name, args))).action === 'allow';
-  }
-
-  private facts(name: string, args: Record<string, unknown>): CallFacts {
-    const tool = this.deps.tools.get(name);
-    if (!tool) return { tool: name, approval: 'none' };
-    return callFacts(tool, args, { cwd: this.deps.cwd });
+  /** A call's transition: `tool_call` when it arrives, then `tool_call_update`s. */
+  private async toolUpdate(r: ToolCallRecord): Promise<void> {
+    const send = this.deps.send;
+    switch (r.state) {
+      case 'pending':
+        send({
+          sessionUpdate: 'tool_call',
+          toolCallId: r.callId,
+          title: r.title,
+          kind: r.kind,
+          status: 'pending',
+          locations: toolLocations(r.name, r.args, this.deps.cwd),
+          rawInput: r.args,
+        });
+        return;
+      case 'awaiting_approval':
+        // Still pending: the permission request asks about it.
+        return;
+      case 'running':
+        send({ sessionUpdate: 'tool_call_update', toolCallId: r.callId, status: 'in_progress' });
+        return;
+      default: {
+        const diffs = await this.diffs.finish(r.callId, r.state === 'completed');
+        send({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: r.callId,
+          status: toolStatus(r.state),
+          content: [...diffs, ...resultContent(r.content)],
+        });
+      }
+    }
   }
 }

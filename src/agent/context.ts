@@ -235,7 +235,7 @@ export class SessionContext {
     const turns = [...new Set(overflow.map((p) => p.turnId))];
     const calls: ToolCallRecord[] = store.toolCalls
       .listForTurns(sessionId, turns)
-      .map((c) => ({ name: c.name, args: c.args, ok: c.status === 'ok', output: c.output ?? '' }));
+      .map((c) => ({ name: c.name, args: c.args, ok: c.state === 'completed', output: c.output ?? '' }));
     const [semantic, chain] = await Promise.all([
       summarize.pairs(this.summaries.semantic, overflow, signal),
       calls.length > 0 ? summarize.toolChain(this.summaries.toolChain, calls, signal) : undefined,

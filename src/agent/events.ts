@@ -1,9 +1,16 @@
 import type { Usage } from '../llm/types.js';
+import type { ToolCallRecord } from '../store/tool-record.js';
 import type { ApprovalClass, PlanItem } from '../tools/types.js';
 
-export type StopReason = 'completed' | 'max_iterations' | 'cancelled' | 'doom_loop' | 'error';
+export type {
+  ToolCallKind,
+  ToolCallOutcome,
+  ToolCallRecord,
+  ToolCallState,
+  ToolContent,
+} from '../store/tool-record.js';
 
-export type ToolStatus = 'ok' | 'error' | 'cancelled' | 'skipped' | 'denied';
+export type StopReason = 'completed' | 'max_iterations' | 'cancelled' | 'doom_loop' | 'error';
 
 /** How a face answers an approval request. */
 export type ApprovalDecision = 'once' | 'always' | 'reject';
@@ -23,14 +30,14 @@ export type AgentEvent =
     }
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; text: string }
-  | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown> }
   | {
-      type: 'tool_finish';
-      callId: string;
-      name: string;
-      status: ToolStatus;
-      output: string;
-      durationMs: number;
+      /**
+       * A tool call changed state: pending → awaiting_approval → running → completed |
+       * error | denied | cancelled | skipped. Validation and the permission check come
+       * before `running`, so a refused call never shows as started.
+       */
+      type: 'tool_update';
+      record: ToolCallRecord;
     }
   | {
       /** A tool call needs the user's approval; answer with `Session.approve(requestId, …)`. */

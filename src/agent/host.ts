@@ -1,14 +1,19 @@
-import type { Store } from '../store/index.js';
+import type { MessageRepo } from '../store/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type ClientFs, type HistoryHit, type PlanItem, ToolError, type ToolHost } from '../tools/types.js';
 import type { AgentEvent } from './events.js';
 import { readMessages, searchMessages } from './history-search.js';
 import type { Interactions } from './interactions.js';
-import { sessionState } from './session-state.js';
+import { type StateStore, sessionState } from './session-state.js';
+
+/** The session data tools read and write: small state values, and the transcript (read-only). */
+export interface SessionData extends StateStore {
+  messages: Pick<MessageRepo, 'list'>;
+}
 
 /** What a session shares with the tools it runs. */
 export interface SessionServices {
-  store: Store;
+  store: SessionData;
   sessionId: string;
   tools: ToolRegistry;
   interactions: Interactions;

@@ -1,4 +1,13 @@
 export { Agent, type AgentOptions, type SessionTools } from './agent.js';
-export type { AgentEvent, AgentEventType, StopReason, ToolStatus } from './events.js';
+export type {
+  AgentEvent,
+  AgentEventType,
+  StopReason,
+  ToolCallKind,
+  ToolCallOutcome,
+  ToolCallRecord,
+  ToolCallState,
+  ToolContent,
+} from './events.js';
 export { toModelMessages } from './history.js';
 export { BACKGROUND_GRACE_MS, type PromptOptions, Session, type SessionOptions } from './session.js';

@@ -1,16 +1,6 @@
 import { costUsd } from '../llm/cost.js';
 import { LlmError } from '../llm/errors.js';
-import type {
-  FinishReason,
-  ImagePart,
-  Message,
-  ModelInfo,
-  Part,
-  Provider,
-  ToolCallPart,
-  Usage,
-} from '../llm/types.js';
-import type { Store } from '../store/index.js';
+import type { FinishReason, ImagePart, Message, Part, Provider, ToolCallPart } from '../llm/types.js';
 import { activeToolNames, preloadBudget, type ToolLoading, toolsMentioned } from '../tools/loading.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -18,16 +8,25 @@ import { headAndTail } from '../util/head-tail.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { type SessionContext, thresholdsFor } from './context.js';
 import { DoomLoopDetector } from './doom.js';
-import { DraftWriter } from './draft.js';
 import type { AgentEvent, StopReason } from './events.js';
 import { loadTools, type SessionServices } from './host.js';
+import type { ModelUsage, TurnRecorder, UsageMeter } from './record.js';
 import { TurnStopped } from './stop.js';
 import { executeToolCalls } from './tool-exec.js';
+
+/** What one turn needs of the session's context: building requests, and L2 pairs after it. */
+export type TurnContext = Pick<
+  SessionContext,
+  'build' | 'takeLanded' | 'observe' | 'finishTurn' | 'failedCompactions'
+>;
 
 export interface TurnDeps {
   provider: Provider;
   tools: ToolRegistry;
-  store: Store;
+  /** Every message, tool-call transition and model call's usage goes here (the loop writes nothing itself). */
+  recorder: TurnRecorder;
+  /** The prompt's usage, added to once per model call. */
+  usage: UsageMeter;
   sessionId: string;
   cwd: string;
   allowedRoots?: string[];
@@ -48,7 +47,7 @@ export interface TurnDeps {
   outputDir?: string;
   signal: AbortSignal;
   /** Builds each request's messages from the transcript (layers, budget, trims). */
-  context: SessionContext;
+  context: TurnContext;
 }
 
 export interface TurnInput {
@@ -63,8 +62,6 @@ export interface TurnResult {
   text: string;
   message?: string;
   iterations: number;
-  usage: Usage;
-  costUsd: number;
 }
 
 interface StepResult {
@@ -85,8 +82,6 @@ export async function* runTurn(
   input: TurnInput,
   turnId: string,
 ): AsyncGenerator<AgentEvent, TurnResult> {
-  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  let cost = 0;
   let iterations = 0;
   let text = '';
   let reason: StopReason = 'completed';
@@ -130,9 +125,7 @@ export async function* runTurn(
 
     // A retry is the user asking again: its first call tries a paused (circuit-open) model at once.
     const probe = input.stored === true && iterations === 1;
-    const step: StepResult = yield* streamStep(deps, turnId, activeTools(), usage, probe, (c) => {
-      cost += c;
-    });
+    const step: StepResult = yield* streamStep(deps, turnId, activeTools(), probe);
     if (step.cancelled) {
       reason = 'cancelled';
       break;
@@ -151,7 +144,7 @@ export async function* runTurn(
 
     const outcome = yield* executeToolCalls(
       {
-        store: deps.store,
+        recorder: deps.recorder,
         tools: deps.tools,
         sessionId: deps.sessionId,
         turnId,
@@ -186,24 +179,21 @@ export async function* runTurn(
   if (reason === 'cancelled') message ??= 'Cancelled by the user; completed tool results were kept.';
   else deps.context.finishTurn(turnId, deps.history.slice(turnStart));
   yield { type: 'turn_end', turnId, reason, iterations };
-  return { reason, text, message, iterations, usage, costUsd: cost };
+  return { reason, text, message, iterations };
 }
 
 async function appendUser(deps: TurnDeps, turnId: string, input: TurnInput): Promise<void> {
   const parts: Part[] = [{ type: 'text', text: input.text }, ...(input.images ?? [])];
-  // A pasted megabyte is stored a piece at a time: the process keeps answering meanwhile.
-  await deps.store.messages.appendYielding(deps.sessionId, { turnId, role: 'user', parts });
+  await deps.recorder.record({ type: 'message', turnId, role: 'user', parts });
   deps.history.push({ role: 'user', parts });
 }
 
-/** One model call: streams deltas out as events and stores the assistant message. */
+/** One model call: streams deltas out as events and records the assistant message with the call's usage. */
 async function* streamStep(
   deps: TurnDeps,
   turnId: string,
   toolNames: string[],
-  total: Usage,
   probe: boolean,
-  addCost: (usd: number) => void,
 ): AsyncGenerator<AgentEvent, StepResult> {
   let text = '';
   let thinking = '';
@@ -211,9 +201,17 @@ async function* streamStep(
   let calls: ToolCallPart[] = [];
   let finish: FinishReason | undefined;
   let error: LlmError | undefined;
-  const draft = new DraftWriter(deps.store, deps.sessionId, turnId);
-  // Usage rows are committed with the step's final message: one commit instead of two.
-  const usageRows: UsageRow[] = [];
+  // The call's usage, one entry per model (a fallback mid-call adds one), recorded with its message.
+  const usage: ModelUsage[] = [];
+  let recorded = false;
+  const record = (final: Part[], status: 'complete' | 'partial'): void => {
+    recorded = true;
+    deps.usage.add(usage);
+    deps.recorder.record({ type: 'step', turnId, parts: final, status, usage });
+  };
+  const draft = (): void => {
+    deps.recorder.record({ type: 'draft', turnId, parts });
+  };
   const parts = (): Part[] => {
     const out: Part[] = [];
     if (thinking)
@@ -266,14 +264,14 @@ async function* streamStep(
         switch (d.type) {
           case 'text':
             text += d.text;
-            draft.update(parts);
+            draft();
             yield { type: 'text_delta', text: d.text };
             break;
           case 'thinking':
             thinking += d.text;
             if (d.signature) signature = d.signature;
             if (!d.text) break; // a signature arriving on its own
-            draft.update(parts);
+            draft();
             yield { type: 'thinking_delta', text: d.text };
             break;
           case 'tool-call':
@@ -283,10 +281,7 @@ async function* streamStep(
             if (d.usage.inputTokens > 0) deps.context.observe(d.model ?? info, built, d.usage.inputTokens);
             const model = d.model ?? deps.provider.info;
             const usd = costUsd(model, d.usage);
-            usageRows.push({ model, usage: d.usage, usd });
-            total.inputTokens += d.usage.inputTokens;
-            total.outputTokens += d.usage.outputTokens;
-            addCost(usd);
+            addUsage(usage, { model, usage: d.usage, costUsd: usd });
             yield { type: 'usage', model: model.model, usage: d.usage, costUsd: usd };
             break;
           }
@@ -323,38 +318,30 @@ async function* streamStep(
     // An interrupted stream keeps its text but not half-received tool calls.
     if (!complete) calls = [];
     const final = parts();
-    deps.store.db.transaction(() => {
-      writeUsage(deps, turnId, usageRows.splice(0));
-      draft.finish(final, complete ? 'complete' : 'partial');
-    })();
+    record(final, complete ? 'complete' : 'partial');
     if (final.length > 0) deps.history.push({ role: 'assistant', parts: final });
     return { text, calls, finish, error, cancelled };
   } finally {
-    // The consumer stopped reading mid-step: still keep what the step cost.
-    if (usageRows.length > 0) writeUsage(deps, turnId, usageRows.splice(0));
+    // The consumer stopped reading mid-step: still keep what was streamed and what it cost.
+    if (!recorded) record(parts(), 'partial');
   }
 }
 
-interface UsageRow {
-  model: ModelInfo;
-  usage: Usage;
-  usd: number;
-}
-
-function writeUsage(deps: TurnDeps, turnId: string, rows: UsageRow[]): void {
-  for (const { model, usage, usd } of rows) {
-    deps.store.usage.record({
-      sessionId: deps.sessionId,
-      turnId,
-      profile: model.profile,
-      model: model.model,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      cachedInputTokens: usage.cachedInputTokens ?? 0,
-      reasoningTokens: usage.reasoningTokens ?? 0,
-      costUsd: usd,
-    });
+/** Adds one usage report to the call's entry for its model (one entry per model). */
+function addUsage(into: ModelUsage[], add: ModelUsage): void {
+  const same = into.find((u) => u.model.profile === add.model.profile && u.model.model === add.model.model);
+  if (!same) {
+    into.push({ ...add, usage: { ...add.usage } });
+    return;
   }
+  const u = same.usage;
+  u.inputTokens += add.usage.inputTokens;
+  u.outputTokens += add.usage.outputTokens;
+  const cached = (u.cachedInputTokens ?? 0) + (add.usage.cachedInputTokens ?? 0);
+  const reasoning = (u.reasoningTokens ?? 0) + (add.usage.reasoningTokens ?? 0);
+  if (cached > 0) u.cachedInputTokens = cached;
+  if (reasoning > 0) u.reasoningTokens = reasoning;
+  same.costUsd += add.costUsd;
 }
 
 /** Gives a call a session-unique id when the model reused one (the store keys results by it). */

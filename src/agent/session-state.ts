@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import type { HistoryPair, Summaries } from '../context/types.js';
-import type { Store } from '../store/index.js';
+import type { SessionStateRepo } from '../store/index.js';
 import type { PermissionRule } from '../tools/permissions.js';
 import type { PlanItem } from '../tools/types.js';
 
@@ -80,7 +80,12 @@ function declared(key: string): void {
   }
 }
 
-export function sessionState(store: Store, sessionId: string): SessionState {
+/** Where session state lives: the store's state table (or a stand-in in memory). */
+export interface StateStore {
+  state: Pick<SessionStateRepo, 'get' | 'set' | 'delete'>;
+}
+
+export function sessionState(store: StateStore, sessionId: string): SessionState {
   return {
     get(key) {
       declared(key);

@@ -4,7 +4,7 @@ import { formatInstructions, loadInstructions } from '../context/instructions.js
 import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
 import type { TokenCalibrator } from '../context/tokens.js';
 import { duration, MAX_TIMER_MS } from '../llm/timers.js';
-import type { Message, Provider, Usage } from '../llm/types.js';
+import type { Message, Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { SessionRow, Store } from '../store/index.js';
 import type { ToolLoading } from '../tools/loading.js';
@@ -21,6 +21,8 @@ import { Interactions } from './interactions.js';
 import { type LeaseSettings, SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
+import { UsageMeter } from './record.js';
+import { SessionRecorder } from './recorder.js';
 import { sessionState } from './session-state.js';
 import { TurnStopped, turnSignal } from './stop.js';
 
@@ -86,6 +88,8 @@ export class Session {
   private running = false;
   private readonly callIds = new Set<string>();
   private readonly services: SessionServices;
+  /** Writes every message, tool-call transition and model call's usage of this session's turns. */
+  private readonly recorder: SessionRecorder;
   private readonly policy: PermissionPolicy;
   private context: SessionContext | undefined;
   private memoryJob: Promise<void> = Promise.resolve();
@@ -114,6 +118,7 @@ export class Session {
       loaded: new Set(state.get(STATE_LOADED_TOOLS) ?? []),
       ...(opts.fs ? { fs: opts.fs } : {}),
     };
+    this.recorder = new SessionRecorder(deps.store, row.id);
     this.policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
     this.policy.restoreGrants(state.get(STATE_GRANTS) ?? []);
   }
@@ -240,8 +245,7 @@ export class Session {
   }
 
   private async *run(input: string, opts: PromptOptions, signal: AbortSignal): AsyncGenerator<AgentEvent> {
-    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-    let cost = 0;
+    const usage = new UsageMeter();
     const again = opts.retry ? retryInput(this.history) : undefined;
     if (opts.retry && !again) return yield* nothingToRetry(this.id);
     let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
@@ -263,6 +267,8 @@ export class Session {
       const result: TurnResult = yield* runTurn(
         {
           ...this.deps,
+          recorder: this.recorder,
+          usage,
           sessionId: this.id,
           cwd: this.row.cwd,
           history: this.history,
@@ -279,9 +285,6 @@ export class Session {
         next,
         `t_${randomUUID().slice(0, 12)}`,
       );
-      usage.inputTokens += result.usage.inputTokens;
-      usage.outputTokens += result.usage.outputTokens;
-      cost += result.costUsd;
       last = result;
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
@@ -291,15 +294,15 @@ export class Session {
       this.nameInBackground(context);
       this.memoryInBackground(context);
     }
-    const leftover = this.saveLeftovers();
+    const leftover = await this.saveLeftovers();
     yield {
       type: 'done',
       sessionId: this.id,
       reason: last.reason,
       text: last.text,
       message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
-      usage,
-      costUsd: cost,
+      usage: { ...usage.total },
+      costUsd: usage.costUsd,
     };
   }
 
@@ -375,13 +378,13 @@ export class Session {
   }
 
   /** Messages queued but never sent (the turn was cancelled) are kept in the transcript. */
-  private saveLeftovers(): string | undefined {
+  private async saveLeftovers(): Promise<string | undefined> {
     const rest = [...this.steering.splice(0), ...this.followUps.splice(0)];
     if (rest.length === 0) return undefined;
     const turnId = `t_${randomUUID().slice(0, 12)}`;
     for (const text of rest) {
       const parts = [{ type: 'text' as const, text }];
-      this.deps.store.messages.append(this.id, { turnId, role: 'user', parts });
+      await this.recorder.record({ type: 'message', turnId, role: 'user', parts });
       this.history.push({ role: 'user', parts });
     }
     return `${rest.length} queued message(s) were saved to the session for the next turn.`;

@@ -1,18 +1,21 @@
 import { screenToolImages } from '../llm/images.js';
-import type { ImagePart, ToolCallPart, ToolResultPart } from '../llm/types.js';
-import type { Store } from '../store/index.js';
+import type { ToolCallPart, ToolResultPart } from '../llm/types.js';
+import { type ToolCallOutcome, type ToolCallRecord, toolContent } from '../store/tool-record.js';
+import { toolKind, toolTitle } from '../tools/call-info.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { runTool } from '../tools/run.js';
+import { runTool, type ToolRunStatus } from '../tools/run.js';
 import { Channel } from '../util/channel.js';
 import { authorize } from './approval.js';
 import type { DoomLoopDetector } from './doom.js';
-import type { AgentEvent, ToolStatus } from './events.js';
+import type { AgentEvent } from './events.js';
 import { makeHost, type SessionServices } from './host.js';
+import { resultPart, type TurnRecorder } from './record.js';
 import { TurnStopped } from './stop.js';
 
 export interface ToolExecDeps {
-  store: Store;
+  /** Every transition of every call is recorded here before a face sees it. */
+  recorder: TurnRecorder;
   tools: ToolRegistry;
   sessionId: string;
   turnId: string;
@@ -50,30 +53,58 @@ function cancelledOutput(signal: AbortSignal): string {
   return CANCELLED;
 }
 
+const OUTCOME: Record<ToolRunStatus, ToolCallOutcome> = {
+  ok: 'completed',
+  error: 'error',
+  cancelled: 'cancelled',
+  denied: 'denied',
+};
+
 /**
- * Runs one model response's tool calls. Consecutive concurrency-safe calls run
- * together (at most `maxParallel` at once); every other call runs alone, in order.
- * Between serial steps it checks for cancellation and steering; every call gets
- * a stored result, so call/result pairs stay consistent whatever happens.
+ * One call's record: each transition makes a new record (events already sent keep
+ * theirs), records it, and tells the faces.
+ */
+class CallRecord {
+  constructor(
+    private readonly deps: ToolExecDeps,
+    public current: ToolCallRecord,
+  ) {}
+
+  move(state: ToolCallRecord['state'], patch: Partial<ToolCallRecord> = {}): AgentEvent {
+    this.current = { ...this.current, ...patch, state };
+    this.deps.recorder.record({ type: 'tool_update', record: this.current });
+    return { type: 'tool_update', record: this.current };
+  }
+
+  /** Ends a call that never ran (skipped, cancelled, stopped by the doom-loop guard). */
+  end(state: ToolCallOutcome, output: string): AgentEvent {
+    return this.move(state, { content: toolContent(output), finishedAt: Date.now() });
+  }
+}
+
+/**
+ * Runs one model response's tool calls. Every call is `pending` first; consecutive
+ * concurrency-safe calls then run together (at most `maxParallel` at once); every
+ * other call runs alone, in order. Between serial steps it checks for cancellation
+ * and steering; every call ends with a recorded result, so call/result pairs stay
+ * consistent whatever happens.
  */
 export async function* executeToolCalls(
   deps: ToolExecDeps,
   calls: readonly ToolCallPart[],
 ): AsyncGenerator<AgentEvent, ToolExecOutcome> {
-  const results: ToolResultPart[] = new Array(calls.length);
+  const createdAt = Date.now();
+  const records = calls.map((call) => new CallRecord(deps, pendingRecord(deps, call, createdAt)));
+  for (const r of records) {
+    deps.recorder.record({ type: 'tool_update', record: r.current });
+    yield { type: 'tool_update', record: r.current };
+  }
   let stop: ToolExecOutcome['stop'];
   let stopMessage: string | undefined;
   let i = 0;
 
-  const settle = (from: number, status: ToolStatus, output: string): AgentEvent[] => {
-    const events: AgentEvent[] = [];
-    for (let k = from; k < calls.length; k++) {
-      const call = calls[k]!;
-      results[k] = record(deps, call, status, output, 0);
-      events.push({ type: 'tool_finish', callId: call.id, name: call.name, status, output, durationMs: 0 });
-    }
-    return events;
-  };
+  const settle = (from: number, state: ToolCallOutcome, output: string): AgentEvent[] =>
+    records.slice(from).map((r) => r.end(state, output));
 
   while (i < calls.length) {
     if (deps.signal.aborted) {
@@ -88,22 +119,32 @@ export async function* executeToolCalls(
     const batch = nextBatch(deps, calls, i);
     const doomAt = batch.findIndex((call) => deps.doom.record(call));
     if (doomAt >= 0) {
-      const runnable = batch.slice(0, doomAt);
-      if (runnable.length > 0) yield* runBatch(deps, runnable, i, results);
-      const call = batch[doomAt]!;
-      stopMessage = `Stopped: the model called ${call.name} with the same arguments 3 times in a row. The task may not be complete; rephrase the request or give more detail.`;
-      const output = `[ERROR] ${stopMessage}`;
+      if (doomAt > 0) yield* runBatch(deps, calls, records, i, doomAt);
       const k = i + doomAt;
-      results[k] = record(deps, call, 'error', output, 0);
-      yield { type: 'tool_finish', callId: call.id, name: call.name, status: 'error', output, durationMs: 0 };
+      stopMessage = `Stopped: the model called ${calls[k]!.name} with the same arguments 3 times in a row. The task may not be complete; rephrase the request or give more detail.`;
+      yield records[k]!.end('error', `[ERROR] ${stopMessage}`);
       yield* settle(k + 1, 'skipped', '[SKIPPED] The turn stopped before this call ran.');
       stop = 'doom_loop';
       break;
     }
-    yield* runBatch(deps, batch, i, results);
+    yield* runBatch(deps, calls, records, i, batch.length);
     i += batch.length;
   }
-  return { results, stop, stopMessage };
+  return { results: records.map((r) => resultPart(r.current)), stop, stopMessage };
+}
+
+function pendingRecord(deps: ToolExecDeps, call: ToolCallPart, createdAt: number): ToolCallRecord {
+  return {
+    callId: call.id,
+    turnId: deps.turnId,
+    name: call.name,
+    args: call.args,
+    state: 'pending',
+    title: toolTitle(deps.tools, call.name, call.args),
+    kind: toolKind(deps.tools, call.name),
+    content: [],
+    createdAt,
+  };
 }
 
 /** The calls starting at `from` that may run together: a run of concurrency-safe calls, or one call. */
@@ -119,35 +160,40 @@ function isParallel(deps: ToolExecDeps, call: ToolCallPart): boolean {
   return call.argsError === undefined && deps.tools.get(call.name)?.concurrencySafe === true;
 }
 
+/** Runs the `count` calls from `offset` together, their events merged as they come. */
 async function* runBatch(
   deps: ToolExecDeps,
-  batch: readonly ToolCallPart[],
+  calls: readonly ToolCallPart[],
+  records: readonly CallRecord[],
   offset: number,
-  results: ToolResultPart[],
+  count: number,
 ): AsyncGenerator<AgentEvent> {
   const events = new Channel<AgentEvent>();
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < batch.length) {
-      const k = next++;
-      results[offset + k] = await runOne(deps, batch[k]!, (e) => events.push(e));
+    while (next < count) {
+      const k = offset + next++;
+      await runOne(deps, calls[k]!, records[k]!, (e) => events.push(e));
     }
   };
-  const width = Math.max(1, Math.min(deps.maxParallel, batch.length));
+  const width = Math.max(1, Math.min(deps.maxParallel, count));
   const all = Promise.all(Array.from({ length: width }, worker)).finally(() => events.close());
   for await (const e of events) yield e;
   await all;
 }
 
+/**
+ * One call from `pending` to its end: validated, authorised (`awaiting_approval`
+ * while the user is asked), then `running` right before the tool executes.
+ */
 async function runOne(
   deps: ToolExecDeps,
   call: ToolCallPart,
+  record: CallRecord,
   emit: (e: AgentEvent) => void,
-): Promise<ToolResultPart> {
-  emit({ type: 'tool_start', callId: call.id, name: call.name, args: call.args });
-  startCall(deps, call);
-  const started = performance.now();
+): Promise<void> {
   const signal = deps.signal;
+  let started = 0;
   const r = await runTool(
     deps.tools,
     call,
@@ -172,63 +218,26 @@ async function runOne(
           callId: call.id,
           args: call.args,
           signal,
-          emit,
+          // The policy asks the user: the call waits for the answer from here.
+          emit: (e) => {
+            if (e.type === 'approval_request') emit(record.move('awaiting_approval'));
+            emit(e);
+          },
         }),
+      onStart: () => {
+        started = performance.now();
+        emit(record.move('running', { startedAt: Date.now() }));
+      },
     },
   );
-  const durationMs = Math.round(performance.now() - started);
+  const ran = record.current.startedAt !== undefined;
   // Images a model cannot take (too big, another type) stay out, the output says why.
   const { output, images } = screenToolImages(r.output, r.images);
-  const result = persist(deps, call, r.status, output, durationMs, images);
-  emit({
-    type: 'tool_finish',
-    callId: call.id,
-    name: call.name,
-    status: r.status,
-    output,
-    durationMs,
-  });
-  return result;
-}
-
-/** Stores a call that never ran (skipped, cancelled, doom loop) together with its result. */
-function record(
-  deps: ToolExecDeps,
-  call: ToolCallPart,
-  status: ToolStatus,
-  output: string,
-  durationMs: number,
-): ToolResultPart {
-  startCall(deps, call);
-  return persist(deps, call, status, output, durationMs);
-}
-
-function startCall(deps: ToolExecDeps, call: ToolCallPart): void {
-  deps.store.toolCalls.start(deps.sessionId, {
-    callId: call.id,
-    turnId: deps.turnId,
-    name: call.name,
-    args: call.args,
-  });
-}
-
-function persist(
-  deps: ToolExecDeps,
-  call: ToolCallPart,
-  status: ToolStatus,
-  output: string,
-  durationMs: number,
-  images?: ImagePart[],
-): ToolResultPart {
-  const part: ToolResultPart = {
-    type: 'tool-result',
-    callId: call.id,
-    name: call.name,
-    output,
-    isError: status !== 'ok',
-    ...(images ? { images } : {}),
-  };
-  deps.store.messages.append(deps.sessionId, { turnId: deps.turnId, role: 'tool', parts: [part] });
-  deps.store.toolCalls.finish(call.id, { status, output, durationMs }, deps.sessionId);
-  return part;
+  emit(
+    record.move(OUTCOME[r.status], {
+      content: toolContent(output, images),
+      finishedAt: Date.now(),
+      ...(ran ? { durationMs: Math.round(performance.now() - started) } : {}),
+    }),
+  );
 }

@@ -3,7 +3,8 @@
  * each is reported on stderr with the flag that would have let it run, and the run
  * exits with its own code (EXIT.REFUSED) so scripts notice.
  */
-import type { AgentEvent } from '../agent/index.js';
+import type { AgentEvent, ToolCallRecord } from '../agent/index.js';
+import { contentText } from '../runtime/tool-record.js';
 
 export interface Refusal {
   tool: string;
@@ -15,23 +16,22 @@ export interface Refusal {
   rerunWith?: string;
 }
 
-type ToolFinish = Extract<AgentEvent, { type: 'tool_finish' }>;
-
-/** The refusal a finished call reports, if it was refused by the policy (not by a person). */
+/** The refusal an ended call reports, if it was refused by the policy (not by a person). */
 export function refusalOf(e: AgentEvent): Refusal | undefined {
-  if (e.type !== 'tool_finish' || e.status !== 'denied') return undefined;
-  return parse(e);
+  if (e.type !== 'tool_update' || e.record.state !== 'denied') return undefined;
+  return parse(e.record);
 }
 
-function parse(e: ToolFinish): Refusal | undefined {
-  const first = e.output.split('\n', 1)[0] ?? '';
-  const rerun = /the user can rerun with (.+?)\.?$/m.exec(e.output)?.[1];
+function parse(r: ToolCallRecord): Refusal | undefined {
+  const output = contentText(r.content);
+  const first = output.split('\n', 1)[0] ?? '';
+  const rerun = /the user can rerun with (.+?)\.?$/m.exec(output)?.[1];
   const asked = /^\[DENIED\] (.+?) needs the user's approval(?: \((.+)\))?, and nobody can approve/.exec(
     first,
   );
   if (asked) {
     return {
-      tool: e.name,
+      tool: r.name,
       call: asked[1]!,
       reason: asked[2] ? `needs approval (${asked[2]})` : 'needs approval',
       ...(rerun ? { rerunWith: rerun } : {}),
@@ -41,7 +41,7 @@ function parse(e: ToolFinish): Refusal | undefined {
   if (barred) {
     // Read-only mode says which mode would let it run.
     return {
-      tool: e.name,
+      tool: r.name,
       call: barred[1]!,
       reason: `not allowed here (${barred[2]})`,
       ...(rerun ? { rerunWith: rerun } : {}),

@@ -1,4 +1,5 @@
 import type { AgentEvent, StopReason } from '../agent/index.js';
+import { contentText, isFinished } from '../runtime/tool-record.js';
 import { duration } from '../util/duration.js';
 import { jsonText } from './json-out.js';
 import { type Refusal, refusalLine, refusalOf } from './refusals.js';
@@ -129,14 +130,18 @@ export function textRenderer(
           shown = true;
           atLineStart = e.text.endsWith('\n');
           break;
-        case 'tool_start':
-          if (progress) say(`⏺ ${e.name} ${brief(e.args)}\n`);
-          break;
-        case 'tool_finish': {
+        case 'tool_update': {
+          const r = e.record;
           // A refusal by the policy is always shown, with what would let the call run.
           const refusal = refusalOf(e);
           if (refusal) say(refusalLine(refusal));
-          else if (progress && e.status !== 'ok') say(`  ${e.status}: ${firstLine(e.output)}\n`);
+          else if (progress) {
+            // A call shows as started once it runs; one that failed its validation shows with its error.
+            const never = r.startedAt === undefined && r.state === 'error';
+            if (r.state === 'running' || never) say(`⏺ ${r.name} ${brief(r.args)}\n`);
+            if (isFinished(r.state) && r.state !== 'completed')
+              say(`  ${r.state}: ${firstLine(contentText(r.content))}\n`);
+          }
           break;
         }
         case 'plan':
@@ -216,7 +221,7 @@ export function jsonRenderer(out: Writer): Renderer {
     event(e) {
       const refusal = refusalOf(e);
       if (refusal) refused.push(refusal);
-      if (e.type === 'tool_finish') tools++;
+      if (e.type === 'tool_update' && isFinished(e.record.state)) tools++;
       if (e.type === 'turn_end') iterations += e.iterations;
       if (e.type !== 'done') return;
       const result = {

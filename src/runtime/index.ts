@@ -14,7 +14,10 @@ export type {
   AgentEventType,
   ApprovalDecision,
   StopReason,
-  ToolStatus,
+  ToolCallKind,
+  ToolCallRecord,
+  ToolCallState,
+  ToolContent,
 } from '../agent/events.js';
 export type { Session } from '../agent/index.js';
 export type { PromptOptions } from '../agent/session.js';

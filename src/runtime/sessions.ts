@@ -6,6 +6,7 @@
 import type { Agent, Session } from '../agent/index.js';
 import type { Message, Part } from '../llm/types.js';
 import type { SessionRow, Store, StoredMessage, ToolCallRow, UsageTotals } from '../store/index.js';
+import { isFinished } from '../store/tool-record.js';
 import { RuntimeError } from './errors.js';
 
 export type SessionInfo = SessionRow;
@@ -149,13 +150,22 @@ export class SessionsService {
       for (const m of messages)
         store.messages.append(row.id, { turnId: m.turnId, role: m.role, parts: m.parts, status: m.status });
       for (const c of store.toolCalls.list(from.id)) {
-        if (!callIds.has(c.callId) || c.status === 'running') continue;
-        store.toolCalls.start(row.id, { callId: c.callId, turnId: c.turnId, name: c.name, args: c.args });
-        store.toolCalls.finish(
-          c.callId,
-          { status: c.status, output: c.output ?? '', durationMs: c.durationMs ?? 0 },
-          row.id,
-        );
+        if (!callIds.has(c.callId) || !isFinished(c.state)) continue;
+        // The ended call as it was, its times kept (title and kind are not stored).
+        store.toolCalls.save(row.id, {
+          callId: c.callId,
+          turnId: c.turnId,
+          name: c.name,
+          args: c.args,
+          state: c.state,
+          title: c.name,
+          kind: 'other',
+          content: [{ type: 'text', text: c.output ?? '' }],
+          createdAt: c.createdAt,
+          ...(c.startedAt === null ? {} : { startedAt: c.startedAt }),
+          ...(c.finishedAt === null ? {} : { finishedAt: c.finishedAt }),
+          ...(c.durationMs === null ? {} : { durationMs: c.durationMs }),
+        });
       }
       return row;
     })();

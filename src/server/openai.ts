@@ -231,7 +231,7 @@ function streamChat(c: Context, job: StreamJob): Response {
           wroteText = true;
           await send(frame(`{"content":${JSON.stringify(text)}}`));
         } else if (e.type === 'thinking_delta') await send(frame(JSON.stringify({ [field]: e.text })));
-        else if (e.type === 'tool_start') toolSinceText = true;
+        else if (e.type === 'tool_update') toolSinceText = true;
         else if (e.type === 'error') error = e.message;
         else if (e.type === 'done') done = e;
       }

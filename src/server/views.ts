@@ -1,8 +1,10 @@
 /** JSON views of stored rows: sessions, messages and memories in the API's snake_case shapes. */
+
 import type { Part } from '../llm/types.js';
 import type { MemorySearchHit } from '../memory/api.js';
 import type { Memory } from '../memory/types.js';
 import type { SessionInfo, SessionsService, StoredMessage, ToolCallRow } from '../runtime/sessions.js';
+import { isFinished } from '../runtime/tool-record.js';
 
 export interface SessionView {
   id: string;
@@ -38,13 +40,20 @@ export function sessionView(
   };
 }
 
-/** Stored parts as they are, with a tool result's status and duration from the tool-call log. */
+/**
+ * Stored parts as they are; a tool call with its state now, and a tool result with its
+ * call's final state (`status`) and duration, from the tool-call log.
+ */
 function partView(part: Part, calls: Map<string, ToolCallRow>): Record<string, unknown> {
+  if (part.type === 'tool-call') {
+    const call = calls.get(part.id);
+    return call ? { ...part, state: call.state } : { ...part };
+  }
   if (part.type !== 'tool-result') return { ...part };
   const call = calls.get(part.callId);
   return {
     ...part,
-    status: call && call.status !== 'running' ? call.status : part.isError ? 'error' : 'ok',
+    status: call && isFinished(call.state) ? call.state : part.isError ? 'error' : 'completed',
     ...(call?.durationMs != null ? { durationMs: call.durationMs } : {}),
   };
 }

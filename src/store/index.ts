@@ -46,14 +46,19 @@ export type {
 } from './sessions.js';
 export { MIN_PREFIX_LENGTH } from './sessions.js';
 export type { SessionStateRepo } from './state.js';
-export type {
-  StartToolCall,
-  ToolCallOutcome,
-  ToolCallRepo,
-  ToolCallResult,
-  ToolCallRow,
-  ToolCallStatus,
-} from './tool-calls.js';
+export type { StartToolCall, ToolCallRepo, ToolCallResult, ToolCallRow } from './tool-calls.js';
+export {
+  contentImages,
+  contentText,
+  isFinished,
+  TOOL_CALL_STATES,
+  type ToolCallKind,
+  type ToolCallOutcome,
+  type ToolCallRecord,
+  type ToolCallState,
+  type ToolContent,
+  toolContent,
+} from './tool-record.js';
 export type { UsageRepo, UsageRow, UsageTotals } from './usage.js';
 
 export interface StoreOptions {

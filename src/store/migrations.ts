@@ -261,4 +261,40 @@ export const migrations: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 8,
+    name: "tool call states (pending, awaiting_approval, running, completed…); a call's creation and start times apart",
+    // The states of the one tool-call record (store/tool-record.ts): 'ok' is now 'completed'.
+    // A row is written when the call is received, so created_at is when; started_at is
+    // when it began running (null: it never ran).
+    up: `
+      CREATE TABLE tool_calls_v8 (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        call_id     TEXT NOT NULL,
+        turn_id     TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        args        TEXT NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'pending'
+                    CHECK (status IN ('pending', 'awaiting_approval', 'running', 'completed', 'error',
+                                      'denied', 'cancelled', 'skipped', 'interrupted')),
+        output      TEXT,
+        created_at  INTEGER NOT NULL,
+        started_at  INTEGER,
+        finished_at INTEGER,
+        duration_ms REAL,
+        UNIQUE (session_id, call_id)
+      );
+      INSERT INTO tool_calls_v8
+        (id, session_id, call_id, turn_id, name, args, status, output, created_at, started_at, finished_at, duration_ms)
+        SELECT id, session_id, call_id, turn_id, name, args,
+               CASE status WHEN 'ok' THEN 'completed' ELSE status END,
+               output, started_at, started_at, finished_at, duration_ms
+        FROM tool_calls;
+      DROP TABLE tool_calls;
+      ALTER TABLE tool_calls_v8 RENAME TO tool_calls;
+      CREATE INDEX tool_calls_by_call_id ON tool_calls (call_id);
+      CREATE INDEX tool_calls_running ON tool_calls (session_id) WHERE finished_at IS NULL;
+    `,
+  },
 ];

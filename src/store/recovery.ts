@@ -1,8 +1,9 @@
 /**
  * Recovery after a runner died (kill -9, a crash, a power cut) in the middle of a
- * turn: the tool calls it left `running` are marked `interrupted`, and every call of
- * its last assistant message that has no result gets one, a model-readable error, so
- * the transcript stays a consistent call/result sequence for any face and any model.
+ * turn: the tool calls it left unfinished (pending, awaiting approval or running) are
+ * marked `interrupted`, and every call of its last assistant message that has no
+ * result gets one, a model-readable error, so the transcript stays a consistent
+ * call/result sequence for any face and any model.
  */
 import type Database from 'better-sqlite3';
 import type { ToolResultPart } from '../llm/types.js';
@@ -48,8 +49,8 @@ export function recoverSession(repos: RecoveryRepos, sessionId: string): number 
       toolCalls.finish(
         row.callId,
         result
-          ? { status: result.isError ? 'error' : 'ok', output: result.output, durationMs: 0 }
-          : { status: 'interrupted', output: INTERRUPTED_OUTPUT, durationMs: 0 },
+          ? { state: result.isError ? 'error' : 'completed', output: result.output, durationMs: 0 }
+          : { state: 'interrupted', output: INTERRUPTED_OUTPUT, durationMs: 0 },
         sessionId,
       );
       if (!result) count += 1;
@@ -74,7 +75,7 @@ export function recoverSession(repos: RecoveryRepos, sessionId: string): number 
         });
         toolCalls.finish(
           call.id,
-          { status: 'interrupted', output: INTERRUPTED_OUTPUT, durationMs: 0 },
+          { state: 'interrupted', output: INTERRUPTED_OUTPUT, durationMs: 0 },
           sessionId,
         );
         count += 1;

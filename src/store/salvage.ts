@@ -117,9 +117,16 @@ function recreateSessions(dest: Database.Database): number {
   const has = (name: string) =>
     dest.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
   if (!has('sessions')) return 0;
+  // Tool calls have had a created_at since migration 8 (started_at before: null now for a call that never ran).
+  const callsAt = dest
+    .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('tool_calls')")
+    .all()
+    .some((c) => c.name === 'created_at')
+    ? 'created_at'
+    : 'started_at';
   const sources = [
     ['messages', 'created_at'],
-    ['tool_calls', 'started_at'],
+    ['tool_calls', callsAt],
     ['usage', 'created_at'],
   ].filter(([table]) => has(table!));
   if (sources.length === 0) return 0;

@@ -41,6 +41,11 @@ export interface RunToolOptions {
    * policy); a refusal becomes the call's result and the tool never runs.
    */
   authorize?: (tool: Tool, args: unknown, ctx: ToolContext) => Promise<Authorization>;
+  /**
+   * Called once the call is valid and allowed, right before the tool runs: never for
+   * a call that is invalid, refused or cancelled before it started.
+   */
+  onStart?: () => void;
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
@@ -290,6 +295,7 @@ async function runUntruncated(
     };
   }
 
+  opts.onStart?.();
   const run = await execute(tool, parsed.data, ctx, opts);
   if (run.cancelled) {
     return {

@@ -124,7 +124,7 @@ describe('ACP agent (in-process)', () => {
     const toolMsg = wireMessages(h.server.requests[1]!.body).find((m) => m.role === 'tool')!;
     expect(wireText(toolMsg)).toContain('ping');
     expect(w.updates).toContainEqual(
-      expect.objectContaining({ sessionUpdate: 'tool_call', status: 'in_progress' }),
+      expect.objectContaining({ sessionUpdate: 'tool_call_update', status: 'in_progress' }),
     );
     await w.close();
     await mcp.close();
@@ -155,7 +155,12 @@ describe('ACP agent (in-process)', () => {
       ],
     });
     const call = w.updates.find((u) => u.sessionUpdate === 'tool_call');
-    expect(call).toMatchObject({ kind: 'think', status: 'in_progress' });
+    expect(call).toMatchObject({ kind: 'think', status: 'pending', title: 'todo_write' });
+    expect(w.updates).toContainEqual({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: call!.toolCallId,
+      status: 'in_progress',
+    });
     await w.close();
   });
 
@@ -221,11 +226,19 @@ describe('ACP agent (in-process)', () => {
     );
     expect(finished).toHaveLength(2);
     expect(w.asks).toHaveLength(1);
-    // The second call is shown running at once: the grant covers it.
+    // The second call runs without asking: the grant covers it.
     const calls = w.updates.filter((u) => u.sessionUpdate === 'tool_call');
     expect(calls.map((u) => (u.sessionUpdate === 'tool_call' ? u.status : ''))).toEqual([
       'pending',
+      'pending',
+    ]);
+    const second = calls[1]!.sessionUpdate === 'tool_call' ? calls[1]!.toolCallId : '';
+    const updates = w.updates.filter(
+      (u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === second,
+    );
+    expect(updates.map((u) => (u.sessionUpdate === 'tool_call_update' ? u.status : ''))).toEqual([
       'in_progress',
+      'completed',
     ]);
     await w.close();
   });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
-import { collect } from '../support/collect.js';
+import { collect, endedCalls } from '../support/collect.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
@@ -64,8 +64,8 @@ describe('approvals', () => {
     expect(toolResults(1)[0]).toMatch(
       /^\[DENIED\] The user rejected sleep_exec \(run deploy\): not on a Friday/,
     );
-    expect(events.find((e) => e.type === 'tool_finish')).toMatchObject({ status: 'denied' });
-    expect(h.store.toolCalls.list(session.id)[0]?.status).toBe('denied');
+    expect(endedCalls(events)[0]).toMatchObject({ state: 'denied' });
+    expect(h.store.toolCalls.list(session.id)[0]?.state).toBe('denied');
   });
 
   it('"always" grants the exact call for the rest of the session, also after a resume', async () => {
@@ -132,7 +132,7 @@ describe('approvals', () => {
       events.push(e);
       if (e.type === 'approval_request') ac.abort();
     }
-    expect(events.find((e) => e.type === 'tool_finish')).toMatchObject({ status: 'cancelled' });
+    expect(endedCalls(events)[0]).toMatchObject({ state: 'cancelled' });
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'cancelled' });
     expect(h.log).toHaveLength(0);
     expect(h.server.requests).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
+import { endedCalls, statesOf } from '../support/collect.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
@@ -44,7 +45,7 @@ describe('cancellation', () => {
     const ac = new AbortController();
     const session = h.agent().newSession();
     const events = await drive(session.prompt('go', { signal: ac.signal }), (e) => {
-      if (e.type === 'tool_start') setTimeout(() => ac.abort(), 30);
+      if (e.type === 'tool_update' && e.record.state === 'running') setTimeout(() => ac.abort(), 30);
     });
     expect(last(events).reason).toBe('cancelled');
     expect(h.log[0]?.aborted).toBe(true);
@@ -78,14 +79,15 @@ describe('cancellation', () => {
     const ac = new AbortController();
     const session = h.agent().newSession();
     const events = await drive(session.prompt('two steps', { signal: ac.signal }), (e) => {
-      if (e.type === 'tool_finish' && e.status === 'ok') ac.abort();
+      if (e.type === 'tool_update' && e.record.state === 'completed') ac.abort();
     });
     expect(h.log.map((e) => e.label)).toEqual(['first']);
-    const finishes = events.filter((e) => e.type === 'tool_finish');
-    expect(finishes.map((e) => e.type === 'tool_finish' && e.status)).toEqual(['ok', 'cancelled']);
+    expect(endedCalls(events).map((r) => r.state)).toEqual(['completed', 'cancelled']);
+    // The second call never ran: it went from pending straight to cancelled.
+    expect(statesOf(events, endedCalls(events)[1]!.callId)).toEqual(['pending', 'cancelled']);
     expect(last(events).reason).toBe('cancelled');
     const calls = h.store.toolCalls.list(session.id);
-    expect(calls.map((c) => c.status)).toEqual(['ok', 'cancelled']);
+    expect(calls.map((c) => c.state)).toEqual(['completed', 'cancelled']);
   });
 });
 
@@ -100,13 +102,12 @@ describe('steering and follow-up', () => {
     const session = h.agent().newSession();
     let steered = false;
     const events = await drive(session.prompt('do two things'), (e) => {
-      if (e.type === 'tool_start' && !steered) steered = session.steer('stop, do something else');
+      if (e.type === 'tool_update' && e.record.state === 'running' && !steered)
+        steered = session.steer('stop, do something else');
     });
     expect(steered).toBe(true);
     expect(h.log.map((e) => e.label)).toEqual(['one']);
-    expect(
-      events.filter((e) => e.type === 'tool_finish').map((e) => e.type === 'tool_finish' && e.status),
-    ).toEqual(['ok', 'skipped']);
+    expect(endedCalls(events).map((r) => r.state)).toEqual(['completed', 'skipped']);
     const msgs = wireMessages(h.server.requests[1]!.body);
     const tail = msgs.slice(-3);
     expect(tail.map((m) => m.role)).toEqual(['tool', 'tool', 'user']);

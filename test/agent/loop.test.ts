@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
-import { collect } from '../support/collect.js';
+import { collect, endedCalls, statesOf } from '../support/collect.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
@@ -38,8 +38,7 @@ describe('ReAct loop', () => {
         'turn_start',
         'thinking_delta',
         'text_delta',
-        'tool_start',
-        'tool_finish',
+        'tool_update',
         'usage',
         'turn_end',
         'done',
@@ -48,9 +47,17 @@ describe('ReAct loop', () => {
     expect(events[0]).toMatchObject({ type: 'turn_start', input: 'look around', sessionId: session.id });
     const thinking = events.flatMap((e) => (e.type === 'thinking_delta' ? [e.text] : [])).join('');
     expect(thinking).toBe('I should look.');
-    const finish = events.find((e) => e.type === 'tool_finish');
-    expect(finish).toMatchObject({ name: 'sleep_read', status: 'ok', output: 'sleep_read a done' });
-    expect(finish?.type === 'tool_finish' && finish.durationMs).toBeGreaterThanOrEqual(0);
+    const [finish] = endedCalls(events);
+    expect(finish).toMatchObject({
+      name: 'sleep_read',
+      state: 'completed',
+      kind: 'other',
+      title: 'sleep_read: run a',
+      content: [{ type: 'text', text: 'sleep_read a done' }],
+    });
+    expect(finish!.durationMs).toBeGreaterThanOrEqual(0);
+    expect(finish!.startedAt).toBeGreaterThanOrEqual(finish!.createdAt);
+    expect(statesOf(events, finish!.callId)).toEqual(['pending', 'running', 'completed']);
     const usage = events.filter((e) => e.type === 'usage');
     expect(usage).toHaveLength(2);
     expect(usage[0]).toMatchObject({
@@ -99,7 +106,7 @@ describe('ReAct loop', () => {
     expect(rows.map((r) => r.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(rows.every((r) => r.status === 'complete')).toBe(true);
     expect(h.store.toolCalls.list(session.id)).toEqual([
-      expect.objectContaining({ name: 'sleep_read', status: 'ok', output: 'sleep_read x done' }),
+      expect.objectContaining({ name: 'sleep_read', state: 'completed', output: 'sleep_read x done' }),
     ]);
     expect(h.store.usage.totals(session.id)).toMatchObject({ inputTokens: 22, outputTokens: 6, calls: 2 });
     expect(h.store.sessions.get(session.id)?.title).toBe('go');

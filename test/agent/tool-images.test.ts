@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { MAX_IMAGE_BYTES } from '../../src/llm/images.js';
 import type { ToolResultPart } from '../../src/llm/types.js';
 import { defineTool } from '../../src/tools/types.js';
-import { collect } from '../support/collect.js';
+import { collect, endedCalls } from '../support/collect.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { reply } from '../support/script.js';
 import { wireMessages } from '../support/wire.js';
@@ -53,7 +53,11 @@ describe('images a tool returns', () => {
       '[image 2 (image/png) not sent to the model: it is 6.0 MB, over the 5.0 MB limit per image]',
       '[image 3 (image/bmp) not sent to the model: image/bmp is not a type models take (PNG, JPEG, GIF or WebP)]',
     ].join('\n');
-    expect(events.find((e) => e.type === 'tool_finish')).toMatchObject({ output: note });
+    // The record carries the note and the one image that is sent.
+    expect(endedCalls(events)[0]?.content).toEqual([
+      { type: 'text', text: note },
+      { type: 'image', mediaType: 'image/png', data: PIXEL },
+    ]);
 
     const messages = wireMessages(h.server.requests[1]!.body);
     const at = messages.findIndex((m) => m.role === 'tool');

@@ -53,11 +53,24 @@ describe('JSON output', () => {
       session_id: expect.any(String),
       turn_id: expect.any(String),
     });
-    expect(events.find((e) => e.type === 'tool_start')).toMatchObject({
-      call_id: expect.any(String),
-      args: { path: 'b.txt', content: 'y' },
+    const updates = events.filter((e) => e.type === 'tool_update');
+    expect(updates.map((e) => (e.record as { state: string }).state)).toEqual([
+      'pending',
+      'running',
+      'completed',
+    ]);
+    expect(updates[0]).toMatchObject({
+      record: { call_id: expect.any(String), turn_id: expect.any(String), created_at: expect.any(Number) },
     });
-    expect(events.find((e) => e.type === 'tool_finish')).toMatchObject({ duration_ms: expect.any(Number) });
+    expect(updates.at(-1)).toMatchObject({
+      record: {
+        args: { path: 'b.txt', content: 'y' },
+        started_at: expect.any(Number),
+        finished_at: expect.any(Number),
+        duration_ms: expect.any(Number),
+        content: [{ type: 'text', text: expect.stringContaining('b.txt') }],
+      },
+    });
     expect(events.at(-1)).toMatchObject({ type: 'done', session_id: expect.any(String), cost_usd: 0 });
   });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_RESULT } from '../../src/agent/history.js';
 import { Store, type StoredMessage, type ToolCallRow } from '../../src/store/index.js';
@@ -17,14 +18,24 @@ async function killedMidTool(): Promise<string> {
     cwd: t.ctx.work,
   });
   const started = await run.stdoutLine((line) => {
-    const e = JSON.parse(line) as { type: string; name?: string };
-    return e.type === 'tool_start' && e.name === 'bash';
+    const e = JSON.parse(line) as { type: string; record?: { name: string; state: string } };
+    return e.type === 'tool_update' && e.record?.name === 'bash' && e.record.state === 'running';
   });
   expect(started).toContain('sleep 30');
   const first = JSON.parse(run.stdout.split('\n')[0]!) as { session_id?: string; sessionId?: string };
   const sessionId = first.session_id ?? first.sessionId!;
   run.kill('SIGKILL');
   expect((await run.exit).signal).toBe('SIGKILL');
+  // Before any recovery, the row says what the dead run left: a call that was running.
+  const raw = new Database(path.join(t.ctx.home, 'tea.db'), { readonly: true });
+  try {
+    const row = raw
+      .prepare('SELECT status, started_at, finished_at FROM tool_calls WHERE session_id = ?')
+      .get(sessionId);
+    expect(row).toMatchObject({ status: 'running', started_at: expect.any(Number), finished_at: null });
+  } finally {
+    raw.close();
+  }
   return sessionId;
 }
 
@@ -43,7 +54,7 @@ describe('kill -9 while a tool runs', () => {
 
     const { calls, messages } = stored(id);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ name: 'bash', status: 'interrupted', output: INTERRUPTED_RESULT });
+    expect(calls[0]).toMatchObject({ name: 'bash', state: 'interrupted', output: INTERRUPTED_RESULT });
     expect(calls[0]!.finishedAt).not.toBeNull();
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(messages[2]!.parts).toEqual([
@@ -76,7 +87,7 @@ describe('kill -9 while a tool runs', () => {
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(wireText(sent[3]!)).toBe(INTERRUPTED_RESULT);
     const { calls, messages } = stored(id);
-    expect(calls.map((c) => c.status)).toEqual(['interrupted']);
+    expect(calls.map((c) => c.state)).toEqual(['interrupted']);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
   });
 });

@@ -27,9 +27,11 @@ function shellWords(flags: string): string[] {
 
 interface StreamEvent {
   type: string;
-  name?: string;
-  output?: string;
+  record?: { name: string; state: string; content: Array<{ type: string; text?: string }> };
 }
+
+/** The text of an ended call's result, from its stream-json record. */
+const outputOf = (e: StreamEvent): string => (e.record?.content ?? []).map((p) => p.text ?? '').join('');
 
 describe('tea -p when a run stops early', () => {
   it('at the iteration cap, says so in good English with the command that goes on', async () => {
@@ -109,11 +111,11 @@ describe('tea -p when a run stops early', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as StreamEvent)
-      .filter((e) => e.type === 'tool_finish');
-    expect(finished.map((e) => e.output!.split('\n', 1)[0])).toEqual([
+      .filter((e) => e.type === 'tool_update' && e.record?.state === 'cancelled');
+    expect(finished.map((e) => outputOf(e).split('\n', 1)[0])).toEqual([
       '[CANCELLED] bash was stopped: the turn ran past its deadline of 1 s (agent.turn_timeout_s)',
       '[CANCELLED] This call did not run: the turn ran past its deadline of 1 s (agent.turn_timeout_s).',
     ]);
-    for (const e of finished) expect(e.output).not.toMatch(/user/);
+    for (const e of finished) expect(outputOf(e)).not.toMatch(/user/);
   });
 });

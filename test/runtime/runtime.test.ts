@@ -194,6 +194,6 @@ describe('sessions service', () => {
     const calls = rt.sessions.toolCalls(fork.id);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ name: 'read_file' });
-    expect(calls[0]?.status).not.toBe('running');
+    expect(calls[0]?.state).toBe('completed');
   });
 });

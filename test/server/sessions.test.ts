@@ -92,6 +92,11 @@ describe('session routes', () => {
     expect(ask.tool).toBe('write_file');
     expect(existsSync(path.join(t.work, 'approved.txt'))).toBe(false);
     expect((await t.json('GET', `/v1/sessions/${id}`)).body).toMatchObject({ busy: true });
+    // The stored transcript says where the call is: a page loaded now shows it waiting.
+    type Listed = { data: Array<{ parts: Array<{ type: string; state?: string; status?: string }> }> };
+    const parts = async () =>
+      (await t.json<Listed>('GET', `/v1/sessions/${id}/messages`)).body.data.flatMap((m) => m.parts);
+    expect((await parts()).find((p) => p.type === 'tool-call')).toMatchObject({ state: 'awaiting_approval' });
 
     const ok = await t.json(
       'POST',
@@ -103,9 +108,21 @@ describe('session routes', () => {
     const rest = await readSse(`${t.url}/v1/sessions/${id}/events`, untilDone, {
       'last-event-id': upToAsk.at(-1)!.id!,
     });
-    const finish = rest.map(parse).find((e) => e.type === 'tool_finish');
-    expect(finish).toMatchObject({ name: 'write_file', status: 'ok' });
+    // The call's states over SSE: pending, awaiting approval (before the request), then running once allowed.
+    const states = [...upToAsk, ...rest]
+      .map(parse)
+      .flatMap((e) => (e.type === 'tool_update' ? [e.record.state] : []));
+    expect(states).toEqual(['pending', 'awaiting_approval', 'running', 'completed']);
+    const kinds = upToAsk.map(parse).map((e) => (e.type === 'tool_update' ? e.record.state : e.type));
+    expect(kinds.slice(-2)).toEqual(['awaiting_approval', 'approval_request']);
+    const finish = rest.map(parse).find((e) => e.type === 'tool_update' && e.record.state === 'completed');
+    expect(finish).toMatchObject({
+      record: { name: 'write_file', kind: 'edit', title: 'write_file: approved.txt' },
+    });
     expect(readFileSync(path.join(t.work, 'approved.txt'), 'utf8')).toBe('approved content');
+    const stored = await parts();
+    expect(stored.find((p) => p.type === 'tool-call')).toMatchObject({ state: 'completed' });
+    expect(stored.find((p) => p.type === 'tool-result')).toMatchObject({ status: 'completed' });
 
     const again = await t.json<{ error: { code: string } }>(
       'POST',
@@ -138,10 +155,13 @@ describe('session routes', () => {
     const rest = await readSse(`${t.url}/v1/sessions/${id}/events`, untilDone, {
       'last-event-id': upToQuestion.at(-1)!.id!,
     });
-    expect(rest.map(parse).find((e) => e.type === 'tool_finish')).toMatchObject({
-      name: 'ask_user',
-      status: 'ok',
-      output: 'The user answered: 8080, please',
+    expect(
+      rest.map(parse).find((e) => e.type === 'tool_update' && e.record.state === 'completed'),
+    ).toMatchObject({
+      record: {
+        name: 'ask_user',
+        content: [{ type: 'text', text: 'The user answered: 8080, please' }],
+      },
     });
     expect(rest.map(parse).at(-1)).toMatchObject({ type: 'done', text: 'Using 8080.' });
     const wrong = await t.json(

@@ -81,7 +81,7 @@ describe('durability', () => {
         const finished = new Set(
           store.toolCalls
             .list('durable')
-            .filter((c) => c.status === 'ok')
+            .filter((c) => c.state === 'completed')
             .map((c) => c.callId),
         );
         for (const seq of reported) expect(finished.has(`call-${seq}`)).toBe(true);

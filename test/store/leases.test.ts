@@ -159,7 +159,7 @@ describe('recovery after a runner died', () => {
       parts: [{ type: 'tool-result' as const, callId, name, output, isError: false }],
     });
     store.messages.append('s', result('c1', 'read_file', 'A'));
-    store.toolCalls.finish('c1', { status: 'ok', output: 'A', durationMs: 1 }, 's');
+    store.toolCalls.finish('c1', { state: 'completed', output: 'A', durationMs: 1 }, 's');
     store.messages.append('s', result('c2', 'bash', 'slept'));
   }
 
@@ -167,9 +167,9 @@ describe('recovery after a runner died', () => {
     const { store } = openStore();
     killedRun(store);
     expect(store.recover('s')).toBe(1);
-    expect(store.toolCalls.list('s').map((c) => [c.callId, c.status, c.output])).toEqual([
-      ['c1', 'ok', 'A'],
-      ['c2', 'ok', 'slept'],
+    expect(store.toolCalls.list('s').map((c) => [c.callId, c.state, c.output])).toEqual([
+      ['c1', 'completed', 'A'],
+      ['c2', 'completed', 'slept'],
       ['c3', 'interrupted', INTERRUPTED_OUTPUT],
     ]);
     const last = store.messages.list('s').at(-1)!;
@@ -192,7 +192,7 @@ describe('recovery after a runner died', () => {
     });
     expect(store.recover('s')).toBe(1);
     expect(store.toolCalls.get('s', 'c9')).toMatchObject({
-      status: 'interrupted',
+      state: 'interrupted',
       args: { command: 'rm x' },
     });
   });
@@ -207,9 +207,9 @@ describe('recovery after a runner died', () => {
 
     const again = Store.open(path);
     try {
-      expect(again.toolCalls.get('s', 'c3')?.status).toBe('interrupted');
+      expect(again.toolCalls.get('s', 'c3')?.state).toBe('interrupted');
       expect(again.leases.get('s')).toBeUndefined();
-      expect(again.toolCalls.get('busy', 'b1')?.status).toBe('running');
+      expect(again.toolCalls.get('busy', 'b1')?.state).toBe('running');
       expect(again.leases.get('busy')?.owner).toBe('live-owner');
     } finally {
       again.close();

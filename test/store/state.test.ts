@@ -49,12 +49,22 @@ b', 1, 2, 3)`,
     const v2 = Store.open(path);
     try {
       expect(schemaVersion(v2.db)).toBe(migrations.length);
+      // Migration 8 names the states: the old 'ok' reads as 'completed', its times kept.
       expect(v2.toolCalls.list(s.id)).toEqual([
-        expect.objectContaining({ callId: 'c1', name: 'bash', status: 'ok', output: 'a\nb' }),
+        expect.objectContaining({
+          callId: 'c1',
+          name: 'bash',
+          state: 'completed',
+          output: 'a\nb',
+          createdAt: 1,
+          startedAt: 1,
+          finishedAt: 2,
+          durationMs: 3,
+        }),
       ]);
       v2.toolCalls.start(s.id, { callId: 'c2', turnId: 't', name: 'bash', args: {} });
-      v2.toolCalls.finish('c2', { status: 'denied', output: '[DENIED] no', durationMs: 0 }, s.id);
-      expect(v2.toolCalls.list(s.id).map((c) => c.status)).toEqual(['ok', 'denied']);
+      v2.toolCalls.finish('c2', { state: 'denied', output: '[DENIED] no', durationMs: 0 }, s.id);
+      expect(v2.toolCalls.list(s.id).map((c) => c.state)).toEqual(['completed', 'denied']);
       expect(v2.db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
       v2.close();

@@ -19,21 +19,22 @@ describe('tool calls', () => {
       turnId: 't1',
       name: 'bash',
       args: { cmd: 'ls', n: [1, 2] },
-      status: 'running',
+      state: 'running',
       output: null,
-      startedAt: started.startedAt,
+      createdAt: started.createdAt,
+      startedAt: started.createdAt,
       finishedAt: null,
       durationMs: null,
     });
 
-    store.toolCalls.finish('c1', { status: 'ok', output: 'contents', durationMs: 12 });
-    store.toolCalls.finish('c3', { status: 'cancelled', output: 'cancelled by user', durationMs: 3.5 }, 's');
+    store.toolCalls.finish('c1', { state: 'completed', output: 'contents', durationMs: 12 });
+    store.toolCalls.finish('c3', { state: 'cancelled', output: 'cancelled by user', durationMs: 3.5 }, 's');
 
     expect(store.toolCalls.running('s').map((c) => c.callId)).toEqual(['c2']);
     const [c1, , c3] = store.toolCalls.list('s');
-    expect(c1).toMatchObject({ status: 'ok', output: 'contents', durationMs: 12 });
-    expect(c1!.finishedAt).toBeGreaterThan(c1!.startedAt);
-    expect(c3).toMatchObject({ status: 'cancelled', output: 'cancelled by user', durationMs: 3.5 });
+    expect(c1).toMatchObject({ state: 'completed', output: 'contents', durationMs: 12 });
+    expect(c1!.finishedAt).toBeGreaterThan(c1!.startedAt!);
+    expect(c3).toMatchObject({ state: 'cancelled', output: 'cancelled by user', durationMs: 3.5 });
   });
 
   it('lists the calls of some turns only, in order, and none for no turns', () => {
@@ -61,14 +62,14 @@ describe('tool calls', () => {
     store.toolCalls.start('a', { callId: 'call_0', turnId: 't', name: 'x', args: { from: 'a' } });
     store.toolCalls.start('b', { callId: 'call_0', turnId: 't', name: 'x', args: { from: 'b' } });
 
-    store.toolCalls.finish('call_0', { status: 'error', output: '[ERROR] a failed', durationMs: 1 }, 'a');
-    expect(store.toolCalls.list('a')[0]).toMatchObject({ status: 'error', args: { from: 'a' } });
+    store.toolCalls.finish('call_0', { state: 'error', output: '[ERROR] a failed', durationMs: 1 }, 'a');
+    expect(store.toolCalls.list('a')[0]).toMatchObject({ state: 'error', args: { from: 'a' } });
     expect(store.toolCalls.running('b').map((c) => c.args)).toEqual([{ from: 'b' }]);
 
     // without a session id, the unfinished one is picked
-    store.toolCalls.finish('call_0', { status: 'skipped', output: 'skipped', durationMs: 0 });
-    expect(store.toolCalls.list('b')[0]).toMatchObject({ status: 'skipped' });
-    expect(store.toolCalls.list('a')[0]).toMatchObject({ status: 'error' });
+    store.toolCalls.finish('call_0', { state: 'skipped', output: 'skipped', durationMs: 0 });
+    expect(store.toolCalls.list('b')[0]).toMatchObject({ state: 'skipped' });
+    expect(store.toolCalls.list('a')[0]).toMatchObject({ state: 'error' });
   });
 
   it('rejects duplicates, unknown calls, double finishes and bad results clearly', () => {
@@ -100,27 +101,29 @@ describe('tool calls', () => {
     expect(badArgs.message).toBe('args of tool call c9 must be an object, got an array');
 
     const unknown = storeError(() =>
-      store.toolCalls.finish('nope', { status: 'ok', output: '', durationMs: 1 }),
+      store.toolCalls.finish('nope', { state: 'completed', output: '', durationMs: 1 }),
     );
     expect(unknown.code).toBe('not-found');
     expect(unknown.message).toBe('tool call not found: nope');
 
     const badStatus = storeError(() =>
-      store.toolCalls.finish('c1', { status: 'running' as 'ok', output: '', durationMs: 1 }),
+      store.toolCalls.finish('c1', { state: 'running' as 'completed', output: '', durationMs: 1 }),
     );
-    expect(badStatus.message).toMatch(/status must be one of ok, error, cancelled, skipped/);
+    expect(badStatus.message).toMatch(
+      /state must be one of completed, error, denied, cancelled, skipped, interrupted/,
+    );
     const badDuration = storeError(() =>
-      store.toolCalls.finish('c1', { status: 'ok', output: '', durationMs: Number.NaN }),
+      store.toolCalls.finish('c1', { state: 'completed', output: '', durationMs: Number.NaN }),
     );
     expect(badDuration.message).toMatch(/durationMs of tool call c1 must be a finite number/);
     expect(store.toolCalls.running('s')).toHaveLength(1);
 
-    store.toolCalls.finish('c1', { status: 'ok', output: 'first', durationMs: 5 });
+    store.toolCalls.finish('c1', { state: 'completed', output: 'first', durationMs: 5 });
     const twice = storeError(() =>
-      store.toolCalls.finish('c1', { status: 'error', output: 'second', durationMs: 6 }),
+      store.toolCalls.finish('c1', { state: 'error', output: 'second', durationMs: 6 }),
     );
     expect(twice.code).toBe('conflict');
-    expect(twice.message).toBe("tool call c1 has already finished with status 'ok'");
-    expect(store.toolCalls.list('s')[0]).toMatchObject({ status: 'ok', output: 'first' });
+    expect(twice.message).toBe("tool call c1 has already finished with state 'completed'");
+    expect(store.toolCalls.list('s')[0]).toMatchObject({ state: 'completed', output: 'first' });
   });
 });

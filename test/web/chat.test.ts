@@ -46,7 +46,7 @@ describe('web UI: chat', () => {
     expect(await answer.locator('code').textContent()).toBe('hello.txt');
 
     const card = page.locator('[data-testid=tool-card][data-tool=list_dir]');
-    await poll(() => card.getAttribute('data-status')).toBe('ok');
+    await poll(() => card.getAttribute('data-status')).toBe('completed');
     expect(await card.getByTestId('tool-result').textContent()).toContain('hello.txt');
     expect(await card.getByTestId('tool-duration').textContent()).toMatch(/\d+(\.\d+)? (ms|s)/);
     // Collapsed until clicked, then the arguments show.
@@ -74,18 +74,50 @@ describe('web UI: chat', () => {
     await approval.waitFor();
     expect(await approval.textContent()).toContain('write_file');
     const card = page.locator('[data-testid=tool-card][data-tool=write_file]');
-    expect(await card.getAttribute('data-status')).toBe('waiting');
+    expect(await card.getAttribute('data-status')).toBe('awaiting_approval');
     const target = path.join(web.srv.ctx.work, 'notes', 'hello.md');
     expect(existsSync(target)).toBe(false);
     await screenshot(page, 'approval-prompt');
 
     await approval.getByTestId('approve-once').click();
-    await poll(() => card.getAttribute('data-status')).toBe('ok');
+    await poll(() => card.getAttribute('data-status')).toBe('completed');
     expect(await approval.getByTestId('approval-outcome').textContent()).toBe('Allowed once');
     expect(await approval.getByTestId('approve-reject').isDisabled()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('# Hello from the web\n');
     await poll(() => lastAnswer(page)).toContain('Saved');
     await screenshot(page, 'approval-allowed');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a rejected write: its card goes queued → waiting for approval → denied, never running', async () => {
+    web.srv.model.script(
+      reply().toolCall('write_file', { path: 'rejected.md', content: 'no\n' }),
+      reply().text('Not written.'),
+    );
+    const { page, errors } = await openApp(web.browser, web.srv.url);
+    // Every state a tool card shows, in order: each change's old value (changes come in
+    // batches, so the value when a batch is read may already be a later one), then the last.
+    await page.evaluate(`(() => {
+      window.cardStates = [];
+      new MutationObserver((records) => {
+        for (const r of records) {
+          if (r.target.dataset?.testid !== 'tool-card') continue;
+          if (window.cardStates.at(-1) !== r.oldValue) window.cardStates.push(r.oldValue);
+        }
+      }).observe(document.body, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['data-status'] });
+    })()`);
+    await sendPrompt(page, 'Write a note');
+    const approval = page.getByTestId('approval');
+    await approval.waitFor();
+    await approval.getByTestId('approve-reject').click();
+    const card = page.locator('[data-testid=tool-card][data-tool=write_file]');
+    await poll(() => card.getAttribute('data-status')).toBe('denied');
+    expect(await card.getByTestId('tool-status').textContent()).toBe('denied');
+    expect(await card.getByTestId('tool-result').textContent()).toContain('[DENIED] The user rejected');
+    const shown = [...((await page.evaluate('window.cardStates')) as string[]), 'denied'];
+    expect(shown).toEqual(['pending', 'awaiting_approval', 'denied']);
+    expect(existsSync(path.join(web.srv.ctx.work, 'rejected.md'))).toBe(false);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -100,7 +132,7 @@ describe('web UI: chat', () => {
     await sendPrompt(page, 'Shout the second line');
     await page.getByTestId('approval').getByTestId('approve-always').click();
     const card = page.locator('[data-testid=tool-card][data-tool=edit_file]');
-    await poll(() => card.getAttribute('data-status')).toBe('ok');
+    await poll(() => card.getAttribute('data-status')).toBe('completed');
     expect(readFileSync(path.join(web.srv.ctx.work, 'greet.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
     await card.locator('summary').click();
     const diff = card.getByTestId('diff');

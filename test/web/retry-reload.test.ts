@@ -93,7 +93,7 @@ describe('web UI: retry and reload', () => {
     expect(await approval.textContent()).toContain('write_file');
     expect(await page.getByTestId('working').textContent()).toContain('Waiting for your approval');
     const card = page.locator('[data-testid=tool-card][data-tool=write_file]');
-    expect(await card.getAttribute('data-status')).toBe('waiting');
+    expect(await card.getAttribute('data-status')).toBe('awaiting_approval');
     await screenshot(page, 'approval-after-reload');
 
     const target = path.join(web.srv.ctx.work, 'reloaded.md');

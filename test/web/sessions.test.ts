@@ -61,7 +61,7 @@ describe('web UI: sessions', () => {
     await poll(() => lastAnswer(page)).toBe('Apples are red.');
     expect(await page.getByTestId('messages').textContent()).not.toContain('中文');
     const card = page.locator('[data-testid=tool-card][data-tool=read_file]');
-    expect(await card.getAttribute('data-status')).toBe('ok');
+    expect(await card.getAttribute('data-status')).toBe('completed');
     expect(await card.getByTestId('tool-result').textContent()).toContain('red');
     expect(await page.getByTestId('user-message').textContent()).toBe('First topic: apples');
     await screenshot(page, 'session-history');

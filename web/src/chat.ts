@@ -9,8 +9,8 @@ import { imageSrc, thumbnail } from './images.js';
 import { setMarkdown } from './markdown.js';
 import { planBlock } from './plan.js';
 import { ApprovalPrompt, QuestionPrompt } from './prompts.js';
-import { ToolCard } from './tool-card.js';
-import type { AgentEvent, ApprovalDecision, ImageInput, Part, StoredMessage, ToolStatus } from './types.js';
+import { type CardState, isActive, ToolCard } from './tool-card.js';
+import type { AgentEvent, ApprovalDecision, ImageInput, Part, StoredMessage } from './types.js';
 
 export interface ChatActions {
   approve(requestId: string, decision: ApprovalDecision): Promise<boolean>;
@@ -94,8 +94,7 @@ export class ChatView {
     for (const message of messages) this.renderStored(message);
     if (!busy) {
       // A call that never got a result was cut off (cancelled or the process died).
-      for (const card of this.cards.values())
-        if (card.root.dataset.status === 'running') card.setStatus('cancelled');
+      for (const card of this.cards.values()) if (isActive(card.status)) card.setStatus('cancelled');
       const last = messages.at(-1);
       if (last?.role === 'user') this.unanswered(last);
     }
@@ -105,7 +104,7 @@ export class ChatView {
 
   handleEvent(event: AgentEvent): void {
     // The message that got no answer has one now (a retry is answering it).
-    if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_start')
+    if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_update')
       this.dropNoAnswer();
     switch (event.type) {
       case 'turn_start': {
@@ -130,11 +129,10 @@ export class ChatView {
       case 'thinking_delta':
         this.appendThinking(event.text, true);
         break;
-      case 'tool_start':
-        this.startTool(event.callId, event.name, event.args);
-        break;
-      case 'tool_finish':
-        this.finishTool(event.callId, event.name, event.status, event.output, event.durationMs);
+      case 'tool_update':
+        this.startTool(event.record.callId, event.record.name, event.record.args, event.record.state).update(
+          event.record,
+        );
         break;
       case 'approval_request':
         this.addApproval(event);
@@ -191,10 +189,10 @@ export class ChatView {
     for (const part of message.parts) {
       if (part.type === 'text') this.appendText(part.text);
       else if (part.type === 'thinking') this.appendThinking(part.text, false);
-      else if (part.type === 'tool-call') this.startTool(part.id, part.name, part.args);
+      else if (part.type === 'tool-call') this.startTool(part.id, part.name, part.args, part.state);
       else if (part.type === 'tool-result') {
-        const status: ToolStatus = part.status ?? (part.isError ? 'error' : 'ok');
-        this.finishTool(part.callId, part.name, status, part.output, part.durationMs);
+        const status = part.status ?? (part.isError ? 'error' : 'completed');
+        this.startTool(part.callId, part.name, {}).finish(status, part.output, part.durationMs);
       } else if (part.type === 'image') {
         const src = imageSrc(part);
         if (src) this.turnNode().appendChild(thumbnail(src));
@@ -259,28 +257,27 @@ export class ChatView {
     this.schedule(this.thinking);
   }
 
-  private startTool(callId: string, name: string, args: Record<string, unknown>): void {
+  /** The call's card, added (in `state`) when it is new. */
+  private startTool(
+    callId: string,
+    name: string,
+    args: Record<string, unknown>,
+    state?: CardState,
+  ): ToolCard {
     this.endSegments();
-    if (this.cards.has(callId)) return;
-    const card = new ToolCard(callId, name, args);
+    const known = this.cards.get(callId);
+    if (known) return known;
+    const card = new ToolCard(callId, name, args, state);
     this.cards.set(callId, card);
     this.turnNode().appendChild(card.root);
-  }
-
-  private finishTool(callId: string, name: string, status: ToolStatus, output: string, ms?: number): void {
-    let card = this.cards.get(callId);
-    if (!card) {
-      this.startTool(callId, name, {});
-      card = this.cards.get(callId)!;
-    }
-    card.finish(status, output, ms);
+    return card;
   }
 
   private addApproval(event: Extract<AgentEvent, { type: 'approval_request' }>): void {
     // A reconnect may repeat a request still waiting: it is shown once.
     if (this.approvals.has(event.requestId)) return;
     this.endSegments();
-    this.cards.get(event.callId)?.setStatus('waiting');
+    this.cards.get(event.callId)?.setStatus('awaiting_approval');
     const prompt = new ApprovalPrompt(event, (d) => this.actions.approve(event.requestId, d));
     this.approvals.set(event.requestId, prompt);
     this.turnNode().appendChild(prompt.root);
@@ -333,8 +330,7 @@ export class ChatView {
     this.endSegments();
     for (const prompt of this.approvals.values())
       if (!prompt.root.dataset.decision) prompt.resolve('reject', 'expired');
-    for (const card of this.cards.values())
-      if (card.root.dataset.status === 'running') card.setStatus('cancelled');
+    for (const card of this.cards.values()) if (isActive(card.status)) card.setStatus('cancelled');
     if (reason === 'error') {
       const line = this.failure ?? this.addFailure(message ?? 'The turn failed.');
       if (this.turnInput) offerRetry(line, this.turnInput, this.actions.retry);

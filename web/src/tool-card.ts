@@ -1,35 +1,47 @@
 /**
- * A card per tool call: name, the telling argument, status and duration in the
- * header; arguments and the result (unified diffs coloured line by line) inside.
- * A native <details> element makes it collapsible and keyboard-accessible.
+ * A card per tool call: name, the telling argument, state and duration in the
+ * header; arguments and the result (unified diffs coloured line by line, images as
+ * thumbnails) inside. A native <details> element makes it collapsible and
+ * keyboard-accessible. Its `data-status` is the call's state.
  */
 import { clear, h } from './dom.js';
+import { imageSrc, thumbnail } from './images.js';
 import { argSummary, formatDuration, prettyArgs } from './text.js';
-import type { ToolStatus } from './types.js';
+import type { ToolCallRecord, ToolCallState } from './types.js';
 
-export type CardStatus = 'running' | 'waiting' | ToolStatus;
+/** A card's state: the call's. */
+export type CardState = ToolCallState;
 
-const STATUS_LABEL: Record<CardStatus, string> = {
+const STATUS_LABEL: Record<ToolCallState, string> = {
+  pending: 'queued',
+  awaiting_approval: 'waiting for approval',
   running: 'running',
-  waiting: 'waiting for approval',
-  ok: 'ok',
+  completed: 'ok',
   error: 'error',
+  denied: 'denied',
   cancelled: 'cancelled',
   skipped: 'skipped',
-  denied: 'denied',
+  interrupted: 'interrupted',
 };
+
+/** Whether a call in `state` has not ended yet. */
+export function isActive(state: string | undefined): boolean {
+  return state === 'pending' || state === 'awaiting_approval' || state === 'running';
+}
 
 export class ToolCard {
   readonly root: HTMLDetailsElement;
   private readonly statusNode: HTMLElement;
   private readonly durationNode: HTMLElement;
   private readonly resultNode: HTMLElement;
-  private readonly started = performance.now();
+  /** When this page saw the call start running. */
+  private runningSince: number | undefined;
 
   constructor(
     readonly callId: string,
     readonly name: string,
     args: Record<string, unknown>,
+    state: ToolCallState = 'running',
   ) {
     this.statusNode = h('span', { class: 'tool-status', 'data-testid': 'tool-status' });
     this.durationNode = h('span', { class: 'tool-duration', 'data-testid': 'tool-duration' });
@@ -56,22 +68,50 @@ export class ToolCard {
         this.resultNode,
       ),
     );
-    this.setStatus('running');
+    this.setStatus(state);
   }
 
-  setStatus(status: CardStatus): void {
+  get status(): ToolCallState {
+    return this.root.dataset.status as ToolCallState;
+  }
+
+  setStatus(status: ToolCallState): void {
+    if (status === 'running') this.runningSince ??= performance.now();
     this.root.dataset.status = status;
     this.statusNode.textContent = STATUS_LABEL[status];
   }
 
-  /** Shows the result; `durationMs` falls back to the time the card has been open. */
-  finish(status: ToolStatus, output: string, durationMs?: number): void {
+  /** Shows a live call's new state, and its result once it has ended. */
+  update(r: ToolCallRecord): void {
+    if (isActive(r.state)) {
+      this.setStatus(r.state);
+      return;
+    }
+    let output = '';
+    for (const p of r.content) if (p.type === 'text') output += p.text;
+    const images = r.content.flatMap((p) => (p.type === 'image' ? [imageSrc(p)] : []));
+    this.finish(
+      r.state,
+      output,
+      r.durationMs,
+      images.filter((s): s is string => s !== null),
+    );
+  }
+
+  /**
+   * Shows the result; without `durationMs`, the time this page saw the call run
+   * (none for a call that never ran).
+   */
+  finish(status: ToolCallState, output: string, durationMs?: number, images: string[] = []): void {
+    const ms =
+      durationMs ?? (this.runningSince === undefined ? undefined : performance.now() - this.runningSince);
     this.setStatus(status);
-    const ms = durationMs ?? performance.now() - this.started;
-    this.durationNode.textContent = formatDuration(ms);
+    this.durationNode.textContent = ms === undefined ? '' : formatDuration(ms);
     clear(this.resultNode);
     this.resultNode.appendChild(h('div', { class: 'tool-section-label' }, 'Result'));
     this.resultNode.appendChild(isUnifiedDiff(output) ? renderDiff(output) : renderOutput(output));
+    if (images.length > 0)
+      this.resultNode.appendChild(h('div', { class: 'thumbs' }, ...images.map(thumbnail)));
     // Failures open by themselves: the user usually wants to see why.
     if (status === 'error') this.root.open = true;
   }

@@ -3,11 +3,17 @@
  * it imports no runtime code, but the event stream's types come from the one
  * definition the agent uses (type-only imports, erased from the bundle).
  */
-import type { AgentEvent, ApprovalDecision, ToolStatus } from '../../src/agent/events.js';
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  ToolCallRecord,
+  ToolCallState,
+  ToolContent,
+} from '../../src/agent/events.js';
 import type { Usage } from '../../src/llm/types.js';
 import type { PlanItem } from '../../src/tools/types.js';
 
-export type { AgentEvent, ApprovalDecision, PlanItem, ToolStatus, Usage };
+export type { AgentEvent, ApprovalDecision, PlanItem, ToolCallRecord, ToolCallState, ToolContent, Usage };
 
 export interface SessionUsage {
   input_tokens: number;
@@ -32,13 +38,21 @@ export type Part =
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string }
   | { type: 'image'; mediaType: string; data?: string; url?: string }
-  | { type: 'tool-call'; id: string; name: string; args: Record<string, unknown> }
+  | {
+      type: 'tool-call';
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      /** The call's state now, from the tool-call log (absent for a call never recorded). */
+      state?: ToolCallState;
+    }
   | {
       type: 'tool-result';
       callId: string;
       name: string;
       output: string;
-      status?: ToolStatus;
+      /** The call's state from the tool-call log (`completed`, `error`, `denied`, …). */
+      status?: ToolCallState;
       isError?: boolean;
       durationMs?: number;
     };

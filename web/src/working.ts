@@ -25,11 +25,12 @@ export class WorkingIndicator {
 function labelFor(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'turn_start':
-    case 'tool_finish':
     case 'approval_result':
       return WORKING;
-    case 'tool_start':
-      return `Running ${event.name}…`;
+    case 'tool_update':
+      if (event.record.state === 'running') return `Running ${event.record.name}…`;
+      if (event.record.state === 'awaiting_approval') return 'Waiting for your approval';
+      return event.record.state === 'pending' ? undefined : WORKING;
     case 'approval_request':
       return 'Waiting for your approval';
     case 'question':

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attachMcp, type McpManager } from '../../../src/tools/mcp/index.js';
-import { collect } from '../../support/collect.js';
+import { collect, endedCalls } from '../../support/collect.js';
 import { createHarness, type Harness } from '../../support/harness.js';
 import { reply } from '../../support/script.js';
 import { wireMessages, wireText } from '../../support/wire.js';
@@ -50,10 +50,9 @@ describe('an MCP tool in a real agent turn', () => {
     const echo = tools.find((t) => t.function.name === 'mcp__everything__echo')!;
     expect(echo.function.parameters.required).toEqual(['message']);
 
-    const finished = events.filter((e) => e.type === 'tool_finish');
-    expect(finished.map((e) => [e.name, e.status])).toEqual([
-      ['tool_search', 'ok'],
-      ['mcp__everything__echo', 'ok'],
+    expect(endedCalls(events).map((r) => [r.name, r.state])).toEqual([
+      ['tool_search', 'completed'],
+      ['mcp__everything__echo', 'completed'],
     ]);
     const results = wireMessages(h.server.requests[2]!.body).filter((m) => m.role === 'tool');
     expect(wireText(results[1]!)).toBe('Echo: hello through MCP');
@@ -72,7 +71,9 @@ describe('an MCP tool in a real agent turn', () => {
     );
     const agent = h.agent({ toolLoading: 'all', permissionMode: 'ask', approvals: 'deny' });
     const events = await collect(agent.newSession().prompt('turn on logging'));
-    const finish = events.find((e) => e.type === 'tool_finish');
-    expect(finish).toMatchObject({ name: 'mcp__everything__toggle-simulated-logging', status: 'denied' });
+    expect(endedCalls(events)[0]).toMatchObject({
+      name: 'mcp__everything__toggle-simulated-logging',
+      state: 'denied',
+    });
   });
 });

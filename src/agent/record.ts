@@ -1,0 +1,64 @@
+/**
+ * What the loop tells its recorder: every message as it is appended, the streaming
+ * assistant message as it grows, each model call's usage with its final message, and
+ * every tool-call transition. The loop only emits these; a `TurnRecorder` makes them
+ * durable (the `SessionRecorder` writes them to the store, a test keeps them in
+ * memory), so the loop itself runs without SQLite.
+ */
+import type { ModelInfo, Part, ToolResultPart, Usage } from '../llm/types.js';
+import { contentImages, contentText, type ToolCallRecord } from '../store/tool-record.js';
+
+/** The tokens and cost of one model call on one model (a fallback mid-call makes two). */
+export interface ModelUsage {
+  model: ModelInfo;
+  usage: Usage;
+  costUsd: number;
+}
+
+export type RecordEvent =
+  /** A user message (the input, a steering message, one queued and never sent). */
+  | { type: 'message'; turnId: string; role: 'user'; parts: Part[] }
+  /** The streaming assistant message changed; `parts` gives it as it is now (called when written). */
+  | { type: 'draft'; turnId: string; parts: () => Part[] }
+  /**
+   * A model call ended: its assistant message (none when it produced nothing;
+   * `partial` when it was cut off) and its usage. Stored before the next step starts.
+   */
+  | { type: 'step'; turnId: string; parts: Part[]; status: 'complete' | 'partial'; usage: ModelUsage[] }
+  /** A tool call changed state; an ended call's record carries the result the transcript gets. */
+  | { type: 'tool_update'; record: ToolCallRecord };
+
+/**
+ * Makes a turn durable. The loop awaits a returned promise before it goes on, so
+ * every message is recorded before the next model call starts; a throw stops the turn.
+ */
+export interface TurnRecorder {
+  record(e: RecordEvent): void | Promise<void>;
+}
+
+/** The transcript's result part for an ended call (its images with it). */
+export function resultPart(record: ToolCallRecord): ToolResultPart {
+  const images = contentImages(record.content);
+  return {
+    type: 'tool-result',
+    callId: record.callId,
+    name: record.name,
+    output: contentText(record.content),
+    isError: record.state !== 'completed',
+    ...(images.length > 0 ? { images } : {}),
+  };
+}
+
+/** A prompt's usage, added to once per model call (the `done` event reports its totals). */
+export class UsageMeter {
+  readonly total: Usage = { inputTokens: 0, outputTokens: 0 };
+  costUsd = 0;
+
+  add(calls: readonly ModelUsage[]): void {
+    for (const c of calls) {
+      this.total.inputTokens += c.usage.inputTokens;
+      this.total.outputTokens += c.usage.outputTokens;
+      this.costUsd += c.costUsd;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The one writer of a session's turns: turns the loop's record events into store
+ * writes. User messages are appended (a pasted megabyte a piece at a time); the
+ * streaming assistant message is checkpointed by a `DraftWriter` and finished, with
+ * its model call's usage, in one transaction; each tool-call transition updates its
+ * row, and an ended call's result is appended in the same transaction as its row.
+ */
+import type { Store } from '../store/index.js';
+import { isFinished } from '../store/tool-record.js';
+import { DRAFT_INTERVAL_MS, DraftWriter } from './draft.js';
+import { type RecordEvent, resultPart, type TurnRecorder } from './record.js';
+
+export class SessionRecorder implements TurnRecorder {
+  /** The assistant message being streamed, once its first content arrived. */
+  private draft: DraftWriter | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly sessionId: string,
+    private readonly draftIntervalMs = DRAFT_INTERVAL_MS,
+  ) {}
+
+  record(e: RecordEvent): void | Promise<void> {
+    const { store, sessionId } = this;
+    switch (e.type) {
+      case 'message':
+        return store.messages
+          .appendYielding(sessionId, { turnId: e.turnId, role: e.role, parts: e.parts })
+          .then(() => undefined);
+      case 'draft':
+        this.draft ??= new DraftWriter(store, sessionId, e.turnId, this.draftIntervalMs);
+        this.draft.update(e.parts);
+        return;
+      case 'step': {
+        const draft = this.draft ?? new DraftWriter(store, sessionId, e.turnId, this.draftIntervalMs);
+        this.draft = undefined;
+        store.db.transaction(() => {
+          for (const { model, usage, costUsd } of e.usage) {
+            store.usage.record({
+              sessionId,
+              turnId: e.turnId,
+              profile: model.profile,
+              model: model.model,
+              inputTokens: usage.inputTokens,
+              outputTokens: usage.outputTokens,
+              cachedInputTokens: usage.cachedInputTokens ?? 0,
+              reasoningTokens: usage.reasoningTokens ?? 0,
+              costUsd,
+            });
+          }
+          draft.finish(e.parts, e.status);
+        })();
+        return;
+      }
+      case 'tool_update': {
+        const r = e.record;
+        if (!isFinished(r.state)) {
+          store.toolCalls.save(sessionId, r);
+          return;
+        }
+        store.db.transaction(() => {
+          store.messages.append(sessionId, { turnId: r.turnId, role: 'tool', parts: [resultPart(r)] });
+          store.toolCalls.save(sessionId, r);
+        })();
+        return;
+      }
+    }
+  }
+}

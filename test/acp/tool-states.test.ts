@@ -1,0 +1,108 @@
+/**
+ * A tool call's states as an ACP client sees them (the built `tea acp` and the SDK's
+ * client): `tool_call` (pending) when the call arrives, the permission request while
+ * it awaits approval, then `tool_call_update`s: in_progress once it runs, and
+ * completed or failed. A call that never runs is never shown in progress.
+ */
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/cli.js';
+import { reply } from '../support/script.js';
+import { type AcpPeer, initialize, newSession, prompt, startPeer } from './peer.js';
+
+const t = useScriptedCli();
+let peers: AcpPeer[] = [];
+let work = '';
+
+function config(extra = ''): void {
+  writeFileSync(
+    path.join(t.ctx.home, 'config.yaml'),
+    `agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n${extra}`,
+  );
+}
+
+beforeEach(() => {
+  config();
+  work = realpathSync(t.ctx.work);
+});
+
+afterEach(async () => {
+  for (const p of peers) await p.close();
+  peers = [];
+});
+
+async function session(): Promise<{ p: AcpPeer; sessionId: string }> {
+  const p = startPeer({ env: t.ctx.env, cwd: work });
+  peers.push(p);
+  await initialize(p);
+  return { p, sessionId: (await newSession(p, work)).sessionId };
+}
+
+/**
+ * What the agent sent about one call, in the order it wrote it to stdout:
+ * `tool_call:<status>`, `permission`, `update:<status>`.
+ */
+function timeline(p: AcpPeer): string[] {
+  const out: string[] = [];
+  for (const line of p.stdoutLines) {
+    const msg = JSON.parse(line) as {
+      method?: string;
+      params?: { update?: { sessionUpdate: string; status?: string } };
+    };
+    if (msg.method === 'session/request_permission') out.push('permission');
+    const u = msg.params?.update;
+    if (msg.method !== 'session/update' || !u) continue;
+    if (u.sessionUpdate === 'tool_call') out.push(`tool_call:${u.status}`);
+    if (u.sessionUpdate === 'tool_call_update') out.push(`update:${u.status}`);
+  }
+  return out;
+}
+
+describe('tool-call states over ACP', () => {
+  it('an approved call: tool_call pending, the permission request, then in_progress and completed', async () => {
+    const { p, sessionId } = await session();
+    t.server.script(
+      reply().toolCall('write_file', { path: 'ok.txt', content: 'fine\n' }),
+      reply().text('Wrote it.'),
+    );
+    expect((await prompt(p, sessionId, 'write ok.txt')).stopReason).toBe('end_turn');
+    expect(timeline(p)).toEqual([
+      'tool_call:pending',
+      'permission',
+      'update:in_progress',
+      'update:completed',
+    ]);
+    expect(readFileSync(path.join(work, 'ok.txt'), 'utf8')).toBe('fine\n');
+  });
+
+  it('a call a config rule allows: no permission request, and it is shown in progress before it completes', async () => {
+    config('permissions:\n  rules:\n    - { tool: write_file, pattern: "ruled.txt", action: allow }\n');
+    const { p, sessionId } = await session();
+    t.server.script(
+      reply().toolCall('write_file', { path: 'ruled.txt', content: 'by rule\n' }),
+      reply().text('Wrote it.'),
+    );
+    expect((await prompt(p, sessionId, 'write ruled.txt')).stopReason).toBe('end_turn');
+    expect(timeline(p)).toEqual(['tool_call:pending', 'update:in_progress', 'update:completed']);
+    expect(p.permissions).toHaveLength(0);
+  });
+
+  it('a call the editor rejects, or one with invalid arguments, never shows in progress', async () => {
+    const { p, sessionId } = await session();
+    p.onPermission = () => ({ outcome: { outcome: 'selected', optionId: 'reject' } });
+    t.server.script(
+      reply().toolCall('write_file', { path: 'no.txt', content: 'x' }),
+      reply().toolCall('read_file', {}),
+      reply().text('Gave up.'),
+    );
+    expect((await prompt(p, sessionId, 'try')).stopReason).toBe('end_turn');
+    expect(timeline(p)).toEqual([
+      'tool_call:pending',
+      'permission',
+      'update:failed',
+      'tool_call:pending',
+      'update:failed',
+    ]);
+  });
+});
