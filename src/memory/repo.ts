@@ -262,6 +262,14 @@ export class MemoryRepo {
     return rows.map(toMemory);
   }
 
+  private anyRow: Database.Statement<[], unknown> | undefined;
+
+  /** Whether the table holds no memory at all, deleted or not (a new home). */
+  isEmpty(): boolean {
+    this.anyRow ??= this.db.prepare<[], unknown>('SELECT 1 FROM memories LIMIT 1');
+    return this.anyRow.get() === undefined;
+  }
+
   count(options: Omit<ListMemoriesOptions, 'limit' | 'offset'> = {}): number {
     const { where, params } = this.filter(options);
     return this.db

@@ -183,6 +183,8 @@ export class MemoryService implements LongTermMemory {
     query: string,
     opts: { scopes: string[]; max?: number; tokenCap?: number },
   ): Promise<{ text: string; memories: Memory[] }> {
+    // No memory at all (a new home): nothing to search, select or maintain.
+    if (this.repo.isEmpty()) return { text: '', memories: [] };
     const now = this.now();
     if (this.lastMaintained === undefined || now - this.lastMaintained >= this.maintainEveryMs) {
       this.maintain();
