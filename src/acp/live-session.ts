@@ -20,7 +20,6 @@ import { approvalContent } from './approval-content.js';
 import { COMMANDS, parseCommand, runCommand } from './commands.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
-import { toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { UpdateMapper } from './updates.js';
 
 export interface LiveDeps {
@@ -68,7 +67,6 @@ export class LiveSession {
       cwd: session.row.cwd,
       ...(fs ? { fs } : {}),
       contextWindow: deps.contextWindow,
-      mode: () => session.permissionMode,
       send: (u) => this.send(u),
     });
   }
@@ -162,10 +160,13 @@ export class LiveSession {
       for await (const e of events) {
         this.mapper.observe(e);
         if (e.type === 'approval_request') {
-          // Asked after the call's own updates are out; the queue does not wait for the answer.
-          queue = queue.then(() => {
-            void this.askPermission(e, ctrl.signal);
-          });
+          // Asked after the call is shown pending; the queue does not wait for the answer.
+          queue = queue
+            .then(() => this.mapper.handle(e))
+            .catch((error: unknown) => this.logFailure(error))
+            .then(() => {
+              void this.askPermission(e, ctrl.signal);
+            });
         } else if (e.type === 'question') this.session.answer(e.requestId, NO_ANSWER);
         else if (e.type === 'done') done = e;
         else
@@ -225,17 +226,15 @@ export class LiveSession {
     let message: string | undefined;
     try {
       const content = await approvalContent(e, cwd, this.fs);
+      const view = this.mapper.viewOf(e.callId) ?? (await this.mapper.view(e.tool, e.args));
       const res = await this.deps.client.request(
         'session/request_permission',
         {
           sessionId: this.id,
           toolCall: {
             toolCallId: e.callId,
-            title: toolTitle(this.deps.tools, e.tool, e.args),
-            kind: toolKind(this.deps.tools, e.tool),
+            ...view,
             status: 'pending',
-            locations: toolLocations(e.tool, e.args, cwd),
-            rawInput: e.args,
             ...(content.length > 0 ? { content } : {}),
           },
           options: PERMISSION_OPTIONS,
@@ -253,8 +252,7 @@ export class LiveSession {
         ? 'the turn was cancelled'
         : `the editor did not answer: ${error instanceof Error ? error.message : String(error)}`;
     }
-    if (this.session.approve(e.requestId, decision, message) && decision !== 'reject') {
-      this.mapper.allowed(e.callId, decision === 'always' ? { name: e.tool, args: e.args } : undefined);
-    }
+    // An allowed call is shown running when the session says it runs (`tool_allowed`).
+    this.session.approve(e.requestId, decision, message);
   }
 }

@@ -1,9 +1,11 @@
-/** How a Tea tool call looks to an ACP client: its kind (icon), title and file locations. */
-import path from 'node:path';
+/**
+ * How a Tea tool call looks to an ACP client: its kind (icon), title and file
+ * locations, all read from the call's described facts (tools/describe.ts).
+ */
 import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
-import { patchPaths } from '../tools/builtin/patch-parse.js';
+import { callFacts } from '../tools/describe.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { expandHome, realpathLoose } from '../tools/workspace.js';
+import type { CallFacts } from '../tools/types.js';
 
 /** Tools whose kind does not follow from their category. */
 const KIND_BY_NAME: Record<string, ToolKind> = {
@@ -27,21 +29,30 @@ const KIND_BY_NAME: Record<string, ToolKind> = {
   git_blame: 'read',
 };
 
-/** The ACP kind of a Tea tool: from its name first, then its category and read-only flag. */
-export function toolKind(tools: ToolRegistry, name: string): ToolKind {
-  const byName = KIND_BY_NAME[name];
-  if (byName) return byName;
+/** The facts of a call of `name` (a tool the registry does not know: its name alone). */
+export function factsOf(
+  tools: ToolRegistry,
+  name: string,
+  args: Record<string, unknown>,
+  cwd?: string,
+): CallFacts {
   const tool = tools.get(name);
-  if (!tool) return 'other';
-  switch (tool.category) {
+  return callFacts(tool ?? { name, approval: 'none' }, args, cwd === undefined ? {} : { cwd });
+}
+
+/** The ACP kind of a call: from its tool's name first, then its category and read-only flag. */
+export function kindOf(facts: CallFacts): ToolKind {
+  const byName = KIND_BY_NAME[facts.tool];
+  if (byName) return byName;
+  switch (facts.category) {
     case 'files':
-      return tool.readOnly ? 'read' : 'edit';
+      return facts.readOnly ? 'read' : 'edit';
     case 'search':
       return 'search';
     case 'exec':
       return 'execute';
     case 'git':
-      return tool.readOnly ? 'read' : 'execute';
+      return facts.readOnly ? 'read' : 'execute';
     case 'web':
       return 'fetch';
     default:
@@ -50,41 +61,34 @@ export function toolKind(tools: ToolRegistry, name: string): ToolKind {
 }
 
 /** A one-line title: the tool name and what it acts on (its permission subject). */
+export function titleOf(facts: CallFacts): string {
+  if (!facts.subject) return facts.tool;
+  const short = facts.subject.replace(/\s+/g, ' ').trim();
+  return `${facts.tool}: ${short.length > 100 ? `${short.slice(0, 99)}…` : short}`;
+}
+
+/** Follow-along locations for the editor: the files the call names (with the first line for read_file). */
+export function locationsOf(facts: CallFacts, args: Record<string, unknown>): ToolCallLocation[] {
+  const line = facts.tool === 'read_file' && typeof args.offset === 'number' ? args.offset : undefined;
+  return (facts.paths ?? []).map((p) => (line === undefined ? { path: p.path } : { path: p.path, line }));
+}
+
+/** The ACP kind of a Tea tool. */
+export function toolKind(tools: ToolRegistry, name: string): ToolKind {
+  return kindOf(factsOf(tools, name, {}));
+}
+
+/** A call's title. */
 export function toolTitle(tools: ToolRegistry, name: string, args: Record<string, unknown>): string {
-  const tool = tools.get(name);
-  let subject: string | undefined;
-  try {
-    subject = tool?.subject?.(args as never);
-  } catch {
-    subject = undefined;
-  }
-  if (!subject) return name;
-  const short = subject.replace(/\s+/g, ' ').trim();
-  return `${name}: ${short.length > 100 ? `${short.slice(0, 99)}…` : short}`;
+  return titleOf(factsOf(tools, name, args));
 }
 
-/** An absolute path for a path argument, resolved the way the file tools resolve it. */
-export function absolutePath(cwd: string, p: string): string {
-  return realpathLoose(path.resolve(cwd, expandHome(p)));
-}
-
-/** The files a call touches, from its path arguments (`path`, `paths`, `from`/`to`, a patch). */
+/** The files a call touches, as absolute real paths (`path`, `paths`, `from`/`to`, a patch). */
 export function toolPaths(name: string, args: Record<string, unknown>, cwd: string): string[] {
-  const raw: string[] = [];
-  const add = (v: unknown): void => {
-    if (typeof v === 'string' && v.trim() !== '' && !v.includes('\0')) raw.push(v);
-  };
-  add(args.path);
-  if (Array.isArray(args.paths)) for (const p of args.paths) add(p);
-  add(args.from);
-  add(args.to);
-  if (name === 'apply_patch' && typeof args.patch === 'string')
-    for (const p of patchPaths(args.patch)) add(p);
-  return [...new Set(raw.map((p) => absolutePath(cwd, p)))];
+  return (callFacts({ name, approval: 'none' }, args, { cwd }).paths ?? []).map((p) => p.path);
 }
 
-/** Follow-along locations for the editor (with the first line for read_file). */
+/** A call's locations, without its tool's other facts. */
 export function toolLocations(name: string, args: Record<string, unknown>, cwd: string): ToolCallLocation[] {
-  const line = name === 'read_file' && typeof args.offset === 'number' ? args.offset : undefined;
-  return toolPaths(name, args, cwd).map((p) => (line === undefined ? { path: p } : { path: p, line }));
+  return locationsOf(callFacts({ name, approval: 'none' }, args, { cwd }), args);
 }

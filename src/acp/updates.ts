@@ -3,13 +3,20 @@
  * updates (with diffs for file changes), plans and usage. One mapper per live
  * session; approvals and questions are handled by the prompt runner.
  */
-import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import type {
+  PlanEntry,
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
 import type { AgentEvent, ToolStatus } from '../agent/events.js';
-import { type CallFacts, callFacts, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
+import { describeCall } from '../tools/describe.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs, PlanItem } from '../tools/types.js';
 import { DiffTracker } from './diffs.js';
-import { toolKind, toolLocations, toolTitle } from './tool-info.js';
+import { factsOf, kindOf, locationsOf, titleOf } from './tool-info.js';
 
 export interface MapperDeps {
   tools: ToolRegistry;
@@ -17,9 +24,15 @@ export interface MapperDeps {
   fs?: ClientFs;
   /** The model's context window, the `size` of usage updates. */
   contextWindow: number;
-  /** The session's permission mode now (decides whether a call starts pending or running). */
-  mode: () => PermissionMode;
   send(update: SessionUpdate): void;
+}
+
+/** How a call is shown: from its described facts. */
+export interface CallView {
+  title: string;
+  kind: ToolKind;
+  locations: ToolCallLocation[];
+  rawInput: Record<string, unknown>;
 }
 
 export function textContent(text: string): ToolCallContent {
@@ -34,10 +47,16 @@ export function planEntries(items: readonly PlanItem[]): PlanEntry[] {
   return items.map((i) => ({ content: i.content, status: i.status, priority: 'medium' }));
 }
 
+/**
+ * A call is shown (`tool_call`) once its permission is known, never guessed: pending
+ * when the session asks for approval (an `approval_request`), running when it is
+ * allowed (`tool_allowed`), or straight away failed when it was refused or invalid.
+ */
+type Shown = 'no' | 'pending' | 'running';
+
 export class UpdateMapper {
   private readonly diffs: DiffTracker;
-  /** Mirrors the session's mode and "always allow" grants, to show calls as running or pending. */
-  private readonly policy = new PermissionPolicy('ask');
+  private readonly calls = new Map<string, { view: CallView; shown: Shown }>();
   private costUsd = 0;
 
   constructor(private readonly deps: MapperDeps) {
@@ -52,6 +71,26 @@ export class UpdateMapper {
     if (e.type === 'tool_start') this.diffs.start(e.callId, e.name, e.args);
   }
 
+  /** The title, kind and locations of a call, from its described facts. */
+  async view(name: string, args: Record<string, unknown>): Promise<CallView> {
+    const tool = this.deps.tools.get(name);
+    const where = { cwd: this.deps.cwd };
+    const facts = tool
+      ? await describeCall(tool, args, where)
+      : factsOf(this.deps.tools, name, args, this.deps.cwd);
+    return {
+      title: titleOf(facts),
+      kind: kindOf(facts),
+      locations: locationsOf(facts, args),
+      rawInput: args,
+    };
+  }
+
+  /** The view of a call this mapper has seen start. */
+  viewOf(callId: string): CallView | undefined {
+    return this.calls.get(callId)?.view;
+  }
+
   /** Sends the updates for one event (call in event order; resolves once they are queued). */
   async handle(e: AgentEvent): Promise<void> {
     const send = this.deps.send;
@@ -63,20 +102,26 @@ export class UpdateMapper {
         send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: e.text } });
         return;
       case 'tool_start':
-        send({
-          sessionUpdate: 'tool_call',
-          toolCallId: e.callId,
-          title: toolTitle(this.deps.tools, e.name, e.args),
-          kind: toolKind(this.deps.tools, e.name),
-          status: (await this.runsWithoutAsking(e.name, e.args)) ? 'in_progress' : 'pending',
-          locations: toolLocations(e.name, e.args, this.deps.cwd),
-          rawInput: e.args,
-        });
+        this.calls.set(e.callId, { view: await this.view(e.name, e.args), shown: 'no' });
         return;
-      case 'approval_result':
+      case 'approval_request':
+        this.show(e.callId, 'pending');
+        return;
+      case 'tool_allowed':
+        this.show(e.callId, 'running');
         return;
       case 'tool_finish': {
         const diffs = await this.diffs.finish(e.callId, e.status === 'ok');
+        const call = this.calls.get(e.callId);
+        this.calls.delete(e.callId);
+        // Refused or invalid before it could run: shown as it ended, never as running.
+        if (call?.shown === 'no')
+          send({
+            sessionUpdate: 'tool_call',
+            toolCallId: e.callId,
+            ...call.view,
+            status: toolStatus(e.status),
+          });
         send({
           sessionUpdate: 'tool_call_update',
           toolCallId: e.callId,
@@ -102,22 +147,14 @@ export class UpdateMapper {
     }
   }
 
-  /** Marks a call running once the user allowed it; `always` also covers later calls like it. */
-  allowed(callId: string, always?: { name: string; args: Record<string, unknown> }): void {
-    if (always) this.policy.grant(this.facts(always.name, always.args));
-    this.deps.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress' });
-  }
-
-  /** Whether the permission mode lets this call run at once (display only; rules may still ask). */
-  private async runsWithoutAsking(name: string, args: Record<string, unknown>): Promise<boolean> {
-    if (!this.deps.tools.has(name)) return true;
-    this.policy.mode = this.deps.mode();
-    return (await this.policy.decide(this.facts(name, args))).action === 'allow';
-  }
-
-  private facts(name: string, args: Record<string, unknown>): CallFacts {
-    const tool = this.deps.tools.get(name);
-    if (!tool) return { tool: name, approval: 'none' };
-    return callFacts(tool, args, { cwd: this.deps.cwd });
+  /** Shows a call as waiting for approval or running: its `tool_call`, or an update of it. */
+  private show(callId: string, state: 'pending' | 'running'): void {
+    const call = this.calls.get(callId);
+    if (!call || call.shown === state) return;
+    const status: ToolCallStatus = state === 'pending' ? 'pending' : 'in_progress';
+    if (call.shown === 'no')
+      this.deps.send({ sessionUpdate: 'tool_call', toolCallId: callId, ...call.view, status });
+    else this.deps.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status });
+    call.shown = state;
   }
 }

@@ -52,6 +52,12 @@ export type AgentEvent =
     }
   | { type: 'approval_result'; requestId: string; decision: ApprovalDecision; message?: string }
   | {
+      /** The permission check let a call run, and it starts: `user` approved it, or the `policy` (mode, rule, grant) did. */
+      type: 'tool_allowed';
+      callId: string;
+      by: 'policy' | 'user';
+    }
+  | {
       /** The model asks the user something; answer with `Session.answer(requestId, text)`. */
       type: 'question';
       requestId: string;

@@ -5,7 +5,7 @@ import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { runTool } from '../tools/run.js';
 import { Channel } from '../util/channel.js';
-import { authorize } from './approval.js';
+import { authorizeRun } from './approval.js';
 import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent, ToolStatus } from './events.js';
 import { makeHost, type SessionServices } from './host.js';
@@ -165,7 +165,7 @@ async function runOne(
     {
       maxOutputChars: deps.maxOutputChars,
       authorize: (tool, args, toolCtx) =>
-        authorize(tool, args, {
+        authorizeRun(tool, args, {
           where: { cwd: toolCtx.cwd, ...(toolCtx.allowedRoots ? { roots: toolCtx.allowedRoots } : {}) },
           policy: deps.policy,
           services: deps.services,

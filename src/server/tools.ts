@@ -4,14 +4,36 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { callFacts, PermissionPolicy } from '../tools/permissions.js';
+import { authorizeCall, callLabel, letItRun, type Permit } from '../tools/authorize.js';
+import { PermissionPolicy } from '../tools/permissions.js';
 import { runTool } from '../tools/run.js';
+import type { Tool } from '../tools/types.js';
 import { whileAborted } from './abort.js';
-import { apiError } from './errors.js';
+import { type ApiError, apiError } from './errors.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson } from './validate.js';
 
 const runBody = z.object({ args: z.record(z.string(), z.unknown()).default({}) });
+
+/** A refused direct run: 403, saying why and with which flags `tea serve` would let it run. */
+function refusal(
+  tool: Tool,
+  permit: Extract<Permit, { allowed: false }>,
+  policy: PermissionPolicy,
+): ApiError {
+  const { facts, verdict } = permit;
+  const why =
+    verdict.action === 'ask'
+      ? `needs approval (${verdict.reason}), and nobody can approve a direct run`
+      : `is not allowed here (${verdict.reason})`;
+  const flags = letItRun(tool, facts, verdict, policy.mode);
+  const how = flags ? `; to let it run, restart tea serve with ${flags}` : '';
+  return apiError(403, `${callLabel(tool.name, facts.subject)} ${why}${how}`, {
+    type: 'permission_error',
+    param: 'name',
+    code: 'permission_denied',
+  });
+}
 
 export function toolRoutes(ctx: AppContext): void {
   const { app, deps } = ctx;
@@ -63,23 +85,11 @@ export function toolRoutes(ctx: AppContext): void {
         code: 'invalid_value',
       });
     }
-    const policy = new PermissionPolicy(deps.permissionMode, deps.config.permissions.rules);
-    const decision = await policy.decide(
-      callFacts(tool, parsed.data, { cwd: deps.cwd, roots: deps.config.permissions.roots }),
-    );
-    if (decision.action !== 'allow') {
-      const why =
-        decision.action === 'ask' ? 'needs approval, and nobody can approve a direct run' : 'is not allowed';
-      throw apiError(
-        403,
-        `${tool.name} ${why} (${decision.reason}); start tea serve with --mode or --yolo to allow it`,
-        {
-          type: 'permission_error',
-          param: 'name',
-          code: 'permission_denied',
-        },
-      );
-    }
+    // The rules and roots sessions get (`--allow`, `--add-dir` included), through the one entry point.
+    const roots = [...deps.allowedRoots];
+    const policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
+    const permit = await authorizeCall(tool, parsed.data, { policy, where: { cwd: deps.cwd, roots } });
+    if (!permit.allowed) throw refusal(tool, permit, policy);
     // The run gets a signal of its own: the request's outlives the request, with every listener on it.
     const abort = new AbortController();
     const result = await whileAborted(
@@ -96,7 +106,7 @@ export function toolRoutes(ctx: AppContext): void {
           },
           {
             cwd: deps.cwd,
-            allowedRoots: deps.config.permissions.roots,
+            allowedRoots: roots,
             sessionId: 'api',
             callId: `api_${randomUUID().slice(0, 8)}`,
             signal: abort.signal,
