@@ -4,7 +4,7 @@ import { displayPath } from '../config/errors.js';
 import { CONFIG_FILE } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
-import { workspaceDir } from '../runtime/directories.js';
+import { existingDir, workspaceDir } from '../runtime/directories.js';
 import { bridgeName, McpManager, readToolCache, ToolError, ToolRegistry } from '../runtime/mcp.js';
 import { allowRules, builtinRegistry, shellSetup } from '../runtime/tools.js';
 import { PERMISSION_MODES, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
@@ -118,6 +118,8 @@ export interface ServeFlags {
   mode?: string;
   yolo?: boolean;
   allow?: string[];
+  /** Directories file tools may use besides the workspace (added to `permissions.roots`). */
+  addDir?: string[];
   cwd?: string;
   sandbox?: SandboxMode;
 }
@@ -142,11 +144,12 @@ export async function serveMcp(flags: ServeFlags): Promise<number> {
   const cfg = await config(flags.cwd);
   const registry = builtinRegistry(cfg, shellSetup(cfg, flags.sandbox));
   const policy = policyFor(cfg, flags, registry.names());
+  const added = (flags.addDir ?? []).map((d) => existingDir('--add-dir', d));
   const options = {
     registry,
     cwd: workspaceDir(flags.cwd),
     policy,
-    allowedRoots: cfg.permissions.roots,
+    allowedRoots: [...cfg.permissions.roots, ...added],
     serverInfo: { name: 'tea-agent', version: VERSION },
     maxOutputChars: cfg.tools.maxOutputChars,
     outputDir: path.join(cfg.home, 'tool-output'),
