@@ -3,7 +3,7 @@
  * locations, all read from the call's described facts (tools/describe.ts).
  */
 import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
-import { callFacts } from '../tools/describe.js';
+import { callFacts } from '../runtime/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CallFacts } from '../tools/types.js';
 

@@ -12,7 +12,7 @@ import type {
   ToolKind,
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, ToolStatus } from '../agent/events.js';
-import { describeCall } from '../tools/describe.js';
+import { describeCall } from '../runtime/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs, PlanItem } from '../tools/types.js';
 import { DiffTracker } from './diffs.js';

@@ -4,12 +4,12 @@ import { displayPath } from '../config/errors.js';
 import { CONFIG_FILE } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
-import { existingDir, workspaceDir } from '../runtime/directories.js';
+import { workspaceDir } from '../runtime/directories.js';
 import { bridgeName, McpManager, readToolCache, ToolError, ToolRegistry } from '../runtime/mcp.js';
-import { allowRules, builtinRegistry, shellSetup } from '../runtime/tools.js';
-import { PERMISSION_MODES, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
+import { PermissionPolicy, permissionSettings } from '../runtime/permissions.js';
+import { builtinRegistry, shellSetup } from '../runtime/tools.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { CliError, EXIT, UsageError } from './exit.js';
+import { CliError, EXIT } from './exit.js';
 import { jsonText } from './json-out.js';
 import { givenMode } from './options.js';
 import { VERSION } from './version.js';
@@ -124,12 +124,15 @@ export interface ServeFlags {
   sandbox?: SandboxMode;
 }
 
-function policyFor(cfg: TeaConfig, flags: ServeFlags, tools: readonly string[]): PermissionPolicy {
-  const mode = flags.yolo ? 'yolo' : (givenMode(flags) ?? cfg.permissions.mode);
-  if (!PERMISSION_MODES.includes(mode as PermissionMode))
-    throw new UsageError(`unknown permission mode ${mode}: expected ${PERMISSION_MODES.join(', ')}`);
-  const fromFlags = allowRules(flags.allow ?? [], tools, Object.keys(cfg.mcpServers));
-  return new PermissionPolicy(mode as PermissionMode, [...cfg.permissions.rules, ...fromFlags]);
+/** The mode, rules and roots of the config and the flags (`--yolo`, `--permission-mode`, `--allow`, `--add-dir`). */
+function permissionsFor(cfg: TeaConfig, flags: ServeFlags, tools: readonly string[]) {
+  const mode = flags.yolo ? 'yolo' : givenMode(flags);
+  const settings = permissionSettings(
+    cfg,
+    { ...(mode ? { permissionMode: mode } : {}), allow: flags.allow ?? [], addDir: flags.addDir ?? [] },
+    tools,
+  );
+  return { policy: new PermissionPolicy(settings.mode, settings.rules), roots: settings.roots };
 }
 
 function untilSignal(): Promise<void> {
@@ -143,13 +146,12 @@ function untilSignal(): Promise<void> {
 export async function serveMcp(flags: ServeFlags): Promise<number> {
   const cfg = await config(flags.cwd);
   const registry = builtinRegistry(cfg, shellSetup(cfg, flags.sandbox));
-  const policy = policyFor(cfg, flags, registry.names());
-  const added = (flags.addDir ?? []).map((d) => existingDir('--add-dir', d));
+  const { policy, roots } = permissionsFor(cfg, flags, registry.names());
   const options = {
     registry,
     cwd: workspaceDir(flags.cwd),
     policy,
-    allowedRoots: [...cfg.permissions.roots, ...added],
+    allowedRoots: roots,
     serverInfo: { name: 'tea-agent', version: VERSION },
     maxOutputChars: cfg.tools.maxOutputChars,
     outputDir: path.join(cfg.home, 'tool-output'),

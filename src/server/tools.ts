@@ -2,12 +2,8 @@
  * Tool routes: the catalogue, and running one tool directly. A direct run obeys
  * the server's permission mode; an "ask" is refused with 403 since nobody can approve.
  */
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { authorizeCall, callLabel, letItRun, type Permit } from '../tools/authorize.js';
-import { PermissionPolicy } from '../tools/permissions.js';
-import { runTool } from '../tools/run.js';
-import type { Tool } from '../tools/types.js';
+import { type DirectRun, runDirect } from '../runtime/tool-run.js';
 import { whileAborted } from './abort.js';
 import { type ApiError, apiError } from './errors.js';
 import { type AppContext, doc } from './routes.js';
@@ -16,19 +12,14 @@ import { readJson } from './validate.js';
 const runBody = z.object({ args: z.record(z.string(), z.unknown()).default({}) });
 
 /** A refused direct run: 403, saying why and with which flags `tea serve` would let it run. */
-function refusal(
-  tool: Tool,
-  permit: Extract<Permit, { allowed: false }>,
-  policy: PermissionPolicy,
-): ApiError {
-  const { facts, verdict } = permit;
+function refusal(refused: Extract<DirectRun, { ran: false }>): ApiError {
+  const { verdict } = refused;
   const why =
     verdict.action === 'ask'
       ? `needs approval (${verdict.reason}), and nobody can approve a direct run`
       : `is not allowed here (${verdict.reason})`;
-  const flags = letItRun(tool, facts, verdict, policy.mode);
-  const how = flags ? `; to let it run, restart tea serve with ${flags}` : '';
-  return apiError(403, `${callLabel(tool.name, facts.subject)} ${why}${how}`, {
+  const how = refused.rerun ? `; to let it run, restart tea serve with ${refused.rerun}` : '';
+  return apiError(403, `${refused.label} ${why}${how}`, {
     type: 'permission_error',
     param: 'name',
     code: 'permission_denied',
@@ -85,36 +76,24 @@ export function toolRoutes(ctx: AppContext): void {
         code: 'invalid_value',
       });
     }
-    // The rules and roots sessions get (`--allow`, `--add-dir` included), through the one entry point.
-    const roots = [...deps.allowedRoots];
-    const policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
-    const permit = await authorizeCall(tool, parsed.data, { policy, where: { cwd: deps.cwd, roots } });
-    if (!permit.allowed) throw refusal(tool, permit, policy);
     // The run gets a signal of its own: the request's outlives the request, with every listener on it.
+    // It runs under the rules and roots sessions get (`--allow`, `--add-dir` included).
     const abort = new AbortController();
     const result = await whileAborted(
       c.req.raw.signal,
       () => abort.abort(),
       () =>
-        runTool(
+        runDirect(tool, body.args, parsed.data, {
           tools,
-          {
-            type: 'tool-call',
-            id: `call_api_${randomUUID().slice(0, 12)}`,
-            name: tool.name,
-            args: body.args,
-          },
-          {
-            cwd: deps.cwd,
-            allowedRoots: roots,
-            sessionId: 'api',
-            callId: `api_${randomUUID().slice(0, 8)}`,
-            signal: abort.signal,
-            permissions: policy,
-          },
-          { maxOutputChars: deps.config.tools.maxOutputChars },
-        ),
+          cwd: deps.cwd,
+          mode: deps.permissionMode,
+          rules: deps.permissionRules,
+          roots: deps.allowedRoots,
+          maxOutputChars: deps.config.tools.maxOutputChars,
+          signal: abort.signal,
+        }),
     );
+    if (!result.ran) throw refusal(result);
     return c.json({ status: result.status, output: result.output });
   });
 }
