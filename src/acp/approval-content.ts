@@ -5,7 +5,7 @@
  */
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../agent/events.js';
-import { proposedChange } from '../tools/proposed.js';
+import { proposedChange } from '../runtime/edits.js';
 import type { ClientFs } from '../tools/types.js';
 import { CLIENT_FS_TOOLS } from './diffs.js';
 import { textContent } from './updates.js';

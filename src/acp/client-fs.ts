@@ -6,8 +6,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
-import { writeFileAtomic } from '../tools/builtin/atomic-write.js';
-import { type ClientFs, ToolError } from '../tools/types.js';
+import { ToolError, writeFileAtomic } from '../runtime/client-files.js';
+import type { ClientFs } from '../tools/types.js';
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -4,10 +4,10 @@
  */
 import type { AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Session } from '../agent/index.js';
-import { memoryScopes } from '../agent/memory-jobs.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { Memory } from '../memory/types.js';
-import { PERMISSION_MODES } from '../tools/permissions.js';
+import { PERMISSION_MODES } from '../runtime/permissions.js';
+import { memoryScopes } from '../runtime/runtime.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { modeState, parseMode } from './modes.js';
 

@@ -12,8 +12,9 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, ApprovalDecision } from '../agent/events.js';
-import { BACKGROUND_GRACE_MS, type Session } from '../agent/index.js';
+import type { Session } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
+import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
 import { approvalContent } from './approval-content.js';

@@ -1,6 +1,7 @@
 /** Tea's permission modes offered as ACP session modes (the editor's mode picker). */
 import { RequestError, type SessionModeState } from '@agentclientprotocol/sdk';
-import { PERMISSION_MODES, type PermissionMode } from '../tools/permissions.js';
+import { PERMISSION_MODES } from '../runtime/permissions.js';
+import type { PermissionMode } from '../tools/permissions.js';
 
 const MODE_INFO: Record<PermissionMode, { name: string; description: string }> = {
   'read-only': { name: 'Read only', description: 'Reads run; writes and commands are refused' },

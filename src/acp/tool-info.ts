@@ -1,33 +1,22 @@
 /** How a Tea tool call looks to an ACP client: its kind (icon), title and file locations. */
-import path from 'node:path';
 import type { ToolCallLocation } from '@agentclientprotocol/sdk';
-import { patchPaths } from '../tools/builtin/patch-parse.js';
-import { expandHome, realpathLoose } from '../tools/workspace.js';
+import { callFacts } from '../runtime/permissions.js';
+import type { CallFacts } from '../tools/types.js';
 
 export { toolKind, toolTitle } from '../runtime/tool-record.js';
 
-/** An absolute path for a path argument, resolved the way the file tools resolve it. */
-export function absolutePath(cwd: string, p: string): string {
-  return realpathLoose(path.resolve(cwd, expandHome(p)));
+/** Follow-along locations for the editor: the files the call names (with the first line for read_file). */
+function locationsOf(facts: CallFacts, args: Record<string, unknown>): ToolCallLocation[] {
+  const line = facts.tool === 'read_file' && typeof args.offset === 'number' ? args.offset : undefined;
+  return (facts.paths ?? []).map((p) => (line === undefined ? { path: p.path } : { path: p.path, line }));
 }
 
-/** The files a call touches, from its path arguments (`path`, `paths`, `from`/`to`, a patch). */
+/** The files a call touches, as absolute real paths (`path`, `paths`, `from`/`to`, a patch). */
 export function toolPaths(name: string, args: Record<string, unknown>, cwd: string): string[] {
-  const raw: string[] = [];
-  const add = (v: unknown): void => {
-    if (typeof v === 'string' && v.trim() !== '' && !v.includes('\0')) raw.push(v);
-  };
-  add(args.path);
-  if (Array.isArray(args.paths)) for (const p of args.paths) add(p);
-  add(args.from);
-  add(args.to);
-  if (name === 'apply_patch' && typeof args.patch === 'string')
-    for (const p of patchPaths(args.patch)) add(p);
-  return [...new Set(raw.map((p) => absolutePath(cwd, p)))];
+  return (callFacts({ name, approval: 'none' }, args, { cwd }).paths ?? []).map((p) => p.path);
 }
 
-/** Follow-along locations for the editor (with the first line for read_file). */
+/** A call's locations, without its tool's other facts. */
 export function toolLocations(name: string, args: Record<string, unknown>, cwd: string): ToolCallLocation[] {
-  const line = name === 'read_file' && typeof args.offset === 'number' ? args.offset : undefined;
-  return toolPaths(name, args, cwd).map((p) => (line === undefined ? { path: p } : { path: p, line }));
+  return locationsOf(callFacts({ name, approval: 'none' }, args, { cwd }), args);
 }

@@ -44,6 +44,7 @@ export function addMcpCommand(program: Command, setCode: (code: number) => void)
     .addOption(deprecatedModeOption())
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .option('--allow <rule>', "allow a tool: 'tool' or 'tool:pattern' (repeatable)", collect, [])
+    .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
     .action(async (_opts, command: Command) => setCode(await (await impl()).serveMcp(flags(command))));

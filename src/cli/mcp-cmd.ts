@@ -6,10 +6,10 @@ import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
 import { workspaceDir } from '../runtime/directories.js';
 import { bridgeName, McpManager, readToolCache, ToolError, ToolRegistry } from '../runtime/mcp.js';
-import { allowRules, builtinRegistry, shellSetup } from '../runtime/tools.js';
-import { PERMISSION_MODES, type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
+import { PermissionPolicy, permissionSettings } from '../runtime/permissions.js';
+import { builtinRegistry, shellSetup } from '../runtime/tools.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { CliError, EXIT, UsageError } from './exit.js';
+import { CliError, EXIT } from './exit.js';
 import { jsonText } from './json-out.js';
 import { givenMode } from './options.js';
 import { VERSION } from './version.js';
@@ -118,16 +118,21 @@ export interface ServeFlags {
   mode?: string;
   yolo?: boolean;
   allow?: string[];
+  /** Directories file tools may use besides the workspace (added to `permissions.roots`). */
+  addDir?: string[];
   cwd?: string;
   sandbox?: SandboxMode;
 }
 
-function policyFor(cfg: TeaConfig, flags: ServeFlags, tools: readonly string[]): PermissionPolicy {
-  const mode = flags.yolo ? 'yolo' : (givenMode(flags) ?? cfg.permissions.mode);
-  if (!PERMISSION_MODES.includes(mode as PermissionMode))
-    throw new UsageError(`unknown permission mode ${mode}: expected ${PERMISSION_MODES.join(', ')}`);
-  const fromFlags = allowRules(flags.allow ?? [], tools, Object.keys(cfg.mcpServers));
-  return new PermissionPolicy(mode as PermissionMode, [...cfg.permissions.rules, ...fromFlags]);
+/** The mode, rules and roots of the config and the flags (`--yolo`, `--permission-mode`, `--allow`, `--add-dir`). */
+function permissionsFor(cfg: TeaConfig, flags: ServeFlags, tools: readonly string[]) {
+  const mode = flags.yolo ? 'yolo' : givenMode(flags);
+  const settings = permissionSettings(
+    cfg,
+    { ...(mode ? { permissionMode: mode } : {}), allow: flags.allow ?? [], addDir: flags.addDir ?? [] },
+    tools,
+  );
+  return { policy: new PermissionPolicy(settings.mode, settings.rules), roots: settings.roots };
 }
 
 function untilSignal(): Promise<void> {
@@ -141,12 +146,12 @@ function untilSignal(): Promise<void> {
 export async function serveMcp(flags: ServeFlags): Promise<number> {
   const cfg = await config(flags.cwd);
   const registry = builtinRegistry(cfg, shellSetup(cfg, flags.sandbox));
-  const policy = policyFor(cfg, flags, registry.names());
+  const { policy, roots } = permissionsFor(cfg, flags, registry.names());
   const options = {
     registry,
     cwd: workspaceDir(flags.cwd),
     policy,
-    allowedRoots: cfg.permissions.roots,
+    allowedRoots: roots,
     serverInfo: { name: 'tea-agent', version: VERSION },
     maxOutputChars: cfg.tools.maxOutputChars,
     outputDir: path.join(cfg.home, 'tool-output'),

@@ -20,19 +20,21 @@ import { MemoryService } from '../memory/service.js';
 import { type BackgroundCheckpoints, checkpointInBackground, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import type { McpManager } from '../tools/mcp/index.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from '../tools/permissions.js';
+import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import type { Tool } from '../tools/types.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
-import { existingDir, workspaceDir } from './directories.js';
+import { workspaceDir } from './directories.js';
 import { embedderFor } from './embedder.js';
-import { RuntimeError } from './errors.js';
 import { ModelPool } from './models.js';
+import { permissionSettings } from './permissions.js';
 import { SessionsService } from './sessions.js';
-import { allowRules, builtinRegistry, shellSetup } from './tools.js';
+import { builtinRegistry, shellSetup } from './tools.js';
 
 export { BACKGROUND_GRACE_MS } from '../agent/index.js';
+/** The memory scopes of a workspace: the global one and the project's. */
+export { memoryScopes } from '../agent/memory-jobs.js';
 
 export interface RuntimeOptions {
   /** The workspace new sessions and tool runs use (default: the process's cwd). */
@@ -94,16 +96,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-function modeOf(config: TeaConfig, requested: string | undefined): PermissionMode {
-  const mode = requested ?? config.permissions.mode;
-  if (!PERMISSION_MODES.includes(mode as PermissionMode))
-    throw new RuntimeError(
-      'usage',
-      `unknown permission mode ${mode}: expected ${PERMISSION_MODES.join(', ')}`,
-    );
-  return mode as PermissionMode;
-}
-
 export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const cwd = workspaceDir(opts.cwd);
   const warn = opts.warn ?? ((m: string) => process.stderr.write(`tea: warning: ${m}\n`));
@@ -115,15 +107,8 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   const tools = builtinRegistry(config, shell);
   if (opts.tools) tools.registerAll(opts.tools);
   const mcpNames = Object.keys(config.mcpServers);
-  const permissionRules = [
-    ...config.permissions.rules,
-    ...allowRules(opts.allow ?? [], tools.names(), mcpNames),
-  ];
-  const permissionMode = modeOf(config, opts.permissionMode);
-  const allowedRoots = [
-    ...config.permissions.roots,
-    ...(opts.addDir ?? []).map((d) => existingDir('--add-dir', d)),
-  ];
+  const permissions = permissionSettings(config, opts, tools.names());
+  const { mode: permissionMode, rules: permissionRules, roots: allowedRoots } = permissions;
   const models = new ModelPool(config, {
     ...(opts.profile ? { profile: opts.profile } : {}),
     ...(opts.model ? { model: opts.model } : {}),

@@ -36,7 +36,15 @@ export function agentSource(rt: Runtime): AgentSource {
 /** What the HTTP app reads of the runtime; the rest of ServerDeps is the server's own settings. */
 export type RuntimeDeps = Pick<
   ServerDeps,
-  'config' | 'sessions' | 'tools' | 'memory' | 'agents' | 'cwd' | 'permissionMode'
+  | 'config'
+  | 'sessions'
+  | 'tools'
+  | 'memory'
+  | 'agents'
+  | 'cwd'
+  | 'permissionMode'
+  | 'permissionRules'
+  | 'allowedRoots'
 >;
 
 export function runtimeDeps(rt: Runtime): RuntimeDeps {
@@ -48,5 +56,7 @@ export function runtimeDeps(rt: Runtime): RuntimeDeps {
     agents: agentSource(rt),
     cwd: rt.cwd,
     permissionMode: rt.permissionMode,
+    permissionRules: rt.permissionRules,
+    allowedRoots: rt.allowedRoots,
   };
 }

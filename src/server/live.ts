@@ -189,7 +189,7 @@ export class LiveSessions {
 
   private async pump(live: LiveSession, events: AsyncIterable<AgentEvent>): Promise<void> {
     const { session, hub } = live;
-    const roots = this.deps.config.permissions.roots;
+    const roots = [...this.deps.allowedRoots];
     let sawDone = false;
     try {
       for await (const next of events) {

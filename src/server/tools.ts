@@ -2,16 +2,29 @@
  * Tool routes: the catalogue, and running one tool directly. A direct run obeys
  * the server's permission mode; an "ask" is refused with 403 since nobody can approve.
  */
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { callFacts, PermissionPolicy } from '../tools/permissions.js';
-import { runTool } from '../tools/run.js';
+import { type DirectRun, runDirect } from '../runtime/tool-run.js';
 import { whileAborted } from './abort.js';
-import { apiError } from './errors.js';
+import { type ApiError, apiError } from './errors.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson } from './validate.js';
 
 const runBody = z.object({ args: z.record(z.string(), z.unknown()).default({}) });
+
+/** A refused direct run: 403, saying why and with which flags `tea serve` would let it run. */
+function refusal(refused: Extract<DirectRun, { ran: false }>): ApiError {
+  const { verdict } = refused;
+  const why =
+    verdict.action === 'ask'
+      ? `needs approval (${verdict.reason}), and nobody can approve a direct run`
+      : `is not allowed here (${verdict.reason})`;
+  const how = refused.rerun ? `; to let it run, restart tea serve with ${refused.rerun}` : '';
+  return apiError(403, `${refused.label} ${why}${how}`, {
+    type: 'permission_error',
+    param: 'name',
+    code: 'permission_denied',
+  });
+}
 
 export function toolRoutes(ctx: AppContext): void {
   const { app, deps } = ctx;
@@ -63,48 +76,24 @@ export function toolRoutes(ctx: AppContext): void {
         code: 'invalid_value',
       });
     }
-    const policy = new PermissionPolicy(deps.permissionMode, deps.config.permissions.rules);
-    const decision = await policy.decide(
-      callFacts(tool, parsed.data, { cwd: deps.cwd, roots: deps.config.permissions.roots }),
-    );
-    if (decision.action !== 'allow') {
-      const why =
-        decision.action === 'ask' ? 'needs approval, and nobody can approve a direct run' : 'is not allowed';
-      throw apiError(
-        403,
-        `${tool.name} ${why} (${decision.reason}); start tea serve with --mode or --yolo to allow it`,
-        {
-          type: 'permission_error',
-          param: 'name',
-          code: 'permission_denied',
-        },
-      );
-    }
     // The run gets a signal of its own: the request's outlives the request, with every listener on it.
+    // It runs under the rules and roots sessions get (`--allow`, `--add-dir` included).
     const abort = new AbortController();
     const result = await whileAborted(
       c.req.raw.signal,
       () => abort.abort(),
       () =>
-        runTool(
+        runDirect(tool, body.args, parsed.data, {
           tools,
-          {
-            type: 'tool-call',
-            id: `call_api_${randomUUID().slice(0, 12)}`,
-            name: tool.name,
-            args: body.args,
-          },
-          {
-            cwd: deps.cwd,
-            allowedRoots: deps.config.permissions.roots,
-            sessionId: 'api',
-            callId: `api_${randomUUID().slice(0, 8)}`,
-            signal: abort.signal,
-            permissions: policy,
-          },
-          { maxOutputChars: deps.config.tools.maxOutputChars },
-        ),
+          cwd: deps.cwd,
+          mode: deps.permissionMode,
+          rules: deps.permissionRules,
+          roots: deps.allowedRoots,
+          maxOutputChars: deps.config.tools.maxOutputChars,
+          signal: abort.signal,
+        }),
     );
+    if (!result.ran) throw refusal(result);
     return c.json({ status: result.status, output: result.output });
   });
 }

@@ -3,7 +3,7 @@ import type { Agent } from '../agent/index.js';
 import type { TeaConfig } from '../config/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { SessionsService } from '../runtime/sessions.js';
-import type { PermissionMode } from '../tools/permissions.js';
+import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
 export interface ProfileInfo {
@@ -44,6 +44,10 @@ export interface ServerDeps {
   cwd: string;
   /** The server's permission mode: sessions run under it; `/v1/tools/{name}/run` obeys it. */
   permissionMode: PermissionMode;
+  /** Its rules (the config's, then `--allow`'s): sessions and `/v1/tools/{name}/run` get the same. */
+  permissionRules: readonly PermissionRule[];
+  /** Directories besides `cwd` file tools may use (the config's and `--add-dir`'s). */
+  allowedRoots: readonly string[];
   version: string;
   /** Bearer token; when set every route but `/health` needs it. */
   token?: string;

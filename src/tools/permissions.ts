@@ -4,10 +4,10 @@
  * grants ("always allow for this session") sit on top. A shell tool's command
  * line is parsed and judged command by command (shell/decide.ts).
  */
-import { analyzeShell } from './shell/analyze.js';
+import { shellAnalysis } from './describe.js';
 import { askedPatterns, decideShell, type ShellCheck } from './shell/decide.js';
 import type { ShellAnalysis } from './shell/types.js';
-import type { ApprovalClass, CallFacts, Tool } from './types.js';
+import type { ApprovalClass, CallFacts } from './types.js';
 
 export type PermissionMode = 'read-only' | 'ask' | 'auto-edit' | 'yolo';
 export type RuleAction = 'allow' | 'ask' | 'deny';
@@ -103,29 +103,8 @@ export function parseRule(text: string, defaultAction: RuleAction = 'allow'): Pe
   return pattern ? { tool, pattern, action } : { tool, action };
 }
 
+export { callFacts, describeCall } from './describe.js';
 export type { CallFacts } from './types.js';
-
-/** The facts of one call of `tool` with validated `args`, for `PermissionPolicy.decide`. */
-export function callFacts(
-  tool: Pick<Tool, 'name' | 'approval' | 'subject' | 'shell'>,
-  args: unknown,
-  where: { cwd?: string; roots?: readonly string[] } = {},
-): CallFacts {
-  let subject: string | undefined;
-  try {
-    subject = tool.subject?.(args as never);
-  } catch {
-    subject = undefined;
-  }
-  return {
-    tool: tool.name,
-    approval: tool.approval,
-    ...(subject === undefined ? {} : { subject }),
-    ...(tool.shell ? { shell: true } : {}),
-    ...(where.cwd === undefined ? {} : { cwd: where.cwd }),
-    ...(where.roots === undefined ? {} : { roots: where.roots }),
-  };
-}
 
 export class PermissionPolicy {
   private readonly grants: PermissionRule[] = [];
@@ -140,8 +119,12 @@ export class PermissionPolicy {
     return [...this.rules, ...this.grants];
   }
 
-  async decide(call: CallFacts): Promise<PermissionDecision> {
-    if (call.shell && call.subject !== undefined) return this.decideShell(call, call.subject);
+  /**
+   * The verdict on a described call (`describeCall`): allow, ask (with the reason and,
+   * for a shell line, the part that needs approval) or deny (with the reason).
+   */
+  async check(call: CallFacts): Promise<PermissionDecision> {
+    if (call.shell && call.subject !== undefined) return this.checkShell(call, call.subject);
     let action = MATRIX[this.mode][call.approval];
     let reason = `${this.mode} mode: ${call.approval === 'none' ? 'read' : call.approval} tools ${describe(action)}`;
     for (const rule of this.allRules) {
@@ -165,8 +148,13 @@ export class PermissionPolicy {
     return { action, reason };
   }
 
-  private async decideShell(call: CallFacts, subject: string): Promise<PermissionDecision> {
-    const analysis = await analyzeShell(subject);
+  /** `check` under the name tools use (`PermissionView`: the sandbox asks it about the network). */
+  decide(call: CallFacts): Promise<PermissionDecision> {
+    return this.check(call);
+  }
+
+  private async checkShell(call: CallFacts, subject: string): Promise<PermissionDecision> {
+    const analysis = await shellAnalysis(subject);
     const check = (mode: PermissionMode, extra: readonly PermissionRule[] = []): ShellCheck => ({
       mode,
       execDefault: MATRIX[mode][call.approval],

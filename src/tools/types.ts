@@ -62,6 +62,21 @@ export interface CallFacts {
   /** The workspace and extra roots (where a shell redirection may write). */
   cwd?: string;
   roots?: readonly string[];
+  /** The tool's category and read-only flag (faces show a call by them). */
+  category?: string;
+  readOnly?: boolean;
+  /** The files the call names, resolved against the workspace (real paths), each inside the roots or not. */
+  paths?: readonly CallPath[];
+  /** For a shell line: each simple command in it, as rules match it (`describeCall` only). */
+  commands?: readonly string[];
+  /** The call reaches the network: a network tool, or a shell line naming a network program. */
+  network?: boolean;
+}
+
+/** A file a call names: its real path, and whether it lies inside the workspace or an added root. */
+export interface CallPath {
+  path: string;
+  inside: boolean;
 }
 
 /** Text-file access provided by a face's client (paths are absolute). */

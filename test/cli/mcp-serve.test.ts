@@ -1,6 +1,6 @@
 /** `tea mcp serve`, checked with the MCP SDK's own client against the built CLI. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -80,6 +80,31 @@ describe('tea mcp serve over stdio', () => {
       expect(text(unknown)).toContain('Unknown tool "ask_user"');
     });
     expect(stderr).toContain('tea mcp serve: stdio, read-only mode');
+  });
+});
+
+describe('tea mcp serve --add-dir', () => {
+  it('lets file tools use another directory, which they refuse without it', async () => {
+    const extra = path.join(ctx.home, '..', 'extra');
+    mkdirSync(extra);
+    writeFileSync(path.join(extra, 'far.txt'), 'from the added directory\n');
+    const read = async (args: string[]) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [TEA_BIN, 'mcp', 'serve', '--cwd', ctx.work, ...args],
+        env: ctx.env as Record<string, string>,
+        stderr: 'pipe',
+      });
+      return withClient(transport, (client) =>
+        client.callTool({ name: 'read_file', arguments: { path: path.join(extra, 'far.txt') } }),
+      );
+    };
+    const added = await read(['--add-dir', extra]);
+    expect(added.isError).toBe(false);
+    expect(text(added)).toContain('from the added directory');
+    const plain = await read([]);
+    expect(plain.isError).toBe(true);
+    expect(text(plain)).toContain('outside the workspace');
   });
 });
 

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { callFacts, type PermissionPolicy } from '../permissions.js';
+import { authorizeCall, type Unanswerable } from '../authorize.js';
+import type { PermissionPolicy } from '../permissions.js';
 import { ToolRegistry } from '../registry.js';
 import { type Authorization, runTool } from '../run.js';
 import type { Tool, ToolContext } from '../types.js';
@@ -43,49 +44,27 @@ export function servedRegistry(opts: Pick<McpServeOptions, 'registry' | 'exclude
   return served;
 }
 
-function label(tool: Tool, subject: string | undefined): string {
-  if (!subject) return tool.name;
-  return `${tool.name} (${subject.length > 120 ? `${subject.slice(0, 119)}…` : subject})`;
+/** Nobody can answer an ask over MCP: it is refused, with the flags that would let it run. */
+function unanswerable(r: Unanswerable): string {
+  const rewrite =
+    r.verdict.part !== undefined && r.flags === undefined ? 'write the command without that part; ' : '';
+  return (
+    `[DENIED] ${r.label} needs approval (${r.verdict.reason}), and nobody can approve calls made over MCP.\n` +
+    `Hint: ${rewrite}the user can restart tea mcp serve with --yolo${r.flags ? `, or ${r.flags}` : ''}.`
+  );
 }
 
-/** The policy's verdict for one call; 'ask' is a refusal, since no one can answer it. */
+/** The permission entry point for calls over MCP: the policy decides, and an ask is a refusal. */
 export function authorizer(
   policy: PermissionPolicy,
 ): (tool: Tool, args: unknown, ctx?: Pick<ToolContext, 'cwd' | 'allowedRoots'>) => Promise<Authorization> {
-  return async (tool, args, ctx) => {
-    const facts = callFacts(tool, args, {
-      ...(ctx ? { cwd: ctx.cwd } : {}),
-      ...(ctx?.allowedRoots ? { roots: ctx.allowedRoots } : {}),
+  return (tool, args, ctx) =>
+    authorizeCall(tool, args, {
+      policy,
+      where: { ...(ctx ? { cwd: ctx.cwd } : {}), ...(ctx?.allowedRoots ? { roots: ctx.allowedRoots } : {}) },
+      unanswerable,
+      remedy: (flags) => `the user can restart tea mcp serve with ${flags}`,
     });
-    const subject = facts.subject;
-    const decision = await policy.decide(facts);
-    if (decision.action === 'allow') return { allowed: true };
-    const what = label(tool, subject);
-    if (decision.action === 'deny') {
-      return {
-        allowed: false,
-        status: 'denied',
-        output: `[DENIED] ${what} is not allowed here (${decision.reason}).\nHint: do not retry this call; the server's permission mode forbids it.`,
-      };
-    }
-    const allow =
-      decision.part === undefined
-        ? `, or --allow '${tool.name}'`
-        : decision.suggest === undefined
-          ? ''
-          : `, or --allow '${tool.name}:${decision.suggest}'`;
-    const rewrite =
-      decision.part !== undefined && decision.suggest === undefined
-        ? 'write the command without that part; '
-        : '';
-    return {
-      allowed: false,
-      status: 'denied',
-      output:
-        `[DENIED] ${what} needs approval (${decision.reason}), and nobody can approve calls made over MCP.\n` +
-        `Hint: ${rewrite}the user can restart tea mcp serve with --mode auto-edit or --yolo${allow}.`,
-    };
-  };
 }
 
 function annotations(tool: Tool) {
