@@ -70,7 +70,8 @@ describe('tea acp and the permission rules of the config', () => {
     expect(p.permissions).toHaveLength(0);
     const call = updatesOf(p, 'tool_call')[0]!;
     expect(call).toMatchObject({ kind: 'edit', title: 'write_file: notes.txt' });
-    expect(statuses(p, call.toolCallId)).toEqual(['in_progress', 'completed']);
+    // Announced pending, then running without a permission request, then done.
+    expect(statuses(p, call.toolCallId)).toEqual(['pending', 'in_progress', 'completed']);
   });
 
   it('a call a rule denies is never shown running, and fails with the text tea -p gives', async () => {
@@ -81,12 +82,17 @@ describe('tea acp and the permission rules of the config', () => {
       ['-p', 'write the secrets', '--permission-mode', 'auto-edit', '--output-format', 'stream-json'],
       { env: t.ctx.env, cwd: work },
     );
-    const finish = cli.stdout
+    const record = cli.stdout
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as { type: string; status?: string; output?: string })
-      .find((e) => e.type === 'tool_finish')!;
-    expect(finish.status).toBe('denied');
+      .map(
+        (l) =>
+          JSON.parse(l) as { type: string; record?: { state: string; content: Array<{ text?: string }> } },
+      )
+      .flatMap((e) => (e.type === 'tool_update' && e.record ? [e.record] : []))
+      .at(-1)!;
+    expect(record.state).toBe('denied');
+    const finish = { output: record.content.map((c) => c.text ?? '').join('') };
     expect(finish.output).toMatch(
       /^\[DENIED\] write_file \(secrets\.env\) is not allowed here \(rule deny write_file:\*\.env\)/,
     );
@@ -102,7 +108,7 @@ describe('tea acp and the permission rules of the config', () => {
     expect(existsSync(path.join(work, 'secrets.env'))).toBe(false);
     expect(p.permissions).toHaveLength(0);
     const shown = updatesOf(p, 'tool_call')[0]!;
-    expect(statuses(p, shown.toolCallId)).toEqual(['failed', 'failed']);
+    expect(statuses(p, shown.toolCallId)).toEqual(['pending', 'failed']);
     const done = updatesOf(p, 'tool_call_update').find((u) => u.toolCallId === shown.toolCallId)!;
     expect(done.content).toEqual([{ type: 'content', content: { type: 'text', text: finish.output } }]);
   });

@@ -14,17 +14,23 @@ export function tempDir(prefix = 'tea-mcp-'): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A port that was free a moment ago (server-everything cannot listen on port 0 and tell us). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+/**
+ * A port that was free a moment ago (server-everything cannot listen on port 0 and tell
+ * us). It is drawn below Linux's ephemeral range (32768+), so a server another test
+ * opens on port 0 cannot be handed the same port between our check and the spawn.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      // The wildcard address, as server-everything binds it.
+      server.listen(port, () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
 }
 
 /** Starts server-everything over streamable HTTP and waits until it listens. */
