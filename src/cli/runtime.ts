@@ -57,6 +57,13 @@ export async function cliRuntime(flags: CliRuntimeFlags): Promise<Runtime> {
       if (flags.projectTrustShown) told = trustWarning(config.project);
     },
   });
+  // tea runs a model: say now that there is none, before a session is opened.
+  try {
+    rt.models.requireModel();
+  } catch (e) {
+    await rt.close();
+    throw e;
+  }
   return rt;
 }
 

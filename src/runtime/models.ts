@@ -45,11 +45,20 @@ export class ModelPool {
     this.breakers = new BreakerRegistry(config.llm.breaker);
     const names = profileNames(config);
     this.active = names.includes('main_model') ? 'main_model' : (names[0] ?? 'main_model');
-    if (opts.profile) this.active = opts.profile;
-    // No model, or an unknown --profile: said now, before anything else is built.
+    if (opts.profile) {
+      // An unknown profile is the caller's mistake, said now (a missing model only when used).
+      if (opts.profile !== 'main_model' && !names.includes(opts.profile)) this.profileConfig(opts.profile);
+      this.active = opts.profile;
+    }
+    this.model = opts.model;
+  }
+
+  /** `model` option: another model id for the active profile (applied when it is first used). */
+  private readonly model: string | undefined;
+
+  /** Throws `no_model` (or the profile's error) now when the active profile cannot be used. */
+  requireModel(): void {
     this.profileConfig(this.active);
-    if (opts.model)
-      this.overrides.set(this.active, { ...this.profileConfig(this.active), model: opts.model });
   }
 
   private readonly env: NodeJS.ProcessEnv;
@@ -108,13 +117,27 @@ export class ModelPool {
     return this.cheap;
   }
 
-  /** A configured profile by name; `no_model` when there is no model at all. */
+  /** A configured profile by name; `no_model` when there is no model at all, `usage` for an unknown name. */
   private profileConfig(name: string): ProfileConfig {
     const override = this.overrides.get(name);
     if (override) return override;
-    if (name === 'main_model' && !this.config.mainModel)
+    if (
+      (name === 'main_model' || name === this.active) &&
+      !this.config.mainModel &&
+      !this.config.profiles[name]
+    )
       throw new RuntimeError('no_model', describeMissingModel(this.config));
-    return resolveProfile(this.config, name);
+    let profile: ProfileConfig;
+    try {
+      profile = resolveProfile(this.config, name);
+    } catch (e) {
+      throw new ProfileError('usage', (e as Error).message);
+    }
+    if (name === this.active && this.model) {
+      profile = { ...profile, model: this.model };
+      this.overrides.set(name, profile);
+    }
+    return profile;
   }
 
   /** A YAML config file inside the Tea home whose `main_model` becomes profile `file:<name>`. */

@@ -22,11 +22,12 @@ import { defaultDbPath } from '../store/paths.js';
 import type { McpManager } from '../tools/mcp/index.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { SandboxMode } from '../tools/sandbox/sandbox.js';
+import { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox.js';
 import type { Tool } from '../tools/types.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
 import { workspaceDir } from './directories.js';
 import { embedderFor } from './embedder.js';
+import { RuntimeError } from './errors.js';
 import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
 import { SessionsService } from './sessions.js';
@@ -96,6 +97,19 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+function checkOptions(opts: RuntimeOptions): void {
+  if (opts.sandbox !== undefined && !SANDBOX_MODES.includes(opts.sandbox))
+    throw new RuntimeError(
+      'usage',
+      `unknown sandbox mode ${String(opts.sandbox)}: expected ${SANDBOX_MODES.join(', ')}`,
+    );
+  if (opts.maxTurns !== undefined && !(Number.isInteger(opts.maxTurns) && opts.maxTurns >= 1))
+    throw new RuntimeError(
+      'usage',
+      `maxTurns must be a whole number of at least 1, got ${String(opts.maxTurns)}`,
+    );
+}
+
 export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const cwd = workspaceDir(opts.cwd);
   const warn = opts.warn ?? ((m: string) => process.stderr.write(`tea: warning: ${m}\n`));
@@ -103,6 +117,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   opts.onConfig?.(config);
   if (!opts.config) for (const w of config.warnings) warn(w);
   // Mistakes in the options first: they are the caller's to fix before anything else.
+  checkOptions(opts);
   const shell = shellSetup(config, opts.sandbox, warn);
   const tools = builtinRegistry(config, shell);
   if (opts.tools) tools.registerAll(opts.tools);

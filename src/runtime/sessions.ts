@@ -117,9 +117,9 @@ export class SessionsService {
     return this.store.sessions.count(opts);
   }
 
+  /** Renames the session with this id or unique prefix. */
   rename(id: string, title: string): void {
-    this.resolveExact(id);
-    this.store.sessions.update(id, { title });
+    this.store.sessions.update(this.resolve(id).id, { title });
   }
 
   delete(id: string): boolean {
@@ -131,7 +131,7 @@ export class SessionsService {
    * tool-call log and all: the two go on apart from there.
    */
   fork(id: string, opts: { upTo?: number; title?: string } = {}): SessionInfo {
-    const from = this.resolveExact(id);
+    const from = this.resolve(id);
     const store = this.store;
     const messages = store.messages.list(from.id).filter((m) => opts.upTo === undefined || m.id <= opts.upTo);
     if (opts.upTo !== undefined && !messages.some((m) => m.id === opts.upTo))
@@ -197,7 +197,7 @@ export class SessionsService {
   }
 
   /** Sessions whose title or message text contains `q` (case-insensitive), newest first. */
-  search(q: string, limit: number): SessionHit[] {
+  search(q: string, limit = 20): SessionHit[] {
     const store = this.store;
     const needle = q.toLowerCase();
     const hits = new Map<string, SessionHit>();
@@ -219,11 +219,5 @@ export class SessionsService {
       });
     }
     return [...hits.values()];
-  }
-
-  private resolveExact(id: string): SessionInfo {
-    const row = this.store.sessions.get(id);
-    if (!row) throw new RuntimeError('not_found', `session not found: '${id}'`);
-    return row;
   }
 }

@@ -5,9 +5,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -61,6 +61,22 @@ function run(
   });
 }
 
+/** The top-level packages `npm ls` finds for the production dependencies, transitively. */
+function productionPackages(): string[] {
+  const out = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const top = path.join(ROOT, 'node_modules') + path.sep;
+  const names = new Set<string>();
+  for (const line of out.split('\n')) {
+    if (!line.startsWith(top)) continue;
+    const parts = line.slice(top.length).split(path.sep);
+    names.add(parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!);
+  }
+  return [...names];
+}
+
 let model: ModelServer;
 let project: string;
 
@@ -83,10 +99,14 @@ beforeAll(async () => {
   const pkg = path.join(modules, 'tea-agent');
   mkdirSync(pkg, { recursive: true });
   execFileSync('tar', ['-xzf', path.join(packDir, filename), '-C', pkg, '--strip-components=1']);
-  // Its dependencies as npm would have installed them (no network here): the repository's.
-  for (const name of readdirSync(path.join(ROOT, 'node_modules'))) {
-    if (name === '.bin' || name.startsWith('.')) continue;
-    symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name));
+  // Its production dependencies as npm would install them (no network here): the
+  // repository's copies, and none of its dev dependencies; plus what the user's own
+  // project brings for type-checking (typescript is run from the repository).
+  for (const name of [...productionPackages(), '@types/node', 'undici-types']) {
+    const to = path.join(modules, name);
+    if (existsSync(to)) continue;
+    mkdirSync(path.dirname(to), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules', name), to);
   }
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', type: 'module' }));
 }, 120_000);

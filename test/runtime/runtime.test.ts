@@ -140,10 +140,28 @@ describe('createRuntime', () => {
     await expect(rt.models.resolve('no-such-profile')).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('says no_model when nothing is configured', async () => {
+  it('says no_model when a model is first needed, and reads sessions without one', async () => {
     const root = tempDir();
     const config = await loadConfig({ home: root, cwd: root, env: {}, detectOllama: false });
-    await expect(createRuntime({ config, cwd: root })).rejects.toMatchObject({ code: 'no_model' });
+    const rt = await createRuntime({ config, cwd: root });
+    open.push(rt);
+    expect(rt.sessions.list()).toEqual([]);
+    expect(() => rt.models.requireModel()).toThrow(expect.objectContaining({ code: 'no_model' }) as Error);
+    expect(() => rt.sessions.create()).toThrow(expect.objectContaining({ code: 'no_model' }) as Error);
+  });
+
+  it('rejects options the CLI would refuse, as usage errors', async () => {
+    await expect(runtimeIn({ sandbox: 'maybe' as never })).rejects.toMatchObject({
+      code: 'usage',
+      message: 'unknown sandbox mode maybe: expected auto, on, off',
+    });
+    for (const maxTurns of [0, -3, 1.5])
+      await expect(runtimeIn({ maxTurns })).rejects.toMatchObject({ code: 'usage' });
+    await expect(runtimeIn({ profile: 'no-such-profile' })).rejects.toMatchObject({
+      name: 'RuntimeError',
+      code: 'usage',
+      message: expect.stringContaining('Unknown profile "no-such-profile"'),
+    });
   });
 });
 
@@ -164,11 +182,12 @@ describe('sessions service', () => {
         snippet: expect.stringContaining('forty-two'),
       }),
     ]);
-    expect(rt.sessions.search('thought', 10)).toEqual([expect.objectContaining({ id: session.id })]);
+    expect(rt.sessions.search('thought')).toEqual([expect.objectContaining({ id: session.id })]);
 
     const messages = rt.sessions.messages(session.id);
     expect(messages).toHaveLength(4);
-    const fork = rt.sessions.fork(session.id, { upTo: messages[1]!.id });
+    // By a unique prefix, as `open` takes it.
+    const fork = rt.sessions.fork(session.id.slice(0, 12), { upTo: messages[1]!.id });
     expect(fork.title).toBe('Deep Thought (fork)');
     expect(rt.sessions.messages(fork.id).map((m) => m.role)).toEqual(['user', 'assistant']);
 
