@@ -98,15 +98,14 @@ export async function createHarness(): Promise<Harness> {
     log,
     provider,
     // Loop tests see every schema and run tools without approval unless a test says otherwise.
-    agent: (opts = {}) =>
+    agent: ({ settings, ...services } = {}) =>
       new Agent({
         provider,
         tools,
         store,
         cwd: workspace,
-        toolLoading: 'all',
-        permissionMode: 'yolo',
-        ...opts,
+        ...services,
+        settings: { toolLoading: 'all', permissionMode: 'yolo', ...settings },
       }),
     async close() {
       store.close();
