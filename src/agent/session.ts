@@ -24,7 +24,7 @@ import type { AgentServices, AgentSetup } from './services.js';
 import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
 import { TurnStopped, turnSignal } from './stop.js';
-import type { TurnState } from './turn.js';
+import type { Turn, TurnState } from './turn.js';
 
 /**
  * How long a face about to exit waits for background jobs (title, summaries, memory
@@ -259,7 +259,7 @@ export class Session {
       recorder: this.recorder,
       usage,
     };
-    const turn = { services: this.services, settings: this.settings, state };
+    const turn: Turn = { services: this.services, settings: this.settings, state };
     while (next) {
       const result: TurnResult = yield* runTurn(turn, next, `t_${randomUUID().slice(0, 12)}`);
       last = result;
