@@ -44,7 +44,7 @@ export async function benchContext(): Promise<void> {
       tools,
       store,
       cwd: dir,
-      permissionMode: 'yolo',
+      settings: { permissionMode: 'yolo' },
     });
     const session = agent.newSession();
     const planted = needles(TURNS);

@@ -214,7 +214,7 @@ async function benchLoop(): Promise<void> {
   for (let round = 0; round < 5; round++) {
     const steps = 200;
     const provider = new InstantProvider(info, steps);
-    const agent = new Agent({ provider, tools, store, cwd: dir, maxIterations: steps + 1 });
+    const agent = new Agent({ provider, tools, store, cwd: dir, settings: { maxIterations: steps + 1 } });
     const t0 = performance.now();
     for await (const _ of agent.newSession().prompt('go')) {
       // drain

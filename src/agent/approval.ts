@@ -9,7 +9,7 @@ import { type Asker, authorizeCall, type Permit } from '../tools/authorize.js';
 import type { PermissionPolicy, PermissionRule } from '../tools/permissions.js';
 import type { Tool } from '../tools/types.js';
 import type { AgentEvent } from './events.js';
-import type { SessionServices } from './host.js';
+import type { SessionHost } from './host.js';
 import { InteractionCancelled } from './interactions.js';
 import { sessionState } from './session-state.js';
 
@@ -17,7 +17,7 @@ export const STATE_GRANTS = 'permission_grants';
 
 export interface ApprovalContext {
   policy: PermissionPolicy;
-  services: SessionServices;
+  host: SessionHost;
   callId: string;
   args: Record<string, unknown>;
   signal: AbortSignal;
@@ -32,7 +32,7 @@ function sessionAsker(ctx: ApprovalContext): Asker {
     async ask({ tool, facts, verdict }) {
       let requestId = '';
       try {
-        const reply = await ctx.services.interactions.wait(
+        const reply = await ctx.host.interactions.wait(
           'approval',
           (id) => {
             requestId = id;
@@ -74,11 +74,11 @@ export async function authorize(tool: Tool, parsedArgs: unknown, ctx: ApprovalCo
   const permit = await authorizeCall(tool, parsedArgs, {
     policy: ctx.policy,
     where: ctx.where ?? {},
-    ...(ctx.services.interactions.canAsk ? { asker: sessionAsker(ctx) } : {}),
+    ...(ctx.host.interactions.canAsk ? { asker: sessionAsker(ctx) } : {}),
   });
   if (permit.allowed && permit.answer === 'always') {
     const grants: readonly PermissionRule[] = ctx.policy.sessionGrants;
-    sessionState(ctx.services.store, ctx.services.sessionId).set(STATE_GRANTS, [...grants]);
+    sessionState(ctx.host.store, ctx.host.sessionId).set(STATE_GRANTS, [...grants]);
   }
   return permit;
 }

@@ -12,7 +12,7 @@ export interface SessionData extends StateStore {
 }
 
 /** What a session shares with the tools it runs. */
-export interface SessionServices {
+export interface SessionHost {
   store: SessionData;
   sessionId: string;
   tools: ToolRegistry;
@@ -27,7 +27,7 @@ export const STATE_LOADED_TOOLS = 'loaded_tools';
 const planKey = (kind: 'todo' | 'plan') => (kind === 'todo' ? 'todos' : 'plan');
 
 /** Adds tools to the session's loaded set; returns the names that were new. */
-export function loadTools(svc: SessionServices, names: readonly string[]): string[] {
+export function loadTools(svc: SessionHost, names: readonly string[]): string[] {
   const added = names.filter((n) => svc.tools.has(n) && !svc.loaded.has(n));
   if (added.length === 0) return added;
   for (const n of added) svc.loaded.add(n);
@@ -37,7 +37,7 @@ export function loadTools(svc: SessionServices, names: readonly string[]): strin
 
 /** The ToolHost one tool call sees: its events go to `emit`, its waits end with `signal`. */
 export function makeHost(
-  svc: SessionServices,
+  svc: SessionHost,
   call: { callId: string; signal: AbortSignal; emit: (e: AgentEvent) => void; activeTools: () => string[] },
 ): ToolHost {
   return {

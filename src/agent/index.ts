@@ -10,4 +10,12 @@ export type {
   ToolContent,
 } from './events.js';
 export { toModelMessages } from './history.js';
+export type { AgentServices } from './services.js';
 export { BACKGROUND_GRACE_MS, type PromptOptions, Session, type SessionOptions } from './session.js';
+export {
+  type AgentSettings,
+  agentSettings,
+  DEFAULT_SETTINGS,
+  type SettingsInput,
+  settingsFrom,
+} from './settings.js';

@@ -1,54 +1,17 @@
 import { costUsd } from '../llm/cost.js';
 import { LlmError } from '../llm/errors.js';
-import type { FinishReason, ImagePart, Message, Part, Provider, ToolCallPart } from '../llm/types.js';
-import { activeToolNames, preloadBudget, type ToolLoading, toolsMentioned } from '../tools/loading.js';
-import type { PermissionPolicy } from '../tools/permissions.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { FinishReason, ImagePart, Message, Part, ToolCallPart } from '../llm/types.js';
+import { activeToolNames, preloadBudget, toolsMentioned } from '../tools/loading.js';
 import { headAndTail } from '../util/head-tail.js';
 import { yieldToEventLoop } from '../util/yield.js';
-import { type SessionContext, thresholdsFor } from './context.js';
+import { thresholdsFor } from './context.js';
 import { DoomLoopDetector } from './doom.js';
 import type { AgentEvent, StopReason } from './events.js';
-import { loadTools, type SessionServices } from './host.js';
-import type { ModelUsage, TurnRecorder, UsageMeter } from './record.js';
+import { loadTools } from './host.js';
+import type { ModelUsage } from './record.js';
 import { TurnStopped } from './stop.js';
 import { executeToolCalls } from './tool-exec.js';
-
-/** What one turn needs of the session's context: building requests, and L2 pairs after it. */
-export type TurnContext = Pick<
-  SessionContext,
-  'build' | 'takeLanded' | 'observe' | 'finishTurn' | 'failedCompactions'
->;
-
-export interface TurnDeps {
-  provider: Provider;
-  tools: ToolRegistry;
-  /** Every message, tool-call transition and model call's usage goes here (the loop writes nothing itself). */
-  recorder: TurnRecorder;
-  /** The prompt's usage, added to once per model call. */
-  usage: UsageMeter;
-  sessionId: string;
-  cwd: string;
-  allowedRoots?: string[];
-  systemPrompt: string;
-  maxIterations: number;
-  maxParallelTools: number;
-  maxOutputChars?: number;
-  /** The in-memory transcript (no system message); the turn appends to it. */
-  history: Message[];
-  /** Steering messages queued by the user while the turn runs. */
-  steering: string[];
-  /** Tool-call ids already used in this session (some models reuse `call_0`). */
-  callIds: Set<string>;
-  policy: PermissionPolicy;
-  services: SessionServices;
-  toolLoading: ToolLoading;
-  /** Where truncated tool outputs are saved in full. */
-  outputDir?: string;
-  signal: AbortSignal;
-  /** Builds each request's messages from the transcript (layers, budget, trims). */
-  context: TurnContext;
-}
+import type { Turn, TurnState } from './turn.js';
 
 export interface TurnInput {
   text: string;
@@ -78,7 +41,7 @@ interface StepResult {
  * or a doom loop is detected. Every message is stored before the next step.
  */
 export async function* runTurn(
-  deps: TurnDeps,
+  turn: Turn,
   input: TurnInput,
   turnId: string,
 ): AsyncGenerator<AgentEvent, TurnResult> {
@@ -87,35 +50,39 @@ export async function* runTurn(
   let reason: StopReason = 'completed';
   let message: string | undefined;
   const doom = new DoomLoopDetector(3);
+  const { services, settings, state } = turn;
 
-  const turnStart = input.stored ? deps.history.findLastIndex((m) => m.role === 'user') : deps.history.length;
-  if (!input.stored) await appendUser(deps, turnId, input);
+  const turnStart = input.stored
+    ? state.history.findLastIndex((m) => m.role === 'user')
+    : state.history.length;
+  if (!input.stored) await appendUser(state, turnId, input);
   yield {
     type: 'turn_start',
-    sessionId: deps.sessionId,
+    sessionId: state.sessionId,
     turnId,
     input: input.text,
     ...(input.stored ? { retry: true } : {}),
   };
-  if (deps.toolLoading === 'intent') {
-    const active = activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
-    const budgetTokens = preloadBudget(deps.tools, deps.systemPrompt, active);
+  if (settings.toolLoading === 'intent') {
+    const active = activeToolNames(services.tools, state.host.loaded, settings.toolLoading);
+    const budgetTokens = preloadBudget(services.tools, state.systemPrompt, active);
     // The words of a pasted megabyte are mostly noise: its two ends say what is wanted.
     const added = loadTools(
-      deps.services,
-      toolsMentioned(deps.tools, headAndTail(input.text, 2000, 2000), { budgetTokens }),
+      state.host,
+      toolsMentioned(services.tools, headAndTail(input.text, 2000, 2000), { budgetTokens }),
     );
     if (added.length > 0) yield { type: 'tools_loaded', names: added, by: 'keywords' };
   }
-  const activeTools = (): string[] => activeToolNames(deps.tools, deps.services.loaded, deps.toolLoading);
+  const activeTools = (): string[] =>
+    activeToolNames(services.tools, state.host.loaded, settings.toolLoading);
 
   for (;;) {
-    if (deps.signal.aborted) {
+    if (state.signal.aborted) {
       reason = 'cancelled';
       break;
     }
-    for (const steer of deps.steering.splice(0)) await appendUser(deps, turnId, { text: steer });
-    if (iterations >= deps.maxIterations) {
+    for (const steer of state.steering.splice(0)) await appendUser(state, turnId, { text: steer });
+    if (iterations >= settings.maxIterations) {
       reason = 'max_iterations';
       const calls = `${iterations} model call${iterations === 1 ? '' : 's'}`;
       message = `Stopped after ${calls} (the iteration cap); the task may not be complete. Send a message to continue, or raise agent.max_iterations (--max-turns).`;
@@ -125,7 +92,7 @@ export async function* runTurn(
 
     // A retry is the user asking again: its first call tries a paused (circuit-open) model at once.
     const probe = input.stored === true && iterations === 1;
-    const step: StepResult = yield* streamStep(deps, turnId, activeTools(), probe);
+    const step: StepResult = yield* streamStep(turn, turnId, activeTools(), probe);
     if (step.cancelled) {
       reason = 'cancelled';
       break;
@@ -138,31 +105,12 @@ export async function* runTurn(
     }
     text = step.text;
     if (step.calls.length === 0) {
-      if (deps.steering.length > 0) continue;
+      if (state.steering.length > 0) continue;
       break;
     }
 
-    const outcome = yield* executeToolCalls(
-      {
-        recorder: deps.recorder,
-        tools: deps.tools,
-        sessionId: deps.sessionId,
-        turnId,
-        cwd: deps.cwd,
-        allowedRoots: deps.allowedRoots,
-        maxParallel: deps.maxParallelTools,
-        maxOutputChars: deps.maxOutputChars,
-        signal: deps.signal,
-        steeringPending: () => deps.steering.length > 0,
-        doom,
-        policy: deps.policy,
-        services: deps.services,
-        activeTools,
-        outputDir: deps.outputDir,
-      },
-      step.calls,
-    );
-    deps.history.push({ role: 'tool', parts: outcome.results });
+    const outcome = yield* executeToolCalls(turn, { turnId, doom, activeTools }, step.calls);
+    state.history.push({ role: 'tool', parts: outcome.results });
     if (outcome.stop) {
       reason = outcome.stop;
       message = outcome.stopMessage;
@@ -170,31 +118,32 @@ export async function* runTurn(
     }
   }
 
-  const stopped = reason === 'cancelled' ? deps.signal.reason : undefined;
+  const stopped = reason === 'cancelled' ? state.signal.reason : undefined;
   if (stopped instanceof TurnStopped) {
     reason = 'error';
     message = `${stopped.message}; completed tool results were kept.`;
     yield { type: 'error', kind: stopped.kind, message };
   }
   if (reason === 'cancelled') message ??= 'Cancelled by the user; completed tool results were kept.';
-  else deps.context.finishTurn(turnId, deps.history.slice(turnStart));
+  else state.context.finishTurn(turnId, state.history.slice(turnStart));
   yield { type: 'turn_end', turnId, reason, iterations };
   return { reason, text, message, iterations };
 }
 
-async function appendUser(deps: TurnDeps, turnId: string, input: TurnInput): Promise<void> {
+async function appendUser(state: TurnState, turnId: string, input: TurnInput): Promise<void> {
   const parts: Part[] = [{ type: 'text', text: input.text }, ...(input.images ?? [])];
-  await deps.recorder.record({ type: 'message', turnId, role: 'user', parts });
-  deps.history.push({ role: 'user', parts });
+  await state.recorder.record({ type: 'message', turnId, role: 'user', parts });
+  state.history.push({ role: 'user', parts });
 }
 
 /** One model call: streams deltas out as events and records the assistant message with the call's usage. */
 async function* streamStep(
-  deps: TurnDeps,
+  turn: Turn,
   turnId: string,
   toolNames: string[],
   probe: boolean,
 ): AsyncGenerator<AgentEvent, StepResult> {
+  const { services, state } = turn;
   let text = '';
   let thinking = '';
   let signature: string | undefined;
@@ -206,11 +155,11 @@ async function* streamStep(
   let recorded = false;
   const record = (final: Part[], status: 'complete' | 'partial'): void => {
     recorded = true;
-    deps.usage.add(usage);
-    deps.recorder.record({ type: 'step', turnId, parts: final, status, usage });
+    state.usage.add(usage);
+    state.recorder.record({ type: 'step', turnId, parts: final, status, usage });
   };
   const draft = (): void => {
-    deps.recorder.record({ type: 'draft', turnId, parts });
+    state.recorder.record({ type: 'draft', turnId, parts });
   };
   const parts = (): Part[] => {
     const out: Part[] = [];
@@ -230,10 +179,10 @@ async function* streamStep(
     calls = [];
   };
 
-  const info = deps.provider.info;
+  const info = services.provider.info;
   await yieldToEventLoop(); // each of building and sending a huge context is a long synchronous stretch
-  const built = deps.context.build(deps.history, info);
-  for (const s of deps.context.takeLanded()) {
+  const built = state.context.build(state.history, info);
+  for (const s of state.context.takeLanded()) {
     yield { type: 'compaction', ...s, limit: built.limit, steps: ['summarize-history'] };
   }
   if (built.trimmed.length > 0) {
@@ -246,21 +195,21 @@ async function* streamStep(
       ...(built.cut ? { cut: built.cut } : {}),
     };
   }
-  deps.context.failedCompactions = built.tokens > built.limit ? deps.context.failedCompactions + 1 : 0;
+  state.context.failedCompactions = built.tokens > built.limit ? state.context.failedCompactions + 1 : 0;
   const { briefAt, finalAt } = thresholdsFor(info);
-  const wrapUp = built.tokens > finalAt * info.contextWindow || deps.context.failedCompactions >= 3;
+  const wrapUp = built.tokens > finalAt * info.contextWindow || state.context.failedCompactions >= 3;
   const messages: Message[] = [...built.messages];
   if (wrapUp) messages.push(note(FINAL_NOTE));
   else if (built.tokens > briefAt * info.contextWindow) messages.push(note(BRIEF_NOTE));
-  const specs = wrapUp ? [] : deps.tools.specs(toolNames);
+  const specs = wrapUp ? [] : services.tools.specs(toolNames);
   await yieldToEventLoop();
   try {
     try {
-      for await (const d of deps.provider.stream(
+      for await (const d of services.provider.stream(
         { messages, tools: specs, ...(probe ? { probe } : {}) },
-        deps.signal,
+        state.signal,
       )) {
-        if (deps.signal.aborted) break;
+        if (state.signal.aborted) break;
         switch (d.type) {
           case 'text':
             text += d.text;
@@ -275,11 +224,11 @@ async function* streamStep(
             yield { type: 'thinking_delta', text: d.text };
             break;
           case 'tool-call':
-            calls.push(uniqueId(deps.callIds, d.call));
+            calls.push(uniqueId(state.callIds, d.call));
             break;
           case 'usage': {
-            if (d.usage.inputTokens > 0) deps.context.observe(d.model ?? info, built, d.usage.inputTokens);
-            const model = d.model ?? deps.provider.info;
+            if (d.usage.inputTokens > 0) state.context.observe(d.model ?? info, built, d.usage.inputTokens);
+            const model = d.model ?? services.provider.info;
             const usd = costUsd(model, d.usage);
             addUsage(usage, { model, usage: d.usage, costUsd: usd });
             yield { type: 'usage', model: model.model, usage: d.usage, costUsd: usd };
@@ -309,17 +258,17 @@ async function* streamStep(
         }
       }
     } catch (e) {
-      if (!deps.signal.aborted) {
+      if (!state.signal.aborted) {
         error = e instanceof LlmError ? e : new LlmError('invalid-response', String(e), { cause: e });
       }
     }
-    const cancelled = deps.signal.aborted;
+    const cancelled = state.signal.aborted;
     const complete = !cancelled && !error;
     // An interrupted stream keeps its text but not half-received tool calls.
     if (!complete) calls = [];
     const final = parts();
     record(final, complete ? 'complete' : 'partial');
-    if (final.length > 0) deps.history.push({ role: 'assistant', parts: final });
+    if (final.length > 0) state.history.push({ role: 'assistant', parts: final });
     return { text, calls, finish, error, cancelled };
   } finally {
     // The consumer stopped reading mid-step: still keep what was streamed and what it cost.

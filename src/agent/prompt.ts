@@ -1,4 +1,8 @@
 import os from 'node:os';
+import { catalogBlock } from '../tools/loading.js';
+import type { PermissionMode } from '../tools/permissions.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { AgentSettings } from './settings.js';
 
 export interface PromptEnv {
   cwd: string;
@@ -20,4 +24,23 @@ export function defaultSystemPrompt(env: PromptEnv): string {
     `Platform: ${os.platform()} ${os.release()} (${os.arch()})`,
     `Date: ${now.toISOString().slice(0, 10)}`,
   ].join('\n');
+}
+
+const MODE_NOTE: Record<PermissionMode, string> = {
+  'read-only': ' (only reads run; do not try to change files or run commands)',
+  ask: ' (writes, commands and network calls need the user’s approval)',
+  'auto-edit': ' (workspace edits run; commands and network calls need approval)',
+  yolo: ' (every tool runs without asking: be careful)',
+};
+
+/**
+ * A session's system prompt: the agent's (or the default one for `cwd`), the
+ * permission mode, and with intent loading the catalogue of tools to search.
+ */
+export function sessionSystemPrompt(settings: AgentSettings, cwd: string, tools: ToolRegistry): string {
+  const mode = settings.permissionMode;
+  const base = `${settings.systemPrompt ?? defaultSystemPrompt({ cwd })}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
+  if (settings.toolLoading === 'all') return base;
+  const catalog = catalogBlock(tools);
+  return catalog ? `${base}\n\n${catalog}` : base;
 }

@@ -2,60 +2,29 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { formatInstructions, loadInstructions } from '../context/instructions.js';
 import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
-import type { TokenCalibrator } from '../context/tokens.js';
 import { duration, MAX_TIMER_MS } from '../llm/timers.js';
-import type { Message, Provider } from '../llm/types.js';
-import type { LongTermMemory } from '../memory/api.js';
-import type { SessionRow, Store } from '../store/index.js';
-import type { ToolLoading } from '../tools/loading.js';
-import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { Message } from '../llm/types.js';
+import type { SessionRow } from '../store/index.js';
+import { type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
 import type { ClientFs } from '../tools/types.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import { SessionContext, type Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
-import { type SessionServices, STATE_LOADED_TOOLS } from './host.js';
+import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
-import { type LeaseSettings, SessionLease } from './lease.js';
+import { SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
+import { sessionSystemPrompt } from './prompt.js';
 import { UsageMeter } from './record.js';
 import { SessionRecorder } from './recorder.js';
+import type { AgentServices, AgentSetup } from './services.js';
 import { sessionState } from './session-state.js';
+import type { AgentSettings } from './settings.js';
 import { TurnStopped, turnSignal } from './stop.js';
-
-export interface SessionDeps {
-  provider: Provider;
-  tools: ToolRegistry;
-  store: Store;
-  systemPrompt: string;
-  maxIterations: number;
-  maxParallelTools: number;
-  maxOutputChars?: number;
-  allowedRoots?: string[];
-  permissionMode: PermissionMode;
-  permissionRules: readonly PermissionRule[];
-  /** 'ask': a face answers approvals and questions; 'deny': nobody can (tea -p). */
-  approvals: 'ask' | 'deny';
-  toolLoading: ToolLoading;
-  /** Truncated tool outputs are saved under `<toolOutputRoot>/<session id>/`. */
-  toolOutputRoot?: string;
-  calibrator: TokenCalibrator;
-  /** Tea's data home (for `<home>/AGENTS.md`); absent: no global instructions. */
-  home?: string;
-  /** Summaries and titles run here in the background; absent: none run. */
-  cheapProvider?: Provider;
-  titles: boolean;
-  memory?: LongTermMemory;
-  /** After each turn, extract memories (and tune/reflect) on the cheap model. */
-  memoryJobs: { extract: boolean; tune: boolean };
-  /** One runner per session: how long a turn waits for another runner's lease. */
-  lease: LeaseSettings;
-  /** The deadline of one `prompt` (its turn and the follow-ups queued meanwhile). */
-  turnTimeoutMs: number;
-}
+import type { Turn, TurnState } from './turn.js';
 
 /**
  * How long a face about to exit waits for background jobs (title, summaries, memory
@@ -87,7 +56,12 @@ export class Session {
   private readonly followUps: string[] = [];
   private running = false;
   private readonly callIds = new Set<string>();
-  private readonly services: SessionServices;
+  /** The agent's services (with this session's tools) and settings, by reference. */
+  private readonly services: AgentServices;
+  private readonly settings: AgentSettings;
+  private readonly systemPrompt: string;
+  /** What this session shares with the tools it runs. */
+  private readonly host: SessionHost;
   /** Writes every message, tool-call transition and model call's usage of this session's turns. */
   private readonly recorder: SessionRecorder;
   private readonly policy: PermissionPolicy;
@@ -101,25 +75,30 @@ export class Session {
   onTitle: ((event: Extract<AgentEvent, { type: 'title' }>) => void) | undefined;
 
   constructor(
-    private readonly deps: SessionDeps,
+    agent: AgentSetup,
     readonly row: SessionRow,
     /** The transcript as the model sees it (no system message). */
     readonly history: Message[],
     opts: SessionOptions = {},
   ) {
+    const { services, settings } = agent;
+    const { store, tools } = services;
+    this.services = services;
+    this.settings = settings;
+    this.systemPrompt = sessionSystemPrompt(settings, row.cwd, tools);
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
-    this.storedCount = opts.storedCount ?? deps.store.messages.count(row.id);
-    const state = sessionState(deps.store, row.id);
-    this.services = {
-      store: deps.store,
+    this.storedCount = opts.storedCount ?? store.messages.count(row.id);
+    const state = sessionState(store, row.id);
+    this.host = {
+      store,
       sessionId: row.id,
-      tools: deps.tools,
-      interactions: new Interactions(deps.approvals),
+      tools,
+      interactions: new Interactions(settings.approvals),
       loaded: new Set(state.get(STATE_LOADED_TOOLS) ?? []),
       ...(opts.fs ? { fs: opts.fs } : {}),
     };
-    this.recorder = new SessionRecorder(deps.store, row.id);
-    this.policy = new PermissionPolicy(deps.permissionMode, deps.permissionRules);
+    this.recorder = new SessionRecorder(store, row.id);
+    this.policy = new PermissionPolicy(settings.permissionMode, settings.permissionRules);
     this.policy.restoreGrants(state.get(STATE_GRANTS) ?? []);
   }
 
@@ -135,7 +114,7 @@ export class Session {
 
   /** Answers an `approval_request`; false when no such request is waiting. */
   approve(requestId: string, decision: ApprovalDecision, message?: string): boolean {
-    return this.services.interactions.resolve(requestId, {
+    return this.host.interactions.resolve(requestId, {
       kind: 'approval',
       decision,
       ...(message === undefined ? {} : { message }),
@@ -144,7 +123,7 @@ export class Session {
 
   /** Answers a `question`; false when no such question is waiting. */
   answer(requestId: string, text: string): boolean {
-    return this.services.interactions.resolve(requestId, { kind: 'answer', text });
+    return this.host.interactions.resolve(requestId, { kind: 'answer', text });
   }
 
   get id(): string {
@@ -157,7 +136,7 @@ export class Session {
 
   /** The ids of the approval requests and questions waiting for the user now. */
   get waiting(): string[] {
-    return this.services.interactions.waiting;
+    return this.host.interactions.waiting;
   }
 
   /** Whether `retry` has a message to run again (the transcript as this runner last read it). */
@@ -189,7 +168,7 @@ export class Session {
       throw new Error(`session ${this.id} is busy: use steer() or followUp() while a turn runs`);
     this.running = true;
     const user = opts.signal ?? new AbortController().signal;
-    const lease = new SessionLease(this.deps.store, this.id, this.deps.lease);
+    const lease = new SessionLease(this.services.store, this.id, this.settings.lease);
     try {
       const taken = yield* lease.take(user);
       if (!taken.ok) {
@@ -202,7 +181,7 @@ export class Session {
       }
       const turn = turnSignal(user);
       lease.hold((why) => turn.stop(new TurnStopped('lease_lost', why)));
-      const limit = this.deps.turnTimeoutMs;
+      const limit = this.settings.turnTimeoutMs;
       const deadline = setTimeout(
         () => {
           const why = `The turn ran past its deadline of ${duration(limit)} (agent.turn_timeout_s)`;
@@ -216,7 +195,7 @@ export class Session {
       } finally {
         clearTimeout(deadline);
         turn.dispose();
-        this.storedCount = this.deps.store.messages.count(this.id);
+        this.storedCount = this.services.store.messages.count(this.id);
         lease.release();
       }
     } finally {
@@ -229,14 +208,14 @@ export class Session {
    * transcript when another runner wrote to the session since this one last read it.
    */
   private catchUp(): void {
-    this.deps.store.recover(this.id);
-    const stored = this.deps.store.messages.count(this.id);
+    this.services.store.recover(this.id);
+    const stored = this.services.store.messages.count(this.id);
     if (stored === this.storedCount) return;
-    const history = toModelMessages(this.deps.store.messages.list(this.id));
+    const history = toModelMessages(this.services.store.messages.list(this.id));
     this.history.splice(0, this.history.length, ...history);
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
-    const state = sessionState(this.deps.store, this.id);
-    this.services.loaded = new Set(state.get(STATE_LOADED_TOOLS) ?? []);
+    const state = sessionState(this.services.store, this.id);
+    this.host.loaded = new Set(state.get(STATE_LOADED_TOOLS) ?? []);
     const grants = state.get(STATE_GRANTS) ?? [];
     const held = new Set(this.policy.sessionGrants.map((g) => JSON.stringify(g)));
     this.policy.restoreGrants(grants.filter((g) => !held.has(JSON.stringify(g))));
@@ -252,9 +231,10 @@ export class Session {
     if (!this.row.title && this.history.length === 0) {
       // The title is the first words: a pasted megabyte is not flattened whole for them.
       const title = input.slice(0, 1000).replace(/\s+/g, ' ').trim().slice(0, 80);
-      this.deps.store.sessions.update(this.id, { title });
+      this.services.store.sessions.update(this.id, { title });
     }
-    const outputDir = this.deps.toolOutputRoot ? path.join(this.deps.toolOutputRoot, this.id) : undefined;
+    const { toolOutputRoot, allowedRoots } = this.settings;
+    const outputDir = toolOutputRoot ? path.join(toolOutputRoot, this.id) : undefined;
     if (this.history.length === 0) this.untitled = input;
     const context = await this.sessionContext();
     let next: TurnInput | undefined = again
@@ -263,28 +243,25 @@ export class Session {
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
     context.memories = await this.recall(next.text);
     await yieldToEventLoop();
+    const state: TurnState = {
+      sessionId: this.id,
+      cwd: this.row.cwd,
+      systemPrompt: this.systemPrompt,
+      roots: outputDir ? [...allowedRoots, outputDir] : allowedRoots,
+      outputDir,
+      history: this.history,
+      steering: this.steering,
+      callIds: this.callIds,
+      policy: this.policy,
+      host: this.host,
+      signal,
+      context,
+      recorder: this.recorder,
+      usage,
+    };
+    const turn: Turn = { services: this.services, settings: this.settings, state };
     while (next) {
-      const result: TurnResult = yield* runTurn(
-        {
-          ...this.deps,
-          recorder: this.recorder,
-          usage,
-          sessionId: this.id,
-          cwd: this.row.cwd,
-          history: this.history,
-          steering: this.steering,
-          callIds: this.callIds,
-          policy: this.policy,
-          services: this.services,
-          toolLoading: this.deps.toolLoading,
-          outputDir,
-          context,
-          allowedRoots: outputDir ? [...(this.deps.allowedRoots ?? []), outputDir] : this.deps.allowedRoots,
-          signal,
-        },
-        next,
-        `t_${randomUUID().slice(0, 12)}`,
-      );
+      const result: TurnResult = yield* runTurn(turn, next, `t_${randomUUID().slice(0, 12)}`);
       last = result;
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
@@ -308,9 +285,10 @@ export class Session {
 
   /** The memories for this input (L0); memory failures never stop a turn. */
   private async recall(input: string): Promise<string> {
-    if (!this.deps.memory) return '';
+    const { memory } = this.services;
+    if (!memory) return '';
     try {
-      return (await this.deps.memory.recall(input, { scopes: memoryScopes(this.row.cwd) })).text;
+      return (await memory.recall(input, { scopes: memoryScopes(this.row.cwd) })).text;
     } catch {
       return '';
     }
@@ -329,14 +307,14 @@ export class Session {
   private async sessionContext(): Promise<SessionContext> {
     if (this.context) return this.context;
     const cwd = this.row.cwd;
-    const found = await loadInstructions({ cwd, home: this.deps.home ?? '' });
-    const cheap = this.deps.cheapProvider;
+    const found = await loadInstructions({ cwd, home: this.settings.home ?? '' });
+    const cheap = this.services.cheapProvider;
     this.context = new SessionContext({
-      store: this.deps.store,
+      store: this.services.store,
       sessionId: this.id,
-      system: this.deps.systemPrompt,
+      system: this.systemPrompt,
       instructions: formatInstructions(found, { cwd }),
-      calibrator: this.deps.calibrator,
+      calibrator: this.services.calibrator,
       ...(cheap
         ? {
             summarize: {
@@ -357,12 +335,12 @@ export class Session {
 
   /** Names the session after its first message on the cheap model, without waiting (once a turn went well). */
   private nameInBackground(context: SessionContext): void {
-    const [cheap, input] = [this.deps.cheapProvider, this.untitled];
+    const [cheap, input] = [this.services.cheapProvider, this.untitled];
     this.untitled = undefined;
-    if (!cheap || !this.deps.titles || input === undefined) return;
+    if (!cheap || !this.settings.titles || input === undefined) return;
     context.track(
       titleFor(cheap, input, context.backgroundSignal).then((r) => {
-        this.deps.store.sessions.update(this.id, { title: r.text });
+        this.services.store.sessions.update(this.id, { title: r.text });
         context.recordUsage('background:title', cheap.info, r.usage);
         this.onTitle?.({ type: 'title', sessionId: this.id, title: r.text });
       }),
@@ -372,7 +350,8 @@ export class Session {
 
   /** Memory extraction and upkeep after the turn, on the cheap model, without waiting. */
   private memoryInBackground(context: SessionContext): void {
-    const { memory, cheapProvider: cheap, memoryJobs: jobs, store } = this.deps;
+    const { memory, cheapProvider: cheap, store } = this.services;
+    const jobs = this.settings.memoryJobs;
     const o = { memory, cheap, jobs, store, sessionId: this.id, cwd: this.row.cwd };
     this.memoryJob = queueAfterTurn(this.memoryJob, o, context);
   }

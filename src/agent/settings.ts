@@ -1,14 +1,115 @@
 /**
- * What every face derives the same way from the config: the model chain options
- * and the agent settings that do not depend on the face. One place, so the CLI,
- * the server's per-profile agents and the editor face cannot drift apart.
+ * Every knob of an agent in one object, with its defaults filled in here and
+ * nowhere else. An agent builds its `AgentSettings` once; its sessions, their
+ * turns and the tool runs read that same object by reference.
  */
 import path from 'node:path';
 import type { TeaConfig } from '../config/types.js';
 import type { BreakerRegistry } from '../llm/breaker.js';
 import type { ModelChainOptions } from '../llm/factory.js';
 import { createRegistry } from '../llm/registry.js';
-import type { AgentOptions } from './agent.js';
+import type { ToolLoading } from '../tools/loading.js';
+import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '../tools/run.js';
+import { DEFAULT_LEASE, type LeaseSettings } from './lease.js';
+
+export interface AgentSettings {
+  /** Replaces the default system prompt (the permission mode and the tool catalogue are still added). */
+  systemPrompt?: string;
+  /** Model calls per turn before the loop stops. */
+  maxIterations: number;
+  /** Concurrency-safe tools run at most this many at once. */
+  maxParallelTools: number;
+  /** Tool outputs longer than this are cut head+tail (the full text saved under `toolOutputRoot`). */
+  maxOutputChars: number;
+  /** Default approvals per tool class. */
+  permissionMode: PermissionMode;
+  /** Ordered rules on top of the mode; the last match wins. */
+  permissionRules: readonly PermissionRule[];
+  /** Directories besides the workspace that file tools may use. */
+  allowedRoots: readonly string[];
+  /** 'ask' when a face answers approvals and questions; 'deny' when nobody can (tea -p). */
+  approvals: 'ask' | 'deny';
+  /** 'intent': core tools + tool_search; 'all': every schema on every request. */
+  toolLoading: ToolLoading;
+  /** Truncated tool outputs are saved in full under `<toolOutputRoot>/<session id>/`; absent: not saved. */
+  toolOutputRoot?: string;
+  /** Tea's data home: `<home>/AGENTS.md` is a global instruction file; absent: none. */
+  home?: string;
+  /** Name new sessions on the cheap model after their first turn. */
+  titles: boolean;
+  /** With memory and a cheap model: extract memories after each turn, and tune priorities / reflect now and then. */
+  memoryJobs: { extract: boolean; tune: boolean };
+  /** One runner per session across processes: a turn waits up to `waitMs` (0 refuses at once) for another runner's lease. */
+  lease: LeaseSettings;
+  /** The deadline of one prompt (its turn and the follow-ups queued meanwhile). */
+  turnTimeoutMs: number;
+}
+
+/** Some settings; whatever is left out (or undefined) takes its default. */
+export type SettingsInput = Partial<Omit<AgentSettings, 'memoryJobs' | 'lease'>> & {
+  memoryJobs?: Partial<AgentSettings['memoryJobs']>;
+  lease?: Partial<LeaseSettings>;
+};
+
+/** The default deadline of one prompt: an hour. */
+export const DEFAULT_TURN_TIMEOUT_MS = 60 * 60 * 1000;
+
+export const DEFAULT_SETTINGS: Readonly<AgentSettings> = Object.freeze({
+  maxIterations: 25,
+  maxParallelTools: 4,
+  maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
+  permissionMode: 'ask',
+  permissionRules: [],
+  allowedRoots: [],
+  approvals: 'ask',
+  toolLoading: 'intent',
+  titles: true,
+  memoryJobs: { extract: true, tune: true },
+  lease: DEFAULT_LEASE,
+  turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
+});
+
+/** The fields of `o` that are set: an undefined field means "the default", not "nothing". */
+function defined<T extends object>(o: T | undefined): Partial<T> {
+  if (!o) return {};
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** `over` on top of `base`, field by field (the nested `memoryJobs` and `lease` too). */
+function layer<T extends SettingsInput>(base: T, over: SettingsInput): T {
+  return {
+    ...base,
+    ...defined(over),
+    memoryJobs: { ...base.memoryJobs, ...defined(over.memoryJobs) },
+    lease: { ...base.lease, ...defined(over.lease) },
+  };
+}
+
+/** The full settings from some of them (tests, library users): the defaults for the rest. */
+export function agentSettings(input: SettingsInput = {}): AgentSettings {
+  return layer<AgentSettings>(DEFAULT_SETTINGS, input);
+}
+
+/**
+ * An agent's settings from the config, then `overrides` (a face's flags: --max-turns,
+ * the permission mode, rules and roots it resolved, approvals, titles).
+ */
+export function settingsFrom(config: TeaConfig, overrides: SettingsInput = {}): AgentSettings {
+  const fromConfig: SettingsInput = {
+    maxIterations: config.agent.maxIterations,
+    maxParallelTools: config.agent.maxParallelTools,
+    maxOutputChars: config.tools.maxOutputChars,
+    toolLoading: config.tools.loading,
+    toolOutputRoot: path.join(config.home, 'tool-output'),
+    home: config.home,
+    titles: config.agent.autoTitle,
+    memoryJobs: { extract: config.memory.extract, tune: config.memory.tune },
+    lease: { waitMs: config.agent.sessionWaitMs },
+    turnTimeoutMs: config.agent.turnTimeoutMs,
+  };
+  return agentSettings(layer(fromConfig, overrides));
+}
 
 /**
  * Timeouts, retries, breakers and the model registry for a chain. The cheap model
@@ -26,35 +127,5 @@ export function chainOptions(
     baseDelayMs: config.llm.retryBaseMs,
     ...(opts.breakers ? { breakers: opts.breakers } : { breaker: config.llm.breaker }),
     registry: createRegistry(config.models),
-  };
-}
-
-/** The agent options that come straight from the config. */
-export function agentSettings(
-  config: TeaConfig,
-): Pick<
-  AgentOptions,
-  | 'maxIterations'
-  | 'maxParallelTools'
-  | 'maxOutputChars'
-  | 'toolLoading'
-  | 'toolOutputRoot'
-  | 'home'
-  | 'titles'
-  | 'memoryJobs'
-  | 'lease'
-  | 'turnTimeoutMs'
-> {
-  return {
-    maxIterations: config.agent.maxIterations,
-    maxParallelTools: config.agent.maxParallelTools,
-    maxOutputChars: config.tools.maxOutputChars,
-    toolLoading: config.tools.loading,
-    toolOutputRoot: path.join(config.home, 'tool-output'),
-    home: config.home,
-    titles: config.agent.autoTitle,
-    memoryJobs: config.memory,
-    lease: { waitMs: config.agent.sessionWaitMs },
-    turnTimeoutMs: config.agent.turnTimeoutMs,
   };
 }

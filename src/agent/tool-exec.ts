@@ -2,37 +2,22 @@ import { screenToolImages } from '../llm/images.js';
 import type { ToolCallPart, ToolResultPart } from '../llm/types.js';
 import { type ToolCallOutcome, type ToolCallRecord, toolContent } from '../store/tool-record.js';
 import { toolKind, toolTitle } from '../tools/call-info.js';
-import type { PermissionPolicy } from '../tools/permissions.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { runTool, type ToolRunStatus } from '../tools/run.js';
 import { Channel } from '../util/channel.js';
 import { authorize } from './approval.js';
 import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent } from './events.js';
-import { makeHost, type SessionServices } from './host.js';
+import { makeHost } from './host.js';
 import { resultPart, type TurnRecorder } from './record.js';
 import { TurnStopped } from './stop.js';
+import type { Turn } from './turn.js';
 
-export interface ToolExecDeps {
-  /** Every transition of every call is recorded here before a face sees it. */
-  recorder: TurnRecorder;
-  tools: ToolRegistry;
-  sessionId: string;
+/** What one model response's calls share besides the turn: its id, the doom-loop guard, the active tools. */
+export interface ToolStep {
   turnId: string;
-  cwd: string;
-  allowedRoots?: string[];
-  maxParallel: number;
-  maxOutputChars?: number;
-  signal: AbortSignal;
-  /** True when the user has sent a steering message that should pre-empt the remaining calls. */
-  steeringPending: () => boolean;
   doom: DoomLoopDetector;
-  policy: PermissionPolicy;
-  services: SessionServices;
   /** The tools whose schemas the model has now. */
   activeTools: () => string[];
-  /** Where truncated outputs are saved in full. */
-  outputDir?: string;
 }
 
 export interface ToolExecOutcome {
@@ -66,13 +51,13 @@ const OUTCOME: Record<ToolRunStatus, ToolCallOutcome> = {
  */
 class CallRecord {
   constructor(
-    private readonly deps: ToolExecDeps,
+    private readonly recorder: TurnRecorder,
     public current: ToolCallRecord,
   ) {}
 
   move(state: ToolCallRecord['state'], patch: Partial<ToolCallRecord> = {}): AgentEvent {
     this.current = { ...this.current, ...patch, state };
-    this.deps.recorder.record({ type: 'tool_update', record: this.current });
+    this.recorder.record({ type: 'tool_update', record: this.current });
     return { type: 'tool_update', record: this.current };
   }
 
@@ -90,13 +75,17 @@ class CallRecord {
  * consistent whatever happens.
  */
 export async function* executeToolCalls(
-  deps: ToolExecDeps,
+  turn: Turn,
+  step: ToolStep,
   calls: readonly ToolCallPart[],
 ): AsyncGenerator<AgentEvent, ToolExecOutcome> {
+  const { state } = turn;
   const createdAt = Date.now();
-  const records = calls.map((call) => new CallRecord(deps, pendingRecord(deps, call, createdAt)));
+  const records = calls.map(
+    (call) => new CallRecord(state.recorder, pendingRecord(turn, step.turnId, call, createdAt)),
+  );
   for (const r of records) {
-    deps.recorder.record({ type: 'tool_update', record: r.current });
+    state.recorder.record({ type: 'tool_update', record: r.current });
     yield { type: 'tool_update', record: r.current };
   }
   let stop: ToolExecOutcome['stop'];
@@ -107,19 +96,19 @@ export async function* executeToolCalls(
     records.slice(from).map((r) => r.end(state, output));
 
   while (i < calls.length) {
-    if (deps.signal.aborted) {
+    if (state.signal.aborted) {
       stop = 'cancelled';
-      yield* settle(i, 'cancelled', cancelledOutput(deps.signal));
+      yield* settle(i, 'cancelled', cancelledOutput(state.signal));
       break;
     }
-    if (deps.steeringPending()) {
+    if (state.steering.length > 0) {
       yield* settle(i, 'skipped', SKIPPED);
       break;
     }
-    const batch = nextBatch(deps, calls, i);
-    const doomAt = batch.findIndex((call) => deps.doom.record(call));
+    const batch = nextBatch(turn, calls, i);
+    const doomAt = batch.findIndex((call) => step.doom.record(call));
     if (doomAt >= 0) {
-      if (doomAt > 0) yield* runBatch(deps, calls, records, i, doomAt);
+      if (doomAt > 0) yield* runBatch(turn, step, calls, records, i, doomAt);
       const k = i + doomAt;
       stopMessage = `Stopped: the model called ${calls[k]!.name} with the same arguments 3 times in a row. The task may not be complete; rephrase the request or give more detail.`;
       yield records[k]!.end('error', `[ERROR] ${stopMessage}`);
@@ -127,42 +116,44 @@ export async function* executeToolCalls(
       stop = 'doom_loop';
       break;
     }
-    yield* runBatch(deps, calls, records, i, batch.length);
+    yield* runBatch(turn, step, calls, records, i, batch.length);
     i += batch.length;
   }
   return { results: records.map((r) => resultPart(r.current)), stop, stopMessage };
 }
 
-function pendingRecord(deps: ToolExecDeps, call: ToolCallPart, createdAt: number): ToolCallRecord {
+function pendingRecord(turn: Turn, turnId: string, call: ToolCallPart, createdAt: number): ToolCallRecord {
+  const { tools } = turn.services;
   return {
     callId: call.id,
-    turnId: deps.turnId,
+    turnId,
     name: call.name,
     args: call.args,
     state: 'pending',
-    title: toolTitle(deps.tools, call.name, call.args),
-    kind: toolKind(deps.tools, call.name),
+    title: toolTitle(tools, call.name, call.args),
+    kind: toolKind(tools, call.name),
     content: [],
     createdAt,
   };
 }
 
 /** The calls starting at `from` that may run together: a run of concurrency-safe calls, or one call. */
-function nextBatch(deps: ToolExecDeps, calls: readonly ToolCallPart[], from: number): ToolCallPart[] {
+function nextBatch(turn: Turn, calls: readonly ToolCallPart[], from: number): ToolCallPart[] {
   const first = calls[from]!;
-  if (!isParallel(deps, first)) return [first];
+  if (!isParallel(turn, first)) return [first];
   let end = from + 1;
-  while (end < calls.length && isParallel(deps, calls[end]!)) end++;
+  while (end < calls.length && isParallel(turn, calls[end]!)) end++;
   return calls.slice(from, end);
 }
 
-function isParallel(deps: ToolExecDeps, call: ToolCallPart): boolean {
-  return call.argsError === undefined && deps.tools.get(call.name)?.concurrencySafe === true;
+function isParallel(turn: Turn, call: ToolCallPart): boolean {
+  return call.argsError === undefined && turn.services.tools.get(call.name)?.concurrencySafe === true;
 }
 
 /** Runs the `count` calls from `offset` together, their events merged as they come. */
 async function* runBatch(
-  deps: ToolExecDeps,
+  turn: Turn,
+  step: ToolStep,
   calls: readonly ToolCallPart[],
   records: readonly CallRecord[],
   offset: number,
@@ -173,10 +164,10 @@ async function* runBatch(
   const worker = async (): Promise<void> => {
     while (next < count) {
       const k = offset + next++;
-      await runOne(deps, calls[k]!, records[k]!, (e) => events.push(e));
+      await runOne(turn, step, calls[k]!, records[k]!, (e) => events.push(e));
     }
   };
-  const width = Math.max(1, Math.min(deps.maxParallel, count));
+  const width = Math.max(1, Math.min(turn.settings.maxParallelTools, count));
   const all = Promise.all(Array.from({ length: width }, worker)).finally(() => events.close());
   for await (const e of events) yield e;
   await all;
@@ -187,34 +178,36 @@ async function* runBatch(
  * while the user is asked), then `running` right before the tool executes.
  */
 async function runOne(
-  deps: ToolExecDeps,
+  turn: Turn,
+  step: ToolStep,
   call: ToolCallPart,
   record: CallRecord,
   emit: (e: AgentEvent) => void,
 ): Promise<void> {
-  const signal = deps.signal;
+  const { services, settings, state } = turn;
+  const { signal, host, policy } = state;
   let started = 0;
   const r = await runTool(
-    deps.tools,
+    services.tools,
     call,
     {
-      cwd: deps.cwd,
-      allowedRoots: deps.allowedRoots,
-      sessionId: deps.sessionId,
+      cwd: state.cwd,
+      allowedRoots: state.roots,
+      sessionId: state.sessionId,
       callId: call.id,
       signal,
-      outputDir: deps.outputDir,
-      host: makeHost(deps.services, { callId: call.id, signal, emit, activeTools: deps.activeTools }),
-      ...(deps.services.fs ? { fs: deps.services.fs } : {}),
-      permissions: deps.policy,
+      outputDir: state.outputDir,
+      host: makeHost(host, { callId: call.id, signal, emit, activeTools: step.activeTools }),
+      ...(host.fs ? { fs: host.fs } : {}),
+      permissions: policy,
     },
     {
-      maxOutputChars: deps.maxOutputChars,
+      maxOutputChars: settings.maxOutputChars,
       authorize: (tool, args, toolCtx) =>
         authorize(tool, args, {
           where: { cwd: toolCtx.cwd, ...(toolCtx.allowedRoots ? { roots: toolCtx.allowedRoots } : {}) },
-          policy: deps.policy,
-          services: deps.services,
+          policy,
+          host,
           callId: call.id,
           args: call.args,
           signal,

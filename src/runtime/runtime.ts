@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Agent } from '../agent/index.js';
 
-import { agentSettings } from '../agent/settings.js';
+import { settingsFrom } from '../agent/settings.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
@@ -142,8 +142,14 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   }
   const calibrationFile = path.join(config.home, 'calibration.json');
   const calibrator = loadCalibration(calibrationFile);
-  const settings = agentSettings(config);
-  const titles = (opts.titles ?? true) && config.agent.autoTitle;
+  // The agents' settings, each agent's differing only in `approvals`.
+  const settings = settingsFrom(config, {
+    maxIterations: opts.maxTurns,
+    permissionMode,
+    permissionRules,
+    allowedRoots,
+    ...(opts.titles === false ? { titles: false } : {}),
+  });
 
   let store: Store | undefined;
   const openStore = (): Store => {
@@ -167,20 +173,14 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     let agent = agents.get(key);
     if (!agent) {
       agent = new Agent({
-        ...settings,
+        cwd,
         provider: models.provider(name),
+        cheapProvider: models.cheapProvider(name),
         tools,
         store: openStore(),
-        cwd,
-        maxIterations: opts.maxTurns ?? settings.maxIterations,
-        permissionMode,
-        permissionRules,
-        allowedRoots,
-        approvals,
-        cheapProvider: models.cheapProvider(name),
-        titles,
-        calibrator,
         memory: openMemory(),
+        calibrator,
+        settings: { ...settings, approvals },
       });
       agents.set(key, agent);
     }

@@ -6,7 +6,7 @@ export interface ToolContext {
   /** The workspace root; file tools resolve relative paths against it. */
   cwd: string;
   /** Extra directories file tools may touch besides `cwd` (from config or flags). */
-  allowedRoots?: string[];
+  allowedRoots?: readonly string[];
   sessionId: string;
   callId: string;
   /** Aborted when the user cancels; long-running tools must stop promptly. */

@@ -43,7 +43,7 @@ async function wire(o: WireOptions = {}): Promise<Wired> {
   const asks: acp.RequestPermissionRequest[] = [];
   const logs: string[] = [];
   const { app, shutdown } = createAcpAgent({
-    agent: h.agent({ permissionMode: 'ask', ...o.agent }),
+    agent: h.agent({ ...o.agent, settings: { permissionMode: 'ask', ...o.agent?.settings } }),
     tools: h.tools,
     ...(o.memory ? { memory: o.memory } : {}),
     ...(o.mcp ? { mcp: o.mcp } : {}),
@@ -105,7 +105,7 @@ describe('ACP agent (in-process)', () => {
     const warnings: string[] = [];
     const mcp = mcpConnector({ home: h.workspace, warn: (m) => warnings.push(m) });
     const w = await wire({
-      agent: { permissionMode: 'yolo' },
+      agent: { settings: { permissionMode: 'yolo' } },
       mcp,
       mcpServers: [
         { name: 'everything', command: process.execPath, args: [EVERYTHING_JS, 'stdio'], env: [] },
@@ -165,7 +165,7 @@ describe('ACP agent (in-process)', () => {
   });
 
   it('stops at the iteration cap with max_turn_requests', async () => {
-    const w = await wire({ agent: { maxIterations: 1 } });
+    const w = await wire({ agent: { settings: { maxIterations: 1 } } });
     h.server.script(reply().toolCall('list_dir', {}));
     const r = await w.client.request('session/prompt', {
       sessionId: w.sessionId,

@@ -39,7 +39,7 @@ async function run(
 describe('approvals', () => {
   it('asks before an exec tool in ask mode; "once" runs it', async () => {
     h.server.script(reply().toolCall('sleep_exec', { label: 'build', ms: 1 }), reply().text('built'));
-    const session = h.agent({ permissionMode: 'ask' }).newSession();
+    const session = h.agent({ settings: { permissionMode: 'ask' } }).newSession();
     const events = await run(session, 'build it', () => ['once']);
     const req = events.find((e) => e.type === 'approval_request');
     expect(req).toMatchObject({
@@ -58,7 +58,7 @@ describe('approvals', () => {
       reply().toolCall('sleep_exec', { label: 'deploy', ms: 1 }),
       reply().text('ok, not deploying'),
     );
-    const session = h.agent({ permissionMode: 'ask' }).newSession();
+    const session = h.agent({ settings: { permissionMode: 'ask' } }).newSession();
     const events = await run(session, 'deploy', () => ['reject', 'not on a Friday']);
     expect(h.log).toHaveLength(0);
     expect(toolResults(1)[0]).toMatch(
@@ -75,7 +75,7 @@ describe('approvals', () => {
       reply().toolCall('sleep_exec', { label: 'other', ms: 1 }),
       reply().text('done'),
     );
-    const agent = h.agent({ permissionMode: 'ask' });
+    const agent = h.agent({ settings: { permissionMode: 'ask' } });
     const session = agent.newSession();
     const asked: string[] = [];
     await run(session, 'test twice then other', (e) => {
@@ -95,7 +95,7 @@ describe('approvals', () => {
 
   it('when nobody can answer (tea -p), asks are denied with a hint naming --allow', async () => {
     h.server.script(reply().toolCall('sleep_exec', { label: 'make', ms: 1 }), reply().text('could not'));
-    const session = h.agent({ permissionMode: 'ask', approvals: 'deny' }).newSession();
+    const session = h.agent({ settings: { permissionMode: 'ask', approvals: 'deny' } }).newSession();
     const events = await collect(session.prompt('make'));
     expect(events.some((e) => e.type === 'approval_request')).toBe(false);
     expect(toolResults(1)[0]).toMatch(/needs the user's approval.*\n.*--allow 'sleep_exec:run make\*'/);
@@ -104,7 +104,12 @@ describe('approvals', () => {
 
   it('read-only mode refuses exec tools outright, even one a rule allows (only shell commands it can read may run)', async () => {
     h.server.script(reply().toolCall('sleep_exec', { label: 'x', ms: 1 }), reply().text('refused'));
-    await collect(h.agent({ permissionMode: 'read-only' }).newSession().prompt('go'));
+    await collect(
+      h
+        .agent({ settings: { permissionMode: 'read-only' } })
+        .newSession()
+        .prompt('go'),
+    );
     expect(toolResults(1)[0]).toMatch(
       /^\[DENIED\] sleep_exec \(run x\) is not allowed here \(read-only mode/,
     );
@@ -113,8 +118,10 @@ describe('approvals', () => {
     await collect(
       h
         .agent({
-          permissionMode: 'read-only',
-          permissionRules: [{ tool: 'sleep_exec', pattern: 'run y', action: 'allow' }],
+          settings: {
+            permissionMode: 'read-only',
+            permissionRules: [{ tool: 'sleep_exec', pattern: 'run y', action: 'allow' }],
+          },
         })
         .newSession()
         .prompt('go'),
@@ -126,7 +133,7 @@ describe('approvals', () => {
   it('cancelling while an approval waits cancels the call and the turn', async () => {
     h.server.script(reply().toolCall('sleep_exec', { label: 'z', ms: 1 }), reply().text('unused'));
     const ac = new AbortController();
-    const session = h.agent({ permissionMode: 'ask' }).newSession();
+    const session = h.agent({ settings: { permissionMode: 'ask' } }).newSession();
     const events: AgentEvent[] = [];
     for await (const e of session.prompt('go', { signal: ac.signal })) {
       events.push(e);

@@ -52,7 +52,7 @@ describe('background jobs on the cheap model', () => {
       store: h.store,
       cwd: h.workspace,
       cheapProvider: cheapProvider(),
-      titles: false,
+      settings: { titles: false },
     });
     const session = agent.newSession();
     for (let i = 0; i < 50; i++) {
@@ -128,8 +128,7 @@ describe('small-window protection', () => {
       tools: h.tools,
       store: h.store,
       cwd: h.workspace,
-      systemPrompt: big(6000),
-      permissionMode: 'yolo',
+      settings: { systemPrompt: big(6000), permissionMode: 'yolo' },
     });
     const events = await collect(agent.newSession().prompt('go'));
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed' });

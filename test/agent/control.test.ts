@@ -44,9 +44,10 @@ describe('cancellation', () => {
     h.server.script(reply().toolCall('sleep_read', { label: 'long', ms: 5000 }), reply().text('unused'));
     const ac = new AbortController();
     const session = h.agent().newSession();
-    const events = await drive(session.prompt('go', { signal: ac.signal }), (e) => {
-      if (e.type === 'tool_update' && e.record.state === 'running') setTimeout(() => ac.abort(), 30);
-    });
+    // Cancel once the tool sleeps and listens for it: an explicit signal, not a timer.
+    const cancelled = h.toolStarted('long').then(() => ac.abort());
+    const events = await drive(session.prompt('go', { signal: ac.signal }));
+    await cancelled;
     expect(last(events).reason).toBe('cancelled');
     expect(h.log[0]?.aborted).toBe(true);
     expect(h.server.requests).toHaveLength(1);

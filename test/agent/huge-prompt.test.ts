@@ -50,7 +50,10 @@ describe('a huge prompt', () => {
   it('reaches the model with every segmentation bounded, and intent read from its ends only', async () => {
     const memory = new MemoryService({ db: h.store.db });
     await memory.remember({ content: 'The billing deploys are watched by Heron', category: 'fact' });
-    const agent = h.agent({ memory, toolLoading: 'intent', memoryJobs: { extract: false, tune: false } });
+    const agent = h.agent({
+      memory,
+      settings: { toolLoading: 'intent', memoryJobs: { extract: false, tune: false } },
+    });
     const session = agent.newSession();
     h.server.script(reply().text('first'), reply().text('second'));
     // "git log" sits in the middle of a megabyte; the question at the end asks to calculate.

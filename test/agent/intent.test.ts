@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const offered = (i: number) =>
   (h.server.requests[i]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
-const intent = () => h.agent({ toolLoading: 'intent', permissionMode: 'ask' });
+const intent = () => h.agent({ settings: { toolLoading: 'intent', permissionMode: 'ask' } });
 
 describe('intent-aware tool loading', () => {
   it('offers the core tier and a catalog; tool_search loads a tool the model then calls', async () => {
@@ -92,7 +92,12 @@ describe('interaction tools', () => {
       reply().toolCall('ask_user', { question: 'Which port?' }),
       reply().text('Assuming 3000.'),
     );
-    await collect(h.agent({ approvals: 'deny' }).newSession().prompt('start'));
+    await collect(
+      h
+        .agent({ settings: { approvals: 'deny' } })
+        .newSession()
+        .prompt('start'),
+    );
     const result = wireMessages(h.server.requests[1]!.body).find((m) => m.role === 'tool');
     expect(wireText(result!)).toMatch(
       /^\[ERROR\] nobody can answer questions.*\nHint: make the most reasonable assumption/,
@@ -143,7 +148,12 @@ describe('central output truncation', () => {
     );
     h.server.script(reply().toolCall('huge', {}), reply().text('seen'));
     const outputRoot = `${h.workspace}/../tool-output`;
-    await collect(h.agent({ maxOutputChars: 5000, toolOutputRoot: outputRoot }).newSession().prompt('go'));
+    await collect(
+      h
+        .agent({ settings: { maxOutputChars: 5000, toolOutputRoot: outputRoot } })
+        .newSession()
+        .prompt('go'),
+    );
     const out = wireText(wireMessages(h.server.requests[1]!.body).find((m) => m.role === 'tool')!);
     expect(out.length).toBeLessThanOrEqual(5000);
     expect(out).toMatch(/^line 1\nline 2\n/);

@@ -40,7 +40,7 @@ beforeAll(async () => {
     tools: h.tools,
     store: h.store,
     cwd: h.workspace,
-    permissionMode: 'yolo',
+    settings: { permissionMode: 'yolo' },
   });
   const session = agent.newSession();
   for (let i = 0; i < TURNS; i++) {

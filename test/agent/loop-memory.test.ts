@@ -9,10 +9,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { AgentEvent } from '../../src/agent/events.js';
-import type { SessionData, SessionServices } from '../../src/agent/host.js';
+import type { SessionData, SessionHost } from '../../src/agent/host.js';
 import { Interactions } from '../../src/agent/interactions.js';
-import { runTurn, type TurnContext, type TurnDeps } from '../../src/agent/loop.js';
+import { runTurn } from '../../src/agent/loop.js';
 import { type RecordEvent, type TurnRecorder, UsageMeter } from '../../src/agent/record.js';
+import { agentSettings } from '../../src/agent/settings.js';
+import type { Turn, TurnContext } from '../../src/agent/turn.js';
 import { buildContext } from '../../src/context/build.js';
 import { estimateMessage } from '../../src/context/tokens.js';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
@@ -101,10 +103,10 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function deps(recorder: TurnRecorder, provider: Provider, usage: UsageMeter): TurnDeps {
+function turnOf(recorder: TurnRecorder, provider: Provider, usage: UsageMeter): Turn {
   const tools = new ToolRegistry();
   tools.registerAll([echo, write]);
-  const services: SessionServices = {
+  const host: SessionHost = {
     store: memoryData(),
     sessionId: 's1',
     tools,
@@ -112,23 +114,23 @@ function deps(recorder: TurnRecorder, provider: Provider, usage: UsageMeter): Tu
     loaded: new Set(),
   };
   return {
-    provider,
-    tools,
-    recorder,
-    usage,
-    sessionId: 's1',
-    cwd: dir,
-    systemPrompt: 'You are a test.',
-    maxIterations: 5,
-    maxParallelTools: 2,
-    history: [],
-    steering: [],
-    callIds: new Set(),
-    policy: new PermissionPolicy('ask', []),
-    services,
-    toolLoading: 'all',
-    signal: new AbortController().signal,
-    context,
+    services: { provider, tools },
+    settings: agentSettings({ maxIterations: 5, maxParallelTools: 2, toolLoading: 'all' }),
+    state: {
+      sessionId: 's1',
+      cwd: dir,
+      systemPrompt: 'You are a test.',
+      roots: [],
+      history: [],
+      steering: [],
+      callIds: new Set(),
+      policy: new PermissionPolicy('ask', []),
+      host,
+      signal: new AbortController().signal,
+      context,
+      recorder,
+      usage,
+    },
   };
 }
 
@@ -165,9 +167,9 @@ describe('the loop with an in-memory recorder (no SQLite)', () => {
       },
     };
     const usage = new UsageMeter();
-    const d = deps(recorder, provider, usage);
+    const t = turnOf(recorder, provider, usage);
     const events: AgentEvent[] = [];
-    const turn = runTurn(d, { text: 'go' }, 't1');
+    const turn = runTurn(t, { text: 'go' }, 't1');
     let next = await turn.next();
     while (!next.done) {
       events.push(next.value);
@@ -201,8 +203,8 @@ describe('the loop with an in-memory recorder (no SQLite)', () => {
     ]);
     expect(usage.total).toEqual({ inputTokens: 30, outputTokens: 6 });
     // The model got both results, the refusal with its hint.
-    expect(d.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    const results = d.history[2]!.parts;
+    expect(t.state.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    const results = t.state.history[2]!.parts;
     expect(results).toMatchObject([
       { type: 'tool-result', name: 'echo', output: 'echo: hi', isError: false },
       {

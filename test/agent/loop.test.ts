@@ -147,7 +147,12 @@ describe('ReAct loop', () => {
 
   it('stops at the iteration cap and says so', async () => {
     for (let i = 0; i < 3; i++) h.server.script(reply().toolCall('sleep_read', { label: `n${i}`, ms: 1 }));
-    const events = await collect(h.agent({ maxIterations: 3 }).newSession().prompt('loop forever'));
+    const events = await collect(
+      h
+        .agent({ settings: { maxIterations: 3 } })
+        .newSession()
+        .prompt('loop forever'),
+    );
     const d = done(events);
     expect(d.reason).toBe('max_iterations');
     expect(d.message).toMatch(/after 3 model calls.*may not be complete/);

@@ -29,7 +29,7 @@ function agentWithMemory(over: Partial<AgentOptions> = {}): Agent {
     modelInfo(h.server.openaiBaseUrl, { profile: 'cheap_model', model: 'cheap-model' }),
     { apiKey: 'sk-test' },
   );
-  return h.agent({ memory, cheapProvider: cheap, titles: false, ...over });
+  return h.agent({ memory, cheapProvider: cheap, ...over, settings: { titles: false, ...over.settings } });
 }
 
 const json = (items: unknown[]) => reply().text(JSON.stringify(items));
@@ -127,7 +127,7 @@ describe('memory extraction after each turn', () => {
   });
 
   it('is off when the agent says so', async () => {
-    const agent = agentWithMemory({ memoryJobs: { extract: false } });
+    const agent = agentWithMemory({ settings: { memoryJobs: { extract: false } } });
     h.server.script(reply().text('Noted.'));
     const session = agent.newSession();
     await collect(session.prompt('I live in Berlin these days.'));

@@ -23,7 +23,7 @@ const agentWith = (memory: MemoryService, extra: Partial<ConstructorParameters<t
 describe('long-term memory in the loop', () => {
   it('a memory added in one session is recalled into the next session’s system layer', async () => {
     const memory = new MemoryService({ db: h.store.db });
-    const agent = agentWith(memory, { toolLoading: 'all' });
+    const agent = agentWith(memory, { settings: { toolLoading: 'all' } });
     h.server.script(
       reply().toolCall('memory', {
         action: 'add',
@@ -50,7 +50,7 @@ describe('long-term memory in the loop', () => {
       subject: 'user',
       attribute: 'city',
     });
-    const agent = agentWith(memory, { toolLoading: 'all' });
+    const agent = agentWith(memory, { settings: { toolLoading: 'all' } });
     h.server.script(
       reply().toolCall('memory', { action: 'add', content: 'The user lives in Berlin', category: 'fact' }),
       reply().text('Noted.'),
@@ -72,7 +72,9 @@ describe('long-term memory in the loop', () => {
     const paris = await memory.remember({ content: 'The user lives in Paris', category: 'fact' });
     const berlin = await memory.remember({ content: 'The user lives in Berlin', category: 'fact' });
     expect(berlin.outcome).toBe('update');
-    const agent = agentWith(memory, { toolLoading: 'all', memoryJobs: { extract: false, tune: false } });
+    const agent = agentWith(memory, {
+      settings: { toolLoading: 'all', memoryJobs: { extract: false, tune: false } },
+    });
     h.server.script(
       reply()
         .toolCall('memory', { action: 'history', id: berlin.memory.id })
@@ -105,7 +107,7 @@ describe('long-term memory in the loop', () => {
       category: 'fact',
       pinned: true,
     });
-    const agent = agentWith(memory, { memoryJobs: { extract: false, tune: false } });
+    const agent = agentWith(memory, { settings: { memoryJobs: { extract: false, tune: false } } });
     h.server.script(reply().text('ok'));
     await collect(agent.newSession().prompt('how do we build and deploy?'));
     const system = systemOf(0);

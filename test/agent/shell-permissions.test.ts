@@ -39,7 +39,7 @@ async function check(command: string, mode: PermissionMode = 'ask', rules: Permi
     { command },
     {
       policy: new PermissionPolicy(mode, rules),
-      services: { store, sessionId: 's1', tools, interactions: new Interactions('deny'), loaded: new Set() },
+      host: { store, sessionId: 's1', tools, interactions: new Interactions('deny'), loaded: new Set() },
       callId: 'c1',
       args: { command },
       signal: new AbortController().signal,

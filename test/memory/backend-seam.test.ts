@@ -85,7 +85,11 @@ describe('the memory seam', () => {
         modelInfo(h.server.openaiBaseUrl, { profile: 'cheap_model', model: 'cheap-model' }),
         { apiKey: 'sk-test' },
       );
-      const agent = h.agent({ memory, cheapProvider: cheap, titles: false, toolLoading: 'all' });
+      const agent = h.agent({
+        memory,
+        cheapProvider: cheap,
+        settings: { titles: false, toolLoading: 'all' },
+      });
       h.server.script(
         reply().toolCall('memory', {
           action: 'add',

@@ -34,8 +34,11 @@ export interface ToolLogEntry {
   aborted: boolean;
 }
 
-/** Test tools that sleep for `ms`, honour cancellation and log when they ran (`sleep_exec` needs approval). */
-export function sleepTools(log: ToolLogEntry[]) {
+/**
+ * Test tools that sleep for `ms`, honour cancellation and log when they ran (`sleep_exec`
+ * needs approval). `onListening` is told once a call sleeps and listens for cancellation.
+ */
+export function sleepTools(log: ToolLogEntry[], onListening: (entry: ToolLogEntry) => void = () => {}) {
   const params = z.object({ label: z.string(), ms: z.number().int().min(0).default(50) });
   const make = (name: string, concurrencySafe: boolean, approval: 'none' | 'exec' = 'none') =>
     defineTool({
@@ -50,7 +53,7 @@ export function sleepTools(log: ToolLogEntry[]) {
       async execute(args, ctx) {
         const entry: ToolLogEntry = { name, label: args.label, start: Date.now(), end: 0, aborted: false };
         log.push(entry);
-        await new Promise<void>((resolve) => {
+        const slept = new Promise<void>((resolve) => {
           const t = setTimeout(resolve, args.ms);
           ctx.signal.addEventListener('abort', () => {
             clearTimeout(t);
@@ -58,6 +61,8 @@ export function sleepTools(log: ToolLogEntry[]) {
             resolve();
           });
         });
+        onListening(entry);
+        await slept;
         entry.end = Date.now();
         return `${name} ${args.label} done`;
       },
@@ -73,6 +78,8 @@ export interface Harness {
   dbPath: string;
   log: ToolLogEntry[];
   provider: Provider;
+  /** Resolves once the sleep tool call labelled `label` runs and listens for cancellation. */
+  toolStarted(label: string): Promise<ToolLogEntry>;
   agent(opts?: Partial<AgentOptions>): Agent;
   close(): Promise<void>;
 }
@@ -86,8 +93,15 @@ export async function createHarness(): Promise<Harness> {
   const dbPath = path.join(dir, 'tea.db');
   const store = Store.open(dbPath);
   const log: ToolLogEntry[] = [];
+  const listening: ToolLogEntry[] = [];
+  const waiters: Array<{ label: string; resolve: (entry: ToolLogEntry) => void }> = [];
   const tools = createToolRegistry();
-  tools.registerAll(sleepTools(log));
+  tools.registerAll(
+    sleepTools(log, (entry) => {
+      listening.push(entry);
+      for (const w of waiters.filter((w) => w.label === entry.label)) w.resolve(entry);
+    }),
+  );
   const provider = new OpenAICompatibleProvider(modelInfo(server.openaiBaseUrl), { apiKey: 'sk-test' });
   return {
     server,
@@ -97,16 +111,21 @@ export async function createHarness(): Promise<Harness> {
     dbPath,
     log,
     provider,
+    toolStarted: (label) =>
+      new Promise((resolve) => {
+        const started = listening.find((e) => e.label === label);
+        if (started) resolve(started);
+        else waiters.push({ label, resolve });
+      }),
     // Loop tests see every schema and run tools without approval unless a test says otherwise.
-    agent: (opts = {}) =>
+    agent: ({ settings, ...services } = {}) =>
       new Agent({
         provider,
         tools,
         store,
         cwd: workspace,
-        toolLoading: 'all',
-        permissionMode: 'yolo',
-        ...opts,
+        ...services,
+        settings: { toolLoading: 'all', permissionMode: 'yolo', ...settings },
       }),
     async close() {
       store.close();

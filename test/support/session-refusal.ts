@@ -34,7 +34,7 @@ export function sessionJudge(workspace: string, mode: PermissionMode, rules: rea
         { command },
         {
           policy: new PermissionPolicy(mode, rules),
-          services: {
+          host: {
             store,
             sessionId: 's1',
             tools,

@@ -137,7 +137,7 @@ describe('sessions with their own tools', () => {
   });
 
   it('a session given an overlay offers and runs its tools; another session of the agent has none of them', async () => {
-    const agent = h.agent({ toolLoading: 'intent' });
+    const agent = h.agent({ settings: { toolLoading: 'intent' } });
     const tools = h.tools.overlay();
     tools.register(tool('session_probe', 'probed'));
     const mine = agent.newSession({ tools });

@@ -38,7 +38,7 @@ describe('an MCP tool in a real agent turn', () => {
       reply().toolCall('mcp__everything__echo', { message: 'hello through MCP' }),
       reply().text('The server said hello.'),
     );
-    const agent = h.agent({ toolLoading: 'intent', permissionMode: 'ask' });
+    const agent = h.agent({ settings: { toolLoading: 'intent', permissionMode: 'ask' } });
     const events = await collect(agent.newSession().prompt('please test the echo server'));
 
     expect(offered(0)).not.toContain('mcp__everything__echo');
@@ -69,7 +69,7 @@ describe('an MCP tool in a real agent turn', () => {
       reply().toolCall('mcp__everything__toggle-simulated-logging', {}),
       reply().text('I could not.'),
     );
-    const agent = h.agent({ toolLoading: 'all', permissionMode: 'ask', approvals: 'deny' });
+    const agent = h.agent({ settings: { toolLoading: 'all', permissionMode: 'ask', approvals: 'deny' } });
     const events = await collect(agent.newSession().prompt('turn on logging'));
     expect(endedCalls(events)[0]).toMatchObject({
       name: 'mcp__everything__toggle-simulated-logging',

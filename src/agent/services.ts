@@ -1,0 +1,28 @@
+/**
+ * What an agent runs with, in one object shared by the agent and every session it
+ * makes (a session with tools of its own gets a copy holding its tool overlay).
+ */
+import type { TokenCalibrator } from '../context/tokens.js';
+import type { Provider } from '../llm/types.js';
+import type { LongTermMemory } from '../memory/api.js';
+import type { Store } from '../store/index.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { AgentSettings } from './settings.js';
+
+export interface AgentServices {
+  provider: Provider;
+  /** The cheap model for background summaries, titles and memory jobs (none run without it). */
+  cheapProvider?: Provider;
+  tools: ToolRegistry;
+  store: Store;
+  /** Long-term memory: recalled into every turn, and the `memory` tool. */
+  memory?: LongTermMemory;
+  /** Token-estimate calibration per model. */
+  calibrator: TokenCalibrator;
+}
+
+/** What a session is made with: its agent's services and settings, by reference. */
+export interface AgentSetup {
+  readonly services: AgentServices;
+  readonly settings: AgentSettings;
+}
