@@ -9,8 +9,8 @@
  *   for every user of this copy, rebuilt with dist/), else `<TEA_HOME or ~/.tea>/cache/code/`.
  * - Which: the file name holds the bundle's build id (a hash of its content, set by
  *   scripts/build.mjs), Node's version and architecture, a hash of Node's options
- *   (V8 rejects a cache made under other flags) and the kind of run: `prompt` (tea -p,
- *   the interactive tea) or `command` (the subcommands), which compile different code.
+ *   (V8 rejects a cache made under other flags) and the kind of run (bin/tea.js: a
+ *   prompt run, or which subcommand), as each compiles its own part of the bundle.
  * - When: at the exit of a run that found no usable cache, so it holds every function
  *   that run compiled. Written to a temporary file and renamed into place: two tea
  *   processes writing at once leave one whole cache, never a mix.

@@ -9,13 +9,16 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  // A prompt run (tea -p, the interactive tea) compiles other code than a subcommand: a cache each.
-  const prompt = args.length === 0 || args.includes('-p') || args.includes('--print');
-  const { main } = require('./code-cache.js').load(
-    `${__dirname}/../dist/tea.cjs`,
-    prompt ? 'prompt' : 'command',
-  );
+  // Each kind of run compiles its own part of the bundle, so each has a code cache of its
+  // own: a subcommand (by name; one missing here shares `command`), or a prompt run.
+  const { main } = require('./code-cache.js').load(`${__dirname}/../dist/tea.cjs`, kindOf(args));
   main(args).then((code) => {
     process.exitCode = code;
   });
+}
+
+function kindOf(args) {
+  const commands = ['sessions', 'db', 'memory', 'tools', 'config', 'trust', 'mcp', 'serve', 'acp', 'help'];
+  if (commands.includes(args[0])) return args[0];
+  return args.length === 0 || args.includes('-p') || args.includes('--print') ? 'prompt' : 'command';
 }

@@ -92,11 +92,13 @@ describe('the code cache', () => {
     expect(files(cacheDir)).toEqual([path.basename(file)]);
   });
 
-  it('keeps a cache of its own for subcommands', async () => {
+  it('keeps a cache of its own for each subcommand', async () => {
     await prompt();
-    const r = await tea(['sessions', 'list']);
-    expect(r.code).toBe(0);
-    expect(files(cacheDir).map((f) => f.replace(/^.*-/, ''))).toEqual(['command.cache', 'prompt.cache']);
+    expect((await tea(['sessions', 'list'])).code).toBe(0);
+    expect((await tea(['tools', 'list'])).code).toBe(0);
+    expect((await tea(['--help'])).code).toBe(0);
+    const kinds = files(cacheDir).map((f) => f.replace(/^.*-/, ''));
+    expect(kinds).toEqual(['command.cache', 'prompt.cache', 'sessions.cache', 'tools.cache']);
   });
 
   it('ignores and replaces a damaged or cut cache (V8 itself would crash on the damaged one)', async () => {
