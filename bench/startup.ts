@@ -17,8 +17,9 @@ import { type ModelServer, startModelServer } from '../test/support/model-server
 import { reply } from '../test/support/script.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const TEA = path.join(ROOT, 'bin', 'tea.js');
-const CACHE = path.join(ROOT, 'dist', 'cache');
+/** TEA_BENCH_BIN: another build's bin/tea.js, to compare. */
+const TEA = path.resolve(process.env.TEA_BENCH_BIN ?? path.join(ROOT, 'bin', 'tea.js'));
+const CACHE = path.join(path.dirname(TEA), '..', 'dist', 'cache');
 
 export function stats(xs: number[]): { median: number; p90: number; min: number } {
   const s = [...xs].sort((a, b) => a - b);
