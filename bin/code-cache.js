@@ -129,8 +129,9 @@ function prune(dir, kind) {
 }
 
 /**
- * Compiles and runs the bundle (CommonJS, ASCII, its first line `//tea-build:<id>`)
- * and returns its exports. `kind` names the kind of run (a cache per kind).
+ * Compiles and runs the bundle and returns its exports. The bundle (scripts/build.mjs) is
+ * ASCII, starts with `//tea-build:<id>`, and is one function expression taking what Node
+ * passes a CommonJS module. `kind` names the kind of run (a cache per kind).
  */
 function load(bundle, kind) {
   const bytes = fs.readFileSync(bundle);
@@ -148,10 +149,7 @@ function load(bundle, kind) {
     cachedData = readCache(path.join(dir, name));
     if (cachedData) break;
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundle,
-    ...(cachedData ? { cachedData } : {}),
-  });
+  const script = new vm.Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
   if (!cachedData || script.cachedDataRejected) {
     process.once('exit', () => writeCache(dirs, name, kind, script.createCachedData()));
   }

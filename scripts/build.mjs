@@ -44,6 +44,9 @@ const configBuildId = configBuild.digest('hex').slice(0, 32);
 
 // The first line of the bundle: its build id (a hash of the content), the code cache's key.
 const BUILD_ID = '//tea-build:0000000000000000';
+// The bundle is one function expression, compiled by bin/code-cache.js as it is (no
+// wrapper to add, so no 1.7 MB copy of it) and called with what Node gives a module.
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
 
 await build({
   entryPoints: { tea: 'src/cli/main.ts' },
@@ -66,7 +69,8 @@ await build({
   external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh'],
   // import() becomes require(): a script compiled by node:vm has no dynamic import.
   supported: { 'dynamic-import': false },
-  banner: { js: BUILD_ID },
+  banner: { js: `${BUILD_ID}\n${WRAPPER}` },
+  footer: { js: '})' },
   // import.meta.url: the bundle's own file URL (scripts/import-meta-url.js).
   inject: [`${root}scripts/import-meta-url.js`],
   define: {
@@ -98,7 +102,8 @@ function asciiOnly(code) {
 // The build id: same length as the placeholder, so the source map still lines up.
 const bundle = `${tmp}/tea.cjs`;
 const code = asciiOnly(readFileSync(bundle, 'utf8'));
-if (!code.startsWith(BUILD_ID)) throw new Error(`${bundle}: expected the build id placeholder first`);
+if (!code.startsWith(`${BUILD_ID}\n${WRAPPER}`))
+  throw new Error(`${bundle}: expected the build id and wrapper first`);
 new Script(code, { filename: bundle }); // still parses
 const id = createHash('sha256').update(code).digest('hex').slice(0, 16);
 writeFileSync(bundle, `//tea-build:${id}${code.slice(BUILD_ID.length)}`);
