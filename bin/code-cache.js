@@ -89,7 +89,9 @@ function writeCache(dirs, name, kind, payload) {
   header.writeUInt32LE(MAGIC, 0);
   header.writeUInt32LE(checksum(aligned), 4);
   header.writeUInt32LE(aligned.length, 8);
-  for (const { dir, mode } of dirs) {
+  for (const place of dirs) {
+    const dir = place.dir();
+    const mode = place.mode;
     const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
     try {
       fs.mkdirSync(dir, { recursive: true, mode: mode === 0o600 ? 0o700 : 0o755 });
@@ -140,13 +142,14 @@ function load(bundle, kind) {
   const source = id ? bytes.latin1Slice(0, bytes.length) : bytes.toString('utf8');
   const options = fnv(`${process.execArgv.join('\0')}\0${process.env.NODE_OPTIONS ?? ''}`);
   const name = `tea-${id ?? 'dev'}-${process.version}-${process.arch}-${options}-${kind}.cache`;
+  // Directories as functions: the home (and node:os) only when the first has no usable cache.
   const dirs = [
-    { dir: path.join(path.dirname(bundle), 'cache'), mode: 0o644 },
-    { dir: path.join(teaHome(), 'cache', 'code'), mode: 0o600 },
+    { dir: () => path.join(path.dirname(bundle), 'cache'), mode: 0o644 },
+    { dir: () => path.join(teaHome(), 'cache', 'code'), mode: 0o600 },
   ];
   let cachedData;
   for (const { dir } of dirs) {
-    cachedData = readCache(path.join(dir, name));
+    cachedData = readCache(path.join(dir(), name));
     if (cachedData) break;
   }
   const script = new vm.Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
