@@ -16,7 +16,9 @@
  *   processes writing at once leave one whole cache, never a mix.
  * - Damage: V8 checks a cache's version, flags and length but not its content (release
  *   builds skip the checksum) and crashes on damaged bytecode, so the file carries a
- *   checksum of its own; a cache that fails it, or that V8 rejects, is ignored and replaced.
+ *   checksum of its own (scripts/checksum.wat, run as WebAssembly; without WebAssembly,
+ *   as under --jitless, no cache is used); a cache that fails it, or that V8 rejects, is
+ *   ignored and replaced.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -24,9 +26,13 @@ const vm = require('node:vm');
 const { createRequire } = require('node:module');
 
 const MAGIC = 0x54454143; // 'TEAC'
-const HEADER = 12; // magic, checksum, payload length (uint32 LE each)
+/** Magic, checksum, payload length (uint32 LE each), zero: the payload starts 16-aligned. */
+const HEADER = 16;
 /** Caches kept per kind of run in one directory (other builds, Node versions or flags). */
 const KEEP = 4;
+/** scripts/checksum.wat, compiled by scripts/checksum-wasm.mjs. */
+const CHECKSUM_WASM =
+  'AGFzbQEAAAABBwFgAn9/AX8DAgEABQMBAAEHFQIGbWVtb3J5AgAIY2hlY2tzdW0AAAqcAQGZAQEGf0HFu/KIeCEEQQEhBUECIQZBAyEHIAAhAiAAIAFqIQMCQANAIAIgA08NASAEIAIoAgBzQZODgAhsIQQgBSACKAIEc0GTg4AIbCEFIAYgAigCCHNBk4OACGwhBiAHIAIoAgxzQZODgAhsIQcgAkEQaiECDAALCyAEIAVBsfPd8XlscyAGQeuUr694bCAHQbXcypV8bHNzCw==';
 
 /** FNV-1a over a short string: the cache key's hash of Node's options. */
 function fnv(text) {
@@ -35,42 +41,48 @@ function fnv(text) {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/**
- * A checksum of the payload (its byte offset a multiple of 4): FNV-style, four words
- * a step in four lanes, which keeps the loop short while it still runs interpreted.
- */
-function checksum(bytes) {
-  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
-  const P = 0x01000193;
-  let a = 0x811c9dc5 | 0;
-  let b = 1;
-  let c = 2;
-  let d = 3;
-  const lanes = words.length & ~3;
-  for (let i = 0; i < lanes; i += 4) {
-    a = Math.imul(a ^ words[i], P);
-    b = Math.imul(b ^ words[i + 1], P);
-    c = Math.imul(c ^ words[i + 2], P);
-    d = Math.imul(d ^ words[i + 3], P);
-  }
-  for (let i = lanes; i < words.length; i++) a = Math.imul(a ^ words[i], P);
-  for (let i = words.length << 2; i < bytes.length; i++) a = Math.imul(a ^ bytes[i], P);
-  return (a ^ Math.imul(b, 0x9e3779b1) ^ Math.imul(c, 0x85ebca6b) ^ Math.imul(d, 0xc2b2ae35)) >>> 0;
-}
+let wasm;
 
-/** The payload of a cache file, or undefined when it is missing, short or damaged. */
-function readCache(file) {
-  let data;
+/**
+ * The first `size` bytes of the checksum module's memory, with 16 zero-filled bytes of
+ * room after them: files are read straight into it and checked there, no copy.
+ * Undefined when WebAssembly is off (node --jitless): then no cache is used.
+ */
+function room(size) {
   try {
-    data = fs.readFileSync(file);
+    wasm ??= new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(CHECKSUM_WASM, 'base64'))).exports;
   } catch {
     return undefined;
   }
-  if (data.length < HEADER || data.readUInt32LE(0) !== MAGIC) return undefined;
-  if (data.readUInt32LE(8) !== data.length - HEADER) return undefined;
-  let payload = data.subarray(HEADER);
-  if (payload.byteOffset % 4 !== 0) payload = new Uint8Array(payload);
-  return checksum(payload) === data.readUInt32LE(4) ? payload : undefined;
+  const pages = Math.ceil((size + 16) / 65536) - wasm.memory.buffer.byteLength / 65536;
+  if (pages > 0) wasm.memory.grow(pages);
+  const bytes = new Uint8Array(wasm.memory.buffer, 0, size + 16);
+  bytes.fill(0, size);
+  return bytes.subarray(0, size);
+}
+
+/** The checksum of the payload behind the header in `room`, zero-padded to 16 bytes. */
+const checksum = (length) => wasm.checksum(HEADER, Math.ceil(length / 16) * 16) >>> 0;
+
+/** The payload of a cache file, or undefined when it is missing, short or damaged. */
+function readCache(file) {
+  let fd;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const bytes = size > HEADER ? room(size) : undefined;
+    if (!bytes || fs.readSync(fd, bytes, 0, size, 0) !== size) return undefined;
+    const header = new DataView(bytes.buffer, 0, HEADER);
+    const length = header.getUint32(8, true);
+    if (header.getUint32(0, true) !== MAGIC || length !== size - HEADER) return undefined;
+    return checksum(length) === header.getUint32(4, true) ? bytes.subarray(HEADER) : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function teaHome() {
@@ -83,12 +95,14 @@ function teaHome() {
 
 /** Writes the cache into the first directory that takes it; old caches of this kind beyond KEEP go. */
 function writeCache(dirs, name, kind, payload) {
-  const bytes = new Uint8Array(payload.buffer, payload.byteOffset, payload.length);
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
-  const header = Buffer.alloc(HEADER);
-  header.writeUInt32LE(MAGIC, 0);
-  header.writeUInt32LE(checksum(aligned), 4);
-  header.writeUInt32LE(aligned.length, 8);
+  const bytes = room(HEADER + payload.length);
+  if (!bytes) return;
+  bytes.set(payload, HEADER);
+  const header = new DataView(bytes.buffer, 0, HEADER);
+  header.setUint32(0, MAGIC, true);
+  header.setUint32(4, checksum(payload.length), true);
+  header.setUint32(8, payload.length, true);
+  header.setUint32(12, 0, true);
   for (const place of dirs) {
     const dir = place.dir();
     const mode = place.mode;
@@ -97,8 +111,7 @@ function writeCache(dirs, name, kind, payload) {
       fs.mkdirSync(dir, { recursive: true, mode: mode === 0o600 ? 0o700 : 0o755 });
       const fd = fs.openSync(tmp, 'w', mode);
       try {
-        fs.writeSync(fd, header);
-        fs.writeSync(fd, aligned);
+        fs.writeSync(fd, bytes);
         fs.fsyncSync(fd); // on disk before it has the name: a crash leaves the old file or the new one
       } finally {
         fs.closeSync(fd);
@@ -161,4 +174,4 @@ function load(bundle, kind) {
   return mod.exports;
 }
 
-module.exports = { load };
+module.exports = { load, CHECKSUM_WASM };

@@ -12,9 +12,12 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without type declarations
+import { compileChecksum } from '../../scripts/checksum-wasm.mjs';
 import { type CliResult, NO_MEMORY_JOBS, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 
@@ -77,6 +80,11 @@ const promptCache = () => {
 const version = (file: string) => `${statSync(file).ino}:${statSync(file).mtimeMs}`;
 
 describe('the code cache', () => {
+  it('checks files with the compiled checksum.wat (run `node scripts/checksum-wasm.mjs` after editing it)', async () => {
+    const loader = createRequire(import.meta.url)('../../bin/code-cache.js') as { CHECKSUM_WASM: string };
+    expect(loader.CHECKSUM_WASM).toBe(await compileChecksum());
+  });
+
   it('is written by a first prompt run beside the bundle and used, unchanged, by the next', async () => {
     await prompt();
     const file = promptCache();
