@@ -1,12 +1,24 @@
 #!/usr/bin/env node
-// Entry point of the `tea` command. `--version` is answered here without loading
-// the CLI; everything else loads the bundled CLI from dist/.
+'use strict';
+// Entry point of the `tea` command (CommonJS: bin/package.json). `--version` is
+// answered here without loading the CLI; everything else runs the bundled CLI,
+// dist/tea.cjs, from a V8 code cache (code-cache.js).
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { readFileSync } = await import('node:fs');
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { readFileSync } = require('node:fs');
+  const pkg = JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  const { main } = await import('../dist/main.js');
-  process.exitCode = await main(args);
+  // Each kind of run compiles its own part of the bundle, so each has a code cache of its
+  // own: a subcommand (by name; one missing here shares `command`), or a prompt run.
+  const { main } = require('./code-cache.js').load(`${__dirname}/../dist/tea.cjs`, kindOf(args));
+  main(args).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+function kindOf(args) {
+  const commands = ['sessions', 'db', 'memory', 'tools', 'config', 'trust', 'mcp', 'serve', 'acp', 'help'];
+  if (commands.includes(args[0])) return args[0];
+  return args.length === 0 || args.includes('-p') || args.includes('--print') ? 'prompt' : 'command';
 }

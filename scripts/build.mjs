@@ -1,9 +1,12 @@
-// Bundles the CLI into dist/ with esbuild: one small entry plus lazily loaded
-// chunks, so `tea` starts fast (fewer files to resolve and parse). Type checking
-// is separate (`npm run typecheck`). The bundle is built beside dist/ and swapped
-// in, so a `tea` started during a rebuild never finds dist/ half-written.
+// Bundles the CLI into dist/tea.cjs with esbuild: one CommonJS file that bin/tea.js
+// runs from a V8 code cache (bin/code-cache.js), so `tea` skips parsing and compiling
+// it on every start. Code a command does not use stays in lazily initialised module
+// wrappers and costs only its bytes. The library entry (dist/lib.js) stays ES modules.
+// Type checking is separate (`npm run typecheck`). The bundle is built beside dist/
+// and swapped in, so a `tea` started during a rebuild never finds dist/ half-written.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { Script } from 'node:vm';
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
 
@@ -37,10 +40,78 @@ for (const name of readdirSync(`${root}src/config`).sort()) {
   configBuild.update(name).update(readFileSync(`${root}src/config/${name}`));
 }
 configBuild.update(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version);
+const configBuildId = configBuild.digest('hex').slice(0, 32);
+
+// The first line of the bundle: its build id (a hash of the content), the code cache's key.
+const BUILD_ID = '//tea-build:0000000000000000';
+// The bundle is one function expression, compiled by bin/code-cache.js as it is (no
+// wrapper to add, so no 1.7 MB copy of it) and called with what Node gives a module.
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
 
 await build({
-  // main: the tea command; lib: the library entry (package.json exports).
-  entryPoints: { main: 'src/cli/main.ts', lib: 'src/runtime/index.ts' },
+  entryPoints: { tea: 'src/cli/main.ts' },
+  absWorkingDir: root,
+  outdir: tmp,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  keepNames: false,
+  sourcemap: 'linked',
+  // A package that finds its platform binary relative to itself, one that reads its
+  // font files through package imports, the addon finder better-sqlite3 would use, and
+  // the shell parser (1.5 MB of GopherJS, imported only when a shell command is
+  // checked): all loaded from node_modules. better-sqlite3's JavaScript is bundled (a
+  // dozen small files less to resolve and load when `tea` starts); its native addon
+  // stays in node_modules and is located by src/store/sqlite-addon.ts.
+  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh'],
+  // import() becomes require(): a script compiled by node:vm has no dynamic import.
+  supported: { 'dynamic-import': false },
+  banner: { js: `${BUILD_ID}\n${WRAPPER}` },
+  footer: { js: '})' },
+  // import.meta.url: the bundle's own file URL (scripts/import-meta-url.js).
+  inject: [`${root}scripts/import-meta-url.js`],
+  define: {
+    'import.meta.url': 'import_meta_url',
+    __TEA_CONFIG_BUILD__: JSON.stringify(configBuildId),
+  },
+  // yaml's Node entry is CommonJS (bundled as one opaque module body); its ESM build is
+  // the same code as ES modules, which esbuild hoists and trims: ~7 ms off reading a config.
+  alias: { yaml: `${root}node_modules/yaml/browser/index.js` },
+  plugins: [commanderSpawnsLazily],
+  logLevel: 'warning',
+});
+
+/**
+ * The bundle in ASCII, so bin/code-cache.js reads it as Latin-1 (no UTF-8 decoding, and
+ * a one-byte string for V8). esbuild escapes strings and names but leaves regular
+ * expression literals as written (the memory code's CJK patterns): their characters
+ * become \\u escapes, which match the same in a pattern with or without the u flag
+ * (a character escaped by a backslash loses the backslash).
+ */
+function asciiOnly(code) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: backslashes, then a character past ASCII
+  return code.replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, ch) => {
+    const escaped = `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    return (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + escaped;
+  });
+}
+
+// The build id: same length as the placeholder, so the source map still lines up.
+const bundle = `${tmp}/tea.cjs`;
+const code = asciiOnly(readFileSync(bundle, 'utf8'));
+if (!code.startsWith(`${BUILD_ID}\n${WRAPPER}`))
+  throw new Error(`${bundle}: expected the build id and wrapper first`);
+new Script(code, { filename: bundle }); // still parses
+const id = createHash('sha256').update(code).digest('hex').slice(0, 16);
+writeFileSync(bundle, `//tea-build:${id}${code.slice(BUILD_ID.length)}`);
+
+// The library entry (package.json exports: `import { createRuntime } from 'tea-agent'`):
+// ES modules, its lazily loaded parts in chunks.
+await build({
+  entryPoints: { lib: 'src/runtime/index.ts' },
   absWorkingDir: root,
   outdir: tmp,
   bundle: true,
@@ -49,25 +120,15 @@ await build({
   platform: 'node',
   target: 'node20',
   minify: true,
-  keepNames: false,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // A package that finds its platform binary relative to itself, one that reads its
-  // font files through package imports, the addon finder better-sqlite3 would use, and
-  // the shell parser (1.5 MB of GopherJS, imported only when a shell command is
-  // checked): all loaded from node_modules. better-sqlite3's JavaScript is bundled (a
-  // dozen small files less to resolve and load when `tea` starts); its native addon
-  // stays in node_modules and is located by src/store/sqlite-addon.ts.
   external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",
   },
-  // yaml's Node entry is CommonJS (bundled as one opaque module body); its ESM build is
-  // the same code as ES modules, which esbuild hoists and trims: ~7 ms off reading a config.
-  define: { __TEA_CONFIG_BUILD__: JSON.stringify(configBuild.digest('hex').slice(0, 32)) },
+  define: { __TEA_CONFIG_BUILD__: JSON.stringify(configBuildId) },
   alias: { yaml: `${root}node_modules/yaml/browser/index.js` },
-  plugins: [commanderSpawnsLazily],
   logLevel: 'warning',
 });
 

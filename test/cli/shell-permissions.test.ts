@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
@@ -18,29 +17,27 @@ import { wireMessages, wireText } from '../support/wire.js';
 const t = useScriptedCli('sk-test', { config: NO_MEMORY_JOBS });
 
 /**
- * A module for `node --import` that logs each time `mvdan-sh` (the shell parser)
- * is resolved, to the file named by TEA_LOAD_LOG.
+ * A module for `node --require` that logs each time `mvdan-sh` (the shell parser) is
+ * required (the bundle loads its external packages with require()), to the file
+ * named by TEA_LOAD_LOG.
  */
 function loadLogger(): { args: string[]; log: string; loaded: () => boolean } {
   const log = path.join(t.ctx.home, 'loads.log');
-  const hooks = path.join(t.ctx.home, 'hooks.mjs');
+  const hook = path.join(t.ctx.home, 'hook.cjs');
   writeFileSync(
-    hooks,
+    hook,
     [
-      "import { appendFileSync } from 'node:fs';",
-      'export async function resolve(specifier, context, next) {',
-      "  if (specifier === 'mvdan-sh') appendFileSync(process.env.TEA_LOAD_LOG, 'mvdan-sh\\n');",
-      '  return next(specifier, context);',
-      '}',
+      "const { appendFileSync } = require('node:fs');",
+      "const Module = require('node:module');",
+      'const load = Module._load;',
+      'Module._load = function (request, ...rest) {',
+      "  if (request === 'mvdan-sh') appendFileSync(process.env.TEA_LOAD_LOG, 'mvdan-sh\\n');",
+      '  return load.call(this, request, ...rest);',
+      '};',
     ].join('\n'),
   );
-  const register = path.join(t.ctx.home, 'register.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
   return {
-    args: ['--import', pathToFileURL(register).href],
+    args: ['--require', hook],
     log,
     loaded: () => existsSync(log) && readFileSync(log, 'utf8').includes('mvdan-sh'),
   };
