@@ -54,7 +54,7 @@ async function memoryCommand(ctx: CommandContext, query: string): Promise<string
       ? `Memories matching "${query}":\n${hits.map((h) => memoryLine(h.memory)).join('\n')}`
       : `No memory matches "${query}".`;
   }
-  const rows = ctx.memory.list({ scopes, limit: 20 });
+  const rows = await ctx.memory.list({ scopes, limit: 20 });
   return rows.length ? `Memories:\n${rows.map(memoryLine).join('\n')}` : 'No memories yet.';
 }
 

@@ -85,29 +85,31 @@ export function memoryTool(service: LongTermMemory, scopes: (cwd: string) => str
             .join('\n');
         }
         case 'list': {
-          const all = service.list({ scopes: scopes(ctx.cwd), limit: args.limit ?? 30 });
+          const all = await service.list({ scopes: scopes(ctx.cwd), limit: args.limit ?? 30 });
           return all.length > 0 ? all.map(line).join('\n') : 'No memories yet.';
         }
         case 'update': {
-          const m = service.update(need(args.id, 'id'), {
+          const m = await service.update(need(args.id, 'id'), {
             ...(args.content ? { content: args.content } : {}),
             ...(args.importance ? { importance: args.importance } : {}),
           });
           return `Updated: ${line(m)}`;
         }
         case 'delete':
-          return `Forgotten: ${line(service.forget(need(args.id, 'id')))}`;
+          return `Forgotten: ${line(await service.forget(need(args.id, 'id')))}`;
         case 'history':
-          return service.history(need(args.id, 'id')).map(versionLine).join('\n');
+          return (await service.history(need(args.id, 'id'))).map(versionLine).join('\n');
         case 'restore': {
-          const r = service.restore(need(args.id, 'id'), { replace: args.replace === true });
+          const r = await service.restore(need(args.id, 'id'), { replace: args.replace === true });
           if (r.replaced)
             return `Current again as ${line(r.memory)} (#${r.replaced.id} is now an earlier version)`;
           return `Restored beside the newer version: ${line(r.memory)}`;
         }
         case 'pin':
-        case 'unpin':
-          return `${args.action === 'pin' ? 'Pinned' : 'Unpinned'}: ${line(service.update(need(args.id, 'id'), { pinned: args.action === 'pin' }))}`;
+        case 'unpin': {
+          const m = await service.update(need(args.id, 'id'), { pinned: args.action === 'pin' });
+          return `${args.action === 'pin' ? 'Pinned' : 'Unpinned'}: ${line(m)}`;
+        }
       }
     },
   });

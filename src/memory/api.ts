@@ -3,6 +3,10 @@
  * call. `MemoryService` (SQLite) implements it; another backend (e.g. PostgreSQL
  * with pgvector) implements the same methods. Faces and the agent import this type,
  * never the class.
+ *
+ * The methods SQLite answers at once may answer with a promise instead (`Answer`):
+ * the runtime's memory loads the service on first use, and a networked backend
+ * cannot answer synchronously. Callers await every method.
  */
 import type { Provider } from '../llm/types.js';
 import type { ExtractedMemory } from './extract.js';
@@ -64,6 +68,9 @@ export interface MemoryPatch {
   pinned?: boolean;
 }
 
+/** A value now, or a promise of it: what a backend may return from a quick method. */
+export type Answer<T> = T | Promise<T>;
+
 export interface LongTermMemory {
   // Reading
   /** The memory block for one turn and the memories in it. */
@@ -73,13 +80,13 @@ export interface LongTermMemory {
   ): Promise<{ text: string; memories: Memory[] }>;
   /** Ranked matches, versions of one fact folded under the one that answers. */
   search(text: string, opts?: MemorySearchOptions): Promise<MemorySearchHit[]>;
-  list(opts?: MemoryListOptions): Memory[];
+  list(opts?: MemoryListOptions): Answer<Memory[]>;
   /** One memory by id (deleted ones too), or undefined. */
-  get(id: number): Memory | undefined;
+  get(id: number): Answer<Memory | undefined>;
   /** Every version of the fact memory `id` belongs to, newest first (throws when there is no such memory). */
-  history(id: number): Memory[];
+  history(id: number): Answer<Memory[]>;
   /** The user profile block ('' when empty). */
-  profile(): string;
+  profile(): Answer<string>;
 
   // Writing
   /** Adds one memory: a duplicate, an update of an older version, or new. */
@@ -89,20 +96,20 @@ export interface LongTermMemory {
     extracted: ExtractedMemory[],
     ctx: { scope: string; projectScope?: string; sessionId?: string; signal?: AbortSignal },
   ): Promise<Array<{ outcome: IngestOutcome; memory: Memory }>>;
-  update(id: number, patch: MemoryPatch): Memory;
+  update(id: number, patch: MemoryPatch): Answer<Memory>;
   /** Soft delete: the row stays for history and export. */
-  forget(id: number): Memory;
+  forget(id: number): Answer<Memory>;
   /** Brings an old version back, beside the newer one or (`replace`) as the current one. */
-  restore(id: number, opts?: { replace?: boolean }): { memory: Memory; replaced?: Memory };
+  restore(id: number, opts?: { replace?: boolean }): Answer<{ memory: Memory; replaced?: Memory }>;
   /** Adds memories as they are (history kept), skipping exact duplicates; returns how many were added. */
-  importAll(memories: ImportableMemory[]): number;
+  importAll(memories: ImportableMemory[]): Answer<number>;
   /** Ingests statements in time order, each as if said then; counts by outcome. */
   importStatements(
     items: ImportableMemory[],
     opts?: { judge?: boolean; onProgress?: (done: number, total: number) => void },
   ): Promise<Record<IngestOutcome, number>>;
   /** Replaces the user profile (throws when too long; '' clears it). */
-  setProfile(text: string): void;
+  setProfile(text: string): Answer<void>;
 
   // Upkeep (after a turn, in the background)
   /** Lets `provider` nudge the priorities of the scopes' memories given recent topics. */

@@ -15,8 +15,6 @@ import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
 import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
-import { modelJudge } from '../memory/judge.js';
-import { MemoryService } from '../memory/service.js';
 import { type BackgroundCheckpoints, checkpointInBackground, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import type { McpManager } from '../tools/mcp/index.js';
@@ -26,8 +24,8 @@ import { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox.js';
 import type { Tool } from '../tools/types.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
 import { workspaceDir } from './directories.js';
-import { embedderFor } from './embedder.js';
 import { RuntimeError } from './errors.js';
+import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
 import { SessionsService } from './sessions.js';
@@ -156,12 +154,23 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     store ??= Store.open(defaultDbPath(config.home), { backup: {} });
     return store;
   };
-  let memory: MemoryService | undefined;
-  const openMemory = (): MemoryService => {
-    memory ??= new MemoryService({
-      db: openStore().db,
-      embedder: embedderFor(config),
-      ...(config.memory.judge ? { judge: modelJudge(models.cheapProvider()) } : {}),
+  // Memory modules load on first real use (a new home's recall needs none of them).
+  let memory: LazyMemory | undefined;
+  const openMemory = (): LazyMemory => {
+    memory ??= new LazyMemory({
+      db: () => openStore().db,
+      load: async () => {
+        const [{ MemoryService }, { modelJudge }, { embedderFor }] = await Promise.all([
+          import('../memory/service.js'),
+          import('../memory/judge.js'),
+          import('./embedder.js'),
+        ]);
+        return new MemoryService({
+          db: openStore().db,
+          embedder: embedderFor(config),
+          ...(config.memory.judge ? { judge: modelJudge(models.cheapProvider()) } : {}),
+        });
+      },
     });
     return memory;
   };

@@ -35,9 +35,9 @@ export function memoryNotFound(id: number | undefined): never {
 }
 
 /** Runs a memory operation, turning the store's not-found and validation errors into 404 / 400. */
-export function guarded<T>(id: number | undefined, run: () => T): T {
+export async function guarded<T>(id: number | undefined, run: () => T | Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (e) {
     if (e instanceof ApiError) throw e;
     if (e instanceof StoreError && e.code === 'not-found') memoryNotFound(id);
@@ -57,9 +57,9 @@ export function memoryVersionRoutes(ctx: AppContext): void {
     summary: 'Every version of the fact a memory belongs to, newest first',
     tag: 'memory',
   });
-  app.get('/v1/memory/:id/history', (c) => {
+  app.get('/v1/memory/:id/history', async (c) => {
     const id = memoryId(c.req.param('id'));
-    const versions = guarded(id, () => memory.history(id));
+    const versions = await guarded(id, () => memory.history(id));
     return c.json({ object: 'list', data: versions.map(memoryView) });
   });
 
@@ -73,9 +73,9 @@ export function memoryVersionRoutes(ctx: AppContext): void {
   app.post('/v1/memory/:id/restore', async (c) => {
     const id = memoryId(c.req.param('id'));
     const b = await readJson(c, restoreBody, { optional: true });
-    const result = guarded(id, () => {
+    const result = await guarded(id, async () => {
       try {
-        return memory.restore(id, { replace: b.replace === true });
+        return await memory.restore(id, { replace: b.replace === true });
       } catch (e) {
         if (e instanceof StoreError && e.code === 'conflict') {
           throw apiError(409, e.message, { param: 'id', code: 'memory_active' });

@@ -105,9 +105,9 @@ export function memoryRoutes(ctx: AppContext): void {
     tag: 'memory',
     query: listQuery,
   });
-  app.get('/v1/memory', (c) => {
+  app.get('/v1/memory', async (c) => {
     const q = readQuery(c, listQuery);
-    const rows = memory.list({ limit: q.limit, ...(q.category ? { category: q.category } : {}) });
+    const rows = await memory.list({ limit: q.limit, ...(q.category ? { category: q.category } : {}) });
     return c.json({ object: 'list', data: rows.map(memoryView) });
   });
 
@@ -171,7 +171,7 @@ export function memoryRoutes(ctx: AppContext): void {
     const param = b.items === undefined ? 'text' : 'items';
     if (b.text !== undefined) checkJsonDepth(b.text, 'text');
     // Items go through the same reader as a file, so both accept the same fields and times.
-    const items = importable(param, () => readMemoryFile(b.text ?? JSON.stringify(b.items)));
+    const items = await importable(param, () => readMemoryFile(b.text ?? JSON.stringify(b.items)));
     if (items.length === 0) throw apiError(400, 'text holds no memories', { param, code: 'invalid_value' });
     if (items.length > MAX_IMPORT) {
       throw apiError(400, `${items.length} memories in one request; the limit is ${MAX_IMPORT}`, {
@@ -180,7 +180,7 @@ export function memoryRoutes(ctx: AppContext): void {
       });
     }
     if (b.ingest !== true) {
-      const added = importable(param, () => memory.importAll(items));
+      const added = await importable(param, () => memory.importAll(items));
       return c.json({ imported: added, skipped: items.length - added });
     }
     let counts: Awaited<ReturnType<typeof memory.importStatements>>;
@@ -193,7 +193,7 @@ export function memoryRoutes(ctx: AppContext): void {
   });
 
   doc(ctx, { method: 'get', path: '/v1/memory/profile', summary: 'The user profile block', tag: 'memory' });
-  app.get('/v1/memory/profile', (c) => c.json({ text: memory.profile() }));
+  app.get('/v1/memory/profile', async (c) => c.json({ text: await memory.profile() }));
 
   doc(ctx, {
     method: 'put',
@@ -204,8 +204,8 @@ export function memoryRoutes(ctx: AppContext): void {
   });
   app.put('/v1/memory/profile', async (c) => {
     const b = await readJson(c, profileBody);
-    guarded(undefined, () => memory.setProfile(b.text));
-    return c.json({ text: memory.profile() });
+    await guarded(undefined, () => memory.setProfile(b.text));
+    return c.json({ text: await memory.profile() });
   });
 
   doc(ctx, {
@@ -218,7 +218,7 @@ export function memoryRoutes(ctx: AppContext): void {
   app.post('/v1/memory/:id/pin', async (c) => {
     const id = memoryId(c.req.param('id'));
     const b = await readJson(c, pinBody);
-    const updated = guarded(id, () => memory.update(id, { pinned: b.pinned }));
+    const updated = await guarded(id, () => memory.update(id, { pinned: b.pinned }));
     return c.json(memoryView(updated));
   });
 
@@ -228,11 +228,11 @@ export function memoryRoutes(ctx: AppContext): void {
     summary: 'Forget a memory (kept in history)',
     tag: 'memory',
   });
-  app.delete('/v1/memory/:id', (c) => {
+  app.delete('/v1/memory/:id', async (c) => {
     const id = memoryId(c.req.param('id'));
-    const existing = memory.get(id);
+    const existing = await memory.get(id);
     if (!existing || existing.deletedAt !== null) memoryNotFound(id);
-    guarded(id, () => memory.forget(id));
+    await guarded(id, () => memory.forget(id));
     return c.json({ id, deleted: true });
   });
 
@@ -244,9 +244,9 @@ function importProblem(param: string, e: unknown): unknown {
   return e instanceof StoreError ? apiError(400, e.message, { param, code: 'invalid_value' }) : e;
 }
 
-function importable<T>(param: string, run: () => T): T {
+async function importable<T>(param: string, run: () => T | Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (e) {
     throw importProblem(param, e);
   }
