@@ -11,6 +11,7 @@ import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
 import { useTempDirs } from '../store/helpers.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
+import { wireMessages, wireText } from '../support/wire.js';
 
 let model: ModelServer;
 beforeAll(async () => {
@@ -110,6 +111,29 @@ describe('createRuntime', () => {
     await collect(session.prompt('hi'));
     expect(model.requests.at(-1)?.body.model).toBe('other-model');
     expect(rt.sessions.get(session.id)?.profile).toBe('other');
+  });
+
+  it('the memory tool writes through the lazy memory, and the next session recalls it', async () => {
+    const { rt } = await runtimeIn({ permissionMode: 'yolo' });
+    model.script(reply().text('nothing remembered yet'));
+    await collect(rt.sessions.create().prompt('hi'));
+    expect(wireText(wireMessages(model.requests.at(-1)!.body)[0]!)).not.toContain('green tea');
+    model.script(
+      reply().toolCall('memory', { action: 'add', content: 'The user drinks green tea every morning' }),
+      reply().toolCall('memory', { action: 'list' }),
+      reply().text('noted'),
+    );
+    await collect(rt.sessions.create().prompt('remember that I drink green tea every morning'));
+    const results = wireMessages(model.requests.at(-1)!.body)
+      .filter((m) => m.role === 'tool')
+      .map(wireText);
+    expect(results).toEqual([
+      expect.stringContaining('Remembered: #1'),
+      expect.stringContaining('The user drinks green tea every morning'),
+    ]);
+    model.script(reply().text('green tea'));
+    await collect(rt.sessions.create().prompt('what do I drink in the morning?'));
+    expect(wireText(wireMessages(model.requests.at(-1)!.body)[0]!)).toContain('green tea every morning');
   });
 
   it('--model replaces the active profile’s model id', async () => {

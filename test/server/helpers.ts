@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import type { TeaConfig } from '../../src/config/types.js';
 import type { MemoryService } from '../../src/memory/service.js';
+import type { LazyMemory } from '../../src/runtime/lazy-memory.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { runtimeDeps } from '../../src/server/agents.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
@@ -48,6 +49,8 @@ export interface TestServerOptions {
   titles?: boolean;
   /** More `llm:` settings, in YAML flow style (e.g. `breaker: { failure_threshold: 1 }`). */
   llm?: string;
+  /** Leave the runtime's memory service unloaded until a request needs it (then `memory` throws). */
+  lazyMemory?: boolean;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -82,8 +85,9 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   });
   // The tests' own look at the database, beside the runtime's connection.
   const store = Store.open(path.join(home, 'tea.db'));
-  // The runtime's own service (the interface hides exportAll, which the tests read).
-  const memory = rt.memory as MemoryService;
+  // The runtime's own service, loaded (the interface hides exportAll, which the tests read).
+  const lazy = rt.memory as LazyMemory;
+  const memory = opts.lazyMemory ? undefined : ((await lazy.open()) as MemoryService);
   const server = await startServer(
     {
       ...runtimeDeps(rt),
@@ -103,7 +107,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     url: server.url,
     model,
     store,
-    memory,
+    get memory(): MemoryService {
+      if (!memory) throw new Error('lazyMemory: the test server has no loaded memory service to hand out');
+      return memory;
+    },
     config,
     home,
     work,
