@@ -14,6 +14,7 @@ import type { Message, ModelInfo, Part, Usage } from '../llm/types.js';
 import type { Store } from '../store/index.js';
 import type { PlanItem } from '../tools/types.js';
 import { headAndTail } from '../util/head-tail.js';
+import { usageRow } from './record.js';
 import { sessionState } from './session-state.js';
 
 export const STATE_PAIRS = 'l2_pairs';
@@ -259,17 +260,9 @@ export class SessionContext {
 
   /** Counts a background job's tokens in the session's usage. */
   recordUsage(turnId: string, model: ModelInfo, usage: Usage): void {
-    this.opts.store.usage.record({
-      sessionId: this.opts.sessionId,
-      turnId,
-      profile: model.profile,
-      model: model.model,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      cachedInputTokens: usage.cachedInputTokens ?? 0,
-      reasoningTokens: usage.reasoningTokens ?? 0,
-      costUsd: costUsd(model, usage),
-    });
+    this.opts.store.usage.record(
+      usageRow(this.opts.sessionId, turnId, { model, usage, costUsd: costUsd(model, usage) }),
+    );
   }
 
   /** The signal background jobs run under: aborted when `settle` stops them. */

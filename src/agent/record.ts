@@ -7,12 +7,32 @@
  */
 import type { ModelInfo, Part, ToolResultPart, Usage } from '../llm/types.js';
 import { contentImages, contentText, type ToolCallRecord } from '../store/tool-record.js';
+import type { UsageRow } from '../store/usage.js';
 
 /** The tokens and cost of one model call on one model (a fallback mid-call makes two). */
 export interface ModelUsage {
   model: ModelInfo;
   usage: Usage;
   costUsd: number;
+}
+
+/** The usage row of one model call of a session, as the store keeps it. */
+export function usageRow(
+  sessionId: string,
+  turnId: string,
+  { model, usage, costUsd }: ModelUsage,
+): Omit<UsageRow, 'createdAt'> {
+  return {
+    sessionId,
+    turnId,
+    profile: model.profile,
+    model: model.model,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cachedInputTokens: usage.cachedInputTokens ?? 0,
+    reasoningTokens: usage.reasoningTokens ?? 0,
+    costUsd,
+  };
 }
 
 export type RecordEvent =

@@ -8,7 +8,7 @@
 import type { Store } from '../store/index.js';
 import { isFinished } from '../store/tool-record.js';
 import { DRAFT_INTERVAL_MS, DraftWriter } from './draft.js';
-import { type RecordEvent, resultPart, type TurnRecorder } from './record.js';
+import { type RecordEvent, resultPart, type TurnRecorder, usageRow } from './record.js';
 
 export class SessionRecorder implements TurnRecorder {
   /** The assistant message being streamed, once its first content arrived. */
@@ -35,19 +35,7 @@ export class SessionRecorder implements TurnRecorder {
         const draft = this.draft ?? new DraftWriter(store, sessionId, e.turnId, this.draftIntervalMs);
         this.draft = undefined;
         store.db.transaction(() => {
-          for (const { model, usage, costUsd } of e.usage) {
-            store.usage.record({
-              sessionId,
-              turnId: e.turnId,
-              profile: model.profile,
-              model: model.model,
-              inputTokens: usage.inputTokens,
-              outputTokens: usage.outputTokens,
-              cachedInputTokens: usage.cachedInputTokens ?? 0,
-              reasoningTokens: usage.reasoningTokens ?? 0,
-              costUsd,
-            });
-          }
+          for (const u of e.usage) store.usage.record(usageRow(sessionId, e.turnId, u));
           draft.finish(e.parts, e.status);
         })();
         return;

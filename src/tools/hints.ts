@@ -19,7 +19,8 @@ export const HINTS = {
 /** Hint for a path that resolved outside every allowed root. */
 export function outsideWorkspaceHint(cwd: string, allowedRoots: readonly string[] = []): string {
   const extra = allowedRoots.length > 0 ? ` (or one of the allowed roots: ${allowedRoots.join(', ')})` : '';
-  return `use a path inside the workspace ${cwd}${extra}`;
+  // Only the user can widen it: said so the model can tell them how.
+  return `use a path inside the workspace ${cwd}${extra}; the user can allow another folder with --add-dir <dir> or permissions.roots in the config`;
 }
 
 /** The Node error code (`ENOENT`, …) carried by an error, if any. */

@@ -35,7 +35,9 @@ describe('resolvePath', () => {
     expectToolError(
       () => resolvePath({ cwd }, '../outside.txt'),
       /^Path "\.\.\/outside\.txt" is outside the workspace/,
-      new RegExp(`use a path inside the workspace ${cwd}`),
+      new RegExp(
+        `use a path inside the workspace ${cwd}; the user can allow another folder with --add-dir <dir>`,
+      ),
     );
     expectToolError(
       () => resolvePath({ cwd }, '/etc/passwd'),
