@@ -1,5 +1,5 @@
 import type { AgentEvent, ToolCallRecord } from '../../src/agent/index.js';
-import { isFinished } from '../../src/agent/tool-record.js';
+import { isFinished } from '../../src/store/tool-record.js';
 
 /** Drains an async iterable into an array (rejects with the iterable's error). */
 export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
