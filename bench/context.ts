@@ -29,7 +29,7 @@ export async function benchContext(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-ctx-'));
   const store = Store.open(path.join(dir, 'tea.db'));
   try {
-    const tools = createToolRegistry();
+    const tools = await createToolRegistry();
     tools.register(bigOutputTool());
     const info: ModelInfo = {
       profile: 'bench',

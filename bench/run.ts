@@ -53,7 +53,7 @@ class InstantProvider implements Provider {
 async function benchLoop(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-loop-'));
   const store = Store.open(path.join(dir, 'tea.db'));
-  const tools = createToolRegistry();
+  const tools = await createToolRegistry();
   const noop = (name: string) =>
     defineTool({
       name,
@@ -100,7 +100,7 @@ async function benchFirstRequestTokens(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-tokens-'));
   const store = Store.open(path.join(dir, 'tea.db'));
   try {
-    const tools = createToolRegistry();
+    const tools = await createToolRegistry();
     const provider = new OpenAICompatibleProvider(
       {
         profile: 'bench',

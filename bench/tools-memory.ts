@@ -31,7 +31,7 @@ interface ChildReport {
 
 /** Runs in the child: one tool call through the real runner, then reports. */
 async function child(tool: string, cwd: string, argsJson: string, backend: string): Promise<void> {
-  const { builtinTools } = await import('../src/tools/builtin/index.js');
+  const { builtinTools } = await import('../src/tools/builtin/all.js');
   const { ToolRegistry } = await import('../src/tools/registry.js');
   const { runTool } = await import('../src/tools/run.js');
   const registry = new ToolRegistry();

@@ -4,6 +4,7 @@
 // wrappers and costs only its bytes. The library entry (dist/lib.js) stays ES modules.
 // Type checking is separate (`npm run typecheck`). The bundle is built beside dist/
 // and swapped in, so a `tea` started during a rebuild never finds dist/ half-written.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
@@ -32,6 +33,13 @@ const commanderSpawnsLazily = {
     });
   },
 };
+
+// The built-in tools' catalogue (src/tools/builtin/catalogue-data.ts), made from their
+// code, so the bundle never offers specs its tools no longer have.
+execFileSync(process.execPath, ['--import', 'tsx', 'scripts/tool-catalogue.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 // The config cache (src/config/read-cache.ts) trusts what this build validated before:
 // its key includes a hash of the config code and the version, so another build validates afresh.

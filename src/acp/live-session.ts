@@ -21,7 +21,7 @@ import { approvalContent } from './approval-content.js';
 import { COMMANDS, parseCommand, runCommand } from './commands.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
-import { toolKind, toolLocations, toolTitle } from './tool-info.js';
+import { loadForTitles, toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { UpdateMapper } from './updates.js';
 
 export interface LiveDeps {
@@ -89,8 +89,12 @@ export class LiveSession {
     this.send({ sessionUpdate: 'available_commands_update', availableCommands: COMMANDS });
   }
 
-  replay(): void {
-    for (const u of replayUpdates(this.session.history, this.deps.tools, this.session.row.cwd)) this.send(u);
+  /** Sends the stored transcript as updates (the tools it calls loaded first: their titles name subjects). */
+  async replay(): Promise<void> {
+    const { history } = this.session;
+    const called = history.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-call' ? [p.name] : [])));
+    await loadForTitles(this.deps.tools, called);
+    for (const u of replayUpdates(history, this.deps.tools, this.session.row.cwd)) this.send(u);
   }
 
   /** Aborts the running prompt (it answers `cancelled`); a no-op when idle. */

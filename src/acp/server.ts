@@ -154,7 +154,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
       }
       // A session loaded again replaces its earlier live copy here (and that one's MCP servers).
       if (existing) void existing.close();
-      s.replay();
+      await s.replay();
       setImmediate(() => s.announceCommands());
       return { modes: modeState(s.session.permissionMode) };
     })

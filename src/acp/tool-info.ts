@@ -3,7 +3,7 @@ import type { ToolCallLocation } from '@agentclientprotocol/sdk';
 import { callFacts } from '../runtime/permissions.js';
 import type { CallFacts } from '../tools/types.js';
 
-export { toolKind, toolTitle } from '../runtime/tool-record.js';
+export { loadForTitles, toolKind, toolTitle } from '../runtime/tool-record.js';
 
 /** Follow-along locations for the editor: the files the call names (with the first line for read_file). */
 function locationsOf(facts: CallFacts, args: Record<string, unknown>): ToolCallLocation[] {

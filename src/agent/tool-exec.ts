@@ -1,7 +1,7 @@
 import { screenToolImages } from '../llm/images.js';
 import type { ToolCallPart, ToolResultPart } from '../llm/types.js';
 import { type ToolCallOutcome, type ToolCallRecord, toolContent } from '../store/tool-record.js';
-import { toolKind, toolTitle } from '../tools/call-info.js';
+import { loadForTitles, toolKind, toolTitle } from '../tools/call-info.js';
 import { runTool, type ToolRunStatus } from '../tools/run.js';
 import { Channel } from '../util/channel.js';
 import { authorize } from './approval.js';
@@ -80,6 +80,11 @@ export async function* executeToolCalls(
   calls: readonly ToolCallPart[],
 ): AsyncGenerator<AgentEvent, ToolExecOutcome> {
   const { state } = turn;
+  // The calls' tools load first: a call's title (shown from `pending` on) names its subject.
+  await loadForTitles(
+    turn.services.tools,
+    calls.filter((c) => c.argsError === undefined).map((c) => c.name),
+  );
   const createdAt = Date.now();
   const records = calls.map(
     (call) => new CallRecord(state.recorder, pendingRecord(turn, step.turnId, call, createdAt)),

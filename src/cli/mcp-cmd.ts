@@ -145,7 +145,7 @@ function untilSignal(): Promise<void> {
 /** `tea mcp serve`: Tea's tools for MCP clients, over stdio or streamable HTTP. */
 export async function serveMcp(flags: ServeFlags): Promise<number> {
   const cfg = await config(flags.cwd);
-  const registry = builtinRegistry(cfg, shellSetup(cfg, flags.sandbox));
+  const registry = await builtinRegistry(cfg, shellSetup(cfg, flags.sandbox));
   const { policy, roots } = permissionsFor(cfg, flags, registry.names());
   const options = {
     registry,

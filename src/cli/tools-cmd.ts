@@ -1,5 +1,5 @@
 import { CORE_TOOLS, listedTools } from '../runtime/tools.js';
-import type { Tool } from '../tools/types.js';
+import type { ToolInfo } from '../tools/types.js';
 import { EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { didYouMean, oneOf } from './usage.js';
@@ -12,7 +12,7 @@ function firstSentence(text: string, max = 90): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-function describe(t: Tool) {
+function describe(t: ToolInfo) {
   return {
     name: t.name,
     category: t.category,
@@ -27,7 +27,7 @@ function describe(t: Tool) {
 
 /** `tea tools list`: every tool with its category, approval class and a one-line description. */
 export async function listTools(opts: { json?: boolean; category?: string }): Promise<number> {
-  const all = agentTools().list();
+  const all = (await agentTools()).list();
   if (opts.category !== undefined) {
     const categories = [...new Set(all.map((t) => t.category))].sort();
     oneOf('--category', opts.category, categories, 'category');
@@ -38,7 +38,7 @@ export async function listTools(opts: { json?: boolean; category?: string }): Pr
     return EXIT.OK;
   }
   const width = Math.max(...tools.map((t) => t.name.length));
-  const byCategory = new Map<string, Tool[]>();
+  const byCategory = new Map<string, ToolInfo[]>();
   for (const t of tools) byCategory.set(t.category, [...(byCategory.get(t.category) ?? []), t]);
   for (const [category, list] of [...byCategory].sort(([a], [b]) => a.localeCompare(b))) {
     process.stdout.write(`${category}\n`);
@@ -57,7 +57,7 @@ export async function listTools(opts: { json?: boolean; category?: string }): Pr
 
 /** `tea tools show <name>`: the tool's metadata and the JSON schema the model sees. */
 export async function showTool(name: string, opts: { json?: boolean }): Promise<number> {
-  const registry = agentTools();
+  const registry = await agentTools();
   const tool = registry.get(name);
   if (!tool) {
     throw new UsageError(

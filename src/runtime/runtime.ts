@@ -117,7 +117,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   // Mistakes in the options first: they are the caller's to fix before anything else.
   checkOptions(opts);
   const shell = shellSetup(config, opts.sandbox, warn);
-  const tools = builtinRegistry(config, shell);
+  const tools = await builtinRegistry(config, shell);
   if (opts.tools) tools.registerAll(opts.tools);
   const mcpNames = Object.keys(config.mcpServers);
   const permissions = permissionSettings(config, opts, tools.names());

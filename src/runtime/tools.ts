@@ -44,8 +44,11 @@ export function shellSetup(config: TeaConfig, mode?: SandboxMode, warn: Warn = s
   };
 }
 
-/** The built-in tools as the config sets them up, with the shell under `shell`'s sandbox. */
-export function builtinRegistry(config: TeaConfig, shell: ShellSetup): ToolRegistry {
+/**
+ * The built-in tools as the config sets them up, with the shell under `shell`'s sandbox
+ * (each family's code loads on its first call; see tools/builtin/catalogue.ts).
+ */
+export function builtinRegistry(config: TeaConfig, shell: ShellSetup): Promise<ToolRegistry> {
   return createToolRegistry({
     ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
     envAllow: config.tools.envAllow,
@@ -57,8 +60,8 @@ export function builtinRegistry(config: TeaConfig, shell: ShellSetup): ToolRegis
  * Every tool the agent offers, to list (never to run): the built-in ones and the
  * `memory` tool, which the agent adds when it has a memory service.
  */
-export function listedTools(): ToolRegistry {
-  const registry = createToolRegistry();
+export async function listedTools(): Promise<ToolRegistry> {
+  const registry = await createToolRegistry();
   const listingOnly = new Proxy(
     {},
     {

@@ -4,6 +4,8 @@
  */
 import * as z from 'zod';
 import { type DirectRun, runDirect } from '../runtime/tool-run.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
 import { whileAborted } from './abort.js';
 import { type ApiError, apiError } from './errors.js';
 import { type AppContext, doc } from './routes.js';
@@ -24,6 +26,18 @@ function refusal(refused: Extract<DirectRun, { ran: false }>): ApiError {
     param: 'name',
     code: 'permission_denied',
   });
+}
+
+/** The tool itself (see `ToolRegistry.load`); a tool whose code cannot load is a 500 naming it. */
+async function loadTool(tools: ToolRegistry, name: string): Promise<Tool> {
+  try {
+    return (await tools.load(name))!;
+  } catch (error) {
+    throw apiError(500, error instanceof Error ? error.message : String(error), {
+      type: 'server_error',
+      code: 'tool_not_loaded',
+    });
+  }
 }
 
 export function toolRoutes(ctx: AppContext): void {
@@ -54,8 +68,7 @@ export function toolRoutes(ctx: AppContext): void {
   });
   app.post('/v1/tools/:name/run', async (c) => {
     const name = c.req.param('name');
-    const tool = tools.get(name);
-    if (!tool) {
+    if (!tools.has(name)) {
       const near = tools.closest(name);
       throw apiError(
         404,
@@ -67,6 +80,8 @@ export function toolRoutes(ctx: AppContext): void {
       );
     }
     const body = await readJson(c, runBody);
+    // Validation and the permission check need the tool itself: its code loads here.
+    const tool = await loadTool(tools, name);
     const parsed = await tool.parameters.safeParseAsync(body.args);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -46,9 +46,13 @@ export function toolKind(tools: ToolRegistry, name: string): ToolCallKind {
   }
 }
 
-/** A one-line title: the tool name and what it acts on (its permission subject). */
+/**
+ * A one-line title: the tool name and what it acts on (its permission subject). The
+ * subject comes from the tool's code: a tool not loaded yet (see `ToolRegistry.load`)
+ * is titled by its name alone, so callers load it first.
+ */
 export function toolTitle(tools: ToolRegistry, name: string, args: Record<string, unknown>): string {
-  const tool = tools.get(name);
+  const tool = tools.loaded(name);
   let subject: string | undefined;
   try {
     subject = tool?.subject?.(args as never);
@@ -58,4 +62,12 @@ export function toolTitle(tools: ToolRegistry, name: string, args: Record<string
   if (!subject) return name;
   const short = subject.replace(/\s+/g, ' ').trim();
   return `${name}: ${short.length > 100 ? `${short.slice(0, 99)}…` : short}`;
+}
+
+/**
+ * Loads the tools `names` name (see `ToolRegistry.load`), so their calls' titles carry
+ * their subjects. A tool that fails to load is left out: its call says why when it runs.
+ */
+export async function loadForTitles(tools: ToolRegistry, names: Iterable<string>): Promise<void> {
+  await Promise.all([...new Set(names)].map((name) => tools.load(name).catch(() => undefined)));
 }

@@ -14,6 +14,8 @@ export const HINTS = {
   EMFILE: 'too many open files; work on fewer files at once',
   ENOSPC: 'the disk is full; free some space or write somewhere else',
   timeout: 'the command took too long; narrow it (smaller scope, fewer files) or raise timeout_ms',
+  notLoaded:
+    "the tool's code could not be loaded, so nothing was done; call it again, or reach the goal with other tools and tell the user this tool failed to load",
 } as const;
 
 /** Hint for a path that resolved outside every allowed root. */

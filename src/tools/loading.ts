@@ -7,7 +7,7 @@
 
 import { type MentionOptions, mentionedTools, specTokens } from './mentions.js';
 import type { ToolDiscoverer, ToolRegistry } from './registry.js';
-import type { Tool, ToolSet } from './types.js';
+import type { ToolInfo, ToolSet } from './types.js';
 
 export { specTokens } from './mentions.js';
 
@@ -83,7 +83,7 @@ export function toolsMentioned(
   return mentionedTools(registry, text, { ...opts, exclude: new Set(CORE_TOOLS) });
 }
 
-function scoreTool(tool: Tool, query: string, queryWords: readonly string[]): number {
+function scoreTool(tool: ToolInfo, query: string, queryWords: readonly string[]): number {
   const name = tool.name.toLowerCase();
   if (name === query) return 100;
   let score = 0;
@@ -103,7 +103,7 @@ function scoreTool(tool: Tool, query: string, queryWords: readonly string[]): nu
 }
 
 /** Tools ranked by how well they fit a free-text intent, best first. */
-export function rankTools(registry: Pick<ToolSet, 'list'>, query: string, limit = 5): Tool[] {
+export function rankTools(registry: Pick<ToolSet, 'list'>, query: string, limit = 5): ToolInfo[] {
   const q = query.trim().toLowerCase();
   const queryWords = words(q);
   return registry

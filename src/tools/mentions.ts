@@ -18,7 +18,7 @@
  * request is there, not in the megabytes pasted after it), so the cost is bounded.
  */
 import type { ToolRegistry } from './registry.js';
-import type { Tool } from './types.js';
+import type { ToolInfo } from './types.js';
 
 /** Everyday words that say little about which tool is wanted. */
 const EVERYDAY = new Set([
@@ -126,7 +126,7 @@ const TAIL = 500;
 interface MentionIndex {
   revision: number;
   /** Per tool: its lower-case name, the parts of the name, its distinct keywords. */
-  entries: Array<{ tool: Tool; name: string; parts: Set<string>; keywords: string[] }>;
+  entries: Array<{ tool: ToolInfo; name: string; parts: Set<string>; keywords: string[] }>;
   /** How many tools list each keyword. */
   shared: Map<string, number>;
   /** How many tool names hold each name part. */

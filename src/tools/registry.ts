@@ -3,7 +3,7 @@ import { distance } from 'fastest-levenshtein';
 import * as z from 'zod';
 import type { ToolSpec } from '../llm/types.js';
 import { buildSpec } from './schema.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolInfo, ToolSet } from './types.js';
 
 /** Names the OpenAI and Anthropic APIs both accept. */
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -52,18 +52,45 @@ function nameScore(query: string, candidate: string): number {
 export type ToolDiscoverer = () => Promise<void>;
 
 /**
+ * A tool known by its facts and JSON schema until its first use loads its code (a
+ * built-in tool family is a module imported on first call; see tools/builtin/).
+ */
+export interface LazyTool {
+  info: ToolInfo;
+  /** The JSON schema of its arguments, as `buildSpec` makes it from the zod schema. */
+  parameters: ToolSpec['parameters'];
+  /** The tool itself; called once (again after a failure), however many calls wait. */
+  load(): Promise<Tool>;
+}
+
+/** One registered tool: its facts and spec, and its code once loaded. */
+interface Entry {
+  info: ToolInfo;
+  tool?: Tool;
+  /** Absent for a tool registered whole. */
+  load?: () => Promise<Tool>;
+  loading?: Promise<Tool>;
+  spec?: ToolSpec;
+}
+
+/**
  * The tools an agent can call, and the cached JSON specs sent to models.
+ *
+ * A tool is registered whole (`register`) or by its facts and a loader
+ * (`registerLazy`): offering, listing and finding tools, and deciding how calls run,
+ * use the facts (`get`, `list`, `specs`); validating, authorising and running a call
+ * needs the tool itself (`load`).
  *
  * A registry may overlay a base one (`base.overlay()`): tools registered on the
  * overlay are seen only through it (one session's MCP servers, later a sub-agent's
  * or a user's tools). Names resolve overlay-first (an overlay tool shadows a base
  * tool of the same name), listings hold the base's tools and then the overlay's,
  * and tools added to the base later show through. Everything that runs or offers
- * tools for a session takes the session's registry, overlay or not.
+ * tools for a session takes the session's registry, overlay or not. A lazy tool is
+ * loaded once for a base and every overlay of it.
  */
-export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
-  private readonly specCache = new Map<string, ToolSpec>();
+export class ToolRegistry implements ToolSet {
+  private readonly entries = new Map<string, Entry>();
   private readonly discoverers = new Set<ToolDiscoverer>();
   private changes = 0;
 
@@ -76,11 +103,33 @@ export class ToolRegistry {
   }
 
   /**
+   * A new base registry with the tools seen through this one that `keep` accepts
+   * (`tea mcp serve` offers a subset): each shares its facts, spec and loaded code.
+   */
+  subset(keep: (info: ToolInfo) => boolean): ToolRegistry {
+    const out = new ToolRegistry();
+    for (const info of this.list()) {
+      if (!keep(info)) continue;
+      out.add(info.name, this.entry(info.name)!);
+    }
+    return out;
+  }
+
+  /**
    * Counts changes to the tools seen through this registry (its own and its bases'),
    * so caches of derived data can tell when to rebuild.
    */
   get revision(): number {
     return this.changes + (this.base?.revision ?? 0);
+  }
+
+  private add(name: string, entry: Entry): void {
+    if (!NAME_PATTERN.test(name)) {
+      throw new Error(`Invalid tool name "${name}": use 1-64 letters, digits, "_" or "-"`);
+    }
+    if (this.entries.has(name)) throw new Error(`Duplicate tool name "${name}"`);
+    this.entries.set(name, entry);
+    this.changes++;
   }
 
   /**
@@ -89,54 +138,78 @@ export class ToolRegistry {
    * (start-up registers every tool, but the first request needs only the core tier).
    */
   register(tool: Tool): void {
-    if (!NAME_PATTERN.test(tool.name)) {
-      throw new Error(`Invalid tool name "${tool.name}": use 1-64 letters, digits, "_" or "-"`);
-    }
-    if (this.tools.has(tool.name)) throw new Error(`Duplicate tool name "${tool.name}"`);
     if (!(tool.parameters instanceof z.ZodObject)) {
       throw new Error(`Tool "${tool.name}": parameters must be a z.object(...) schema`);
     }
-    this.tools.set(tool.name, tool);
-    this.changes++;
+    this.add(tool.name, { info: tool, tool });
   }
 
-  private spec(name: string): ToolSpec | undefined {
-    const tool = this.tools.get(name);
-    // A base tool's spec is the base's (built once, shared by every overlay).
-    if (tool === undefined) return this.base?.spec(name);
-    let spec = this.specCache.get(name);
-    if (spec === undefined) {
-      spec = deepFreeze(buildSpec(tool));
-      this.specCache.set(name, spec);
+  /** Adds a tool by its facts and schema; its code loads on the first `load` (see `LazyTool`). */
+  registerLazy(lazy: LazyTool): void {
+    const { info, parameters } = lazy;
+    if (parameters.type !== 'object') {
+      throw new Error(`Tool "${info.name}": parameters must be an object schema`);
     }
-    return spec;
+    const spec = deepFreeze({ name: info.name, description: info.description, parameters });
+    this.add(info.name, { info, spec, load: lazy.load });
   }
 
   registerAll(tools: Iterable<Tool>): void {
     for (const tool of tools) this.register(tool);
   }
 
+  private entry(name: string): Entry | undefined {
+    return this.entries.get(name) ?? this.base?.entry(name);
+  }
+
+  private spec(name: string): ToolSpec | undefined {
+    const entry = this.entry(name);
+    if (entry === undefined) return undefined;
+    // Built once per entry, shared by every overlay and subset that sees it.
+    entry.spec ??= deepFreeze(buildSpec(entry.tool!));
+    return entry.spec;
+  }
+
   /** Removes a tool of this registry (never a base's); returns whether it was there. */
   unregister(name: string): boolean {
-    this.specCache.delete(name);
-    const removed = this.tools.delete(name);
+    const removed = this.entries.delete(name);
     if (removed) this.changes++;
     return removed;
   }
 
-  get(name: string): Tool | undefined {
-    return this.tools.get(name) ?? this.base?.get(name);
+  /** What is known of a tool without loading it. */
+  get(name: string): ToolInfo | undefined {
+    return this.entry(name)?.info;
+  }
+
+  /**
+   * The tool itself, loading its code on first use (one load however many calls wait;
+   * a failed load is tried again by the next call). Undefined: no such tool. Rejects
+   * with an error naming the tool when its code cannot be loaded.
+   */
+  load(name: string): Promise<Tool | undefined> {
+    const entry = this.entry(name);
+    if (entry === undefined) return Promise.resolve(undefined);
+    if (entry.tool !== undefined) return Promise.resolve(entry.tool);
+    entry.loading ??= loadEntry(name, entry);
+    return entry.loading;
+  }
+
+  /** The tool itself if its code is loaded already (every tool registered whole is). */
+  loaded(name: string): Tool | undefined {
+    return this.entry(name)?.tool;
   }
 
   has(name: string): boolean {
-    return this.tools.has(name) || this.base?.has(name) === true;
+    return this.entries.has(name) || this.base?.has(name) === true;
   }
 
   /** All tools: the base's in registration order (shadowed ones replaced in place), then this registry's. */
-  list(): Tool[] {
-    if (!this.base) return [...this.tools.values()];
-    const seen = this.base.list().map((t) => this.tools.get(t.name) ?? t);
-    for (const tool of this.tools.values()) if (!this.base.has(tool.name)) seen.push(tool);
+  list(): ToolInfo[] {
+    const own = (name: string): ToolInfo | undefined => this.entries.get(name)?.info;
+    if (!this.base) return [...this.entries.values()].map((e) => e.info);
+    const seen = this.base.list().map((t) => own(t.name) ?? t);
+    for (const [name, entry] of this.entries) if (!this.base.has(name)) seen.push(entry.info);
     return seen;
   }
 
@@ -187,5 +260,20 @@ export class ToolRegistry {
       .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
       .slice(0, Math.max(0, n))
       .map((entry) => entry.candidate);
+  }
+}
+
+async function loadEntry(name: string, entry: Entry): Promise<Tool> {
+  try {
+    const tool = await entry.load!();
+    if (tool.name !== name) throw new Error(`its loader gave the tool "${tool.name}"`);
+    if (!(tool.parameters instanceof z.ZodObject))
+      throw new Error('its parameters are not a z.object(...) schema');
+    entry.tool = tool;
+    return tool;
+  } catch (error) {
+    entry.loading = undefined;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(`the tool "${name}" could not be loaded: ${detail}`, { cause: error });
   }
 }

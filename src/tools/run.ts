@@ -251,24 +251,33 @@ async function runUntruncated(
   ctx: ToolContext,
   opts: RunToolOptions,
 ): Promise<Untruncated> {
-  const tool = registry.get(call.name);
+  const info = registry.get(call.name);
   const specHint = (): string =>
-    tool ? `expected parameters: ${summarizeParameters(registry.specs([tool.name])[0]!)}` : '';
+    info ? `expected parameters: ${summarizeParameters(registry.specs([info.name])[0]!)}` : '';
 
   if (call.argsError !== undefined) {
-    const expected = tool ? `; ${specHint()}` : '';
+    const expected = info ? `; ${specHint()}` : '';
     return errorResult(
       `Invalid JSON arguments for ${call.name}: ${call.argsError}`,
       `resend the call with arguments as one valid JSON object matching the tool's schema${expected}`,
     );
   }
-  if (!tool) {
+  if (!info) {
     const near = registry.closest(call.name);
     const suggestion = near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' No tools are available.';
     return errorResult(
       `Unknown tool "${call.name}".${suggestion}`,
       'call one of the listed tools by its exact name',
     );
+  }
+
+  // Validation, the permission check and the run all need the tool itself: its code loads here.
+  let tool: Tool;
+  try {
+    tool = (await registry.load(info.name))!;
+  } catch (error) {
+    // The message names the tool (`the tool "read_file" could not be loaded: …`).
+    return errorResult(describeError(error).message, HINTS.notLoaded);
   }
 
   const parsed = await tool.parameters.safeParseAsync(call.args ?? {});

@@ -36,10 +36,13 @@ export interface ToolContext {
 
 /** A read-only view of a tool registry (`ToolRegistry` and its overlays implement it). */
 export interface ToolSet {
-  get(name: string): Tool | undefined;
+  /** What is known of a tool without loading it (see `ToolInfo`). */
+  get(name: string): ToolInfo | undefined;
   has(name: string): boolean;
-  list(): Tool[];
+  list(): ToolInfo[];
   names(): string[];
+  /** The tool itself, its code loaded on first use (undefined: no such tool; rejects when it cannot be loaded). */
+  load(name: string): Promise<Tool | undefined>;
   /** The `n` names closest to `name`, best first. */
   closest(name: string, n?: number): string[];
   /** Connects tool sources whose tools are not listed yet (MCP servers without a cached list). */
@@ -157,17 +160,16 @@ export type ToolReturn = string | ToolResult;
 
 export type ApprovalClass = 'none' | 'write' | 'exec' | 'network';
 
-export interface Tool<P extends z.ZodType = z.ZodType> {
+/**
+ * What the runtime knows of a tool before it runs: enough to offer it to a model (with
+ * its JSON schema, see `ToolRegistry.specs`), list it, find it by intent, show a call
+ * and decide whether calls may run in parallel. A built-in tool is known by these facts
+ * (the catalogue, tools/builtin/catalogue.ts) until its first call loads its code.
+ */
+export interface ToolInfo {
   name: string;
   /** One or two sentences the model reads to decide when to call this tool. */
   description: string;
-  parameters: P;
-  /**
-   * A raw JSON Schema for the arguments (MCP tools bring these instead of zod). When
-   * set, it is what the model sees, and `parameters` should be a permissive
-   * `z.looseObject({})` so arguments pass through to the tool unchanged.
-   */
-  inputSchema?: Record<string, unknown>;
   category: string;
   keywords?: string[];
   /** Does not change anything outside the process. */
@@ -178,16 +180,27 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   /** Default per-call time limit in milliseconds. */
   timeoutMs?: number;
   /**
+   * The subject is a bash command line. Permission rules then match each command
+   * in it (after parsing), never the line as a whole.
+   */
+  shell?: boolean;
+}
+
+/** A tool: its facts, its argument schema and its code. */
+export interface Tool<P extends z.ZodType = z.ZodType> extends ToolInfo {
+  parameters: P;
+  /**
+   * A raw JSON Schema for the arguments (MCP tools bring these instead of zod). When
+   * set, it is what the model sees, and `parameters` should be a permissive
+   * `z.looseObject({})` so arguments pass through to the tool unchanged.
+   */
+  inputSchema?: Record<string, unknown>;
+  /**
    * What permission rules match against for this call: the command for exec tools,
    * the (workspace-relative) path for file tools, the URL for network tools.
    * Tools without one are matched by name only.
    */
   subject?(args: z.infer<P>): string;
-  /**
-   * The subject is a bash command line. Permission rules then match each command
-   * in it (after parsing), never the line as a whole.
-   */
-  shell?: boolean;
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolReturn>;
 }
 

@@ -14,7 +14,7 @@ import type { Message } from '../../src/llm/types.js';
 import { createToolRegistry } from '../../src/tools/builtin/index.js';
 import { type ClientFs, ToolError } from '../../src/tools/types.js';
 
-const tools = createToolRegistry();
+const tools = await createToolRegistry();
 const dirs: string[] = [];
 function tempDir(): string {
   const d = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'tea-acp-')));

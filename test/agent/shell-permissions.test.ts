@@ -15,8 +15,8 @@ import { createToolRegistry } from '../../src/tools/builtin/index.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../../src/tools/permissions.js';
 import { BYPASSES, LEGIT, RULES } from '../tools/shell/cases.js';
 
-const tools = createToolRegistry();
-const bash = tools.get('bash')!;
+const tools = await createToolRegistry();
+const bash = (await tools.load('bash'))!;
 let dir: string;
 let workspace: string;
 let store: Store;

@@ -95,7 +95,7 @@ export async function createHarness(): Promise<Harness> {
   const log: ToolLogEntry[] = [];
   const listening: ToolLogEntry[] = [];
   const waiters: Array<{ label: string; resolve: (entry: ToolLogEntry) => void }> = [];
-  const tools = createToolRegistry();
+  const tools = await createToolRegistry();
   tools.registerAll(
     sleepTools(log, (entry) => {
       listening.push(entry);

@@ -22,13 +22,13 @@ export interface Refusal {
 
 /** The session's verdicts on bash lines in `workspace` (open with `sessionJudge`, then `close`). */
 export function sessionJudge(workspace: string, mode: PermissionMode, rules: readonly PermissionRule[]) {
-  const tools = createToolRegistry();
-  const bash = tools.get('bash')!;
+  const loaded = createToolRegistry().then(async (tools) => ({ tools, bash: (await tools.load('bash'))! }));
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tea-session-judge-'));
   const store = Store.open(path.join(dir, 'tea.db'));
   return {
     /** The session's refusal of `command`, or undefined when it runs without asking. */
     async refusal(command: string): Promise<Refusal | undefined> {
+      const { tools, bash } = await loaded;
       const result = await authorize(
         bash,
         { command },

@@ -202,9 +202,9 @@ describe('background processes', () => {
     const { run, registry } = session(cwd);
     await run('bg_start', { command: 'sleep 1' });
     for (const name of ['bg_output', 'bg_input', 'bg_kill']) {
-      expect(registry.get(name)?.subject?.({ id: 'bg1', text: '' }), name).toBe('sleep 1');
+      expect(registry.loaded(name)?.subject?.({ id: 'bg1', text: '' }), name).toBe('sleep 1');
     }
-    expect(registry.get('bg_start')?.subject?.({ command: 'npm run dev' })).toBe('npm run dev');
-    expect(registry.get('bg_kill')?.subject?.({ id: 'bg7' })).toBe('bg7');
+    expect(registry.loaded('bg_start')?.subject?.({ command: 'npm run dev' })).toBe('npm run dev');
+    expect(registry.loaded('bg_kill')?.subject?.({ id: 'bg7' })).toBe('bg7');
   });
 });

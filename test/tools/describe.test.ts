@@ -8,8 +8,9 @@ import { createToolRegistry } from '../../src/tools/builtin/index.js';
 import { describeCall } from '../../src/tools/describe.js';
 import { PermissionPolicy } from '../../src/tools/permissions.js';
 
-const tools = createToolRegistry();
-const tool = (name: string) => tools.get(name)!;
+const tools = await createToolRegistry();
+await Promise.all(tools.names().map((name) => tools.load(name)));
+const tool = (name: string) => tools.loaded(name)!;
 let root: string;
 let work: string;
 let extra: string;

@@ -49,7 +49,7 @@ const SEQUENCE: [label: string, tool: string, args: Record<string, unknown>][] =
 ];
 
 function tool(name: string): Tool {
-  const found = registry.get(name);
+  const found = registry.loaded(name);
   if (!found) throw new Error(`no tool ${name}`);
   return found;
 }

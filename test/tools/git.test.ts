@@ -19,7 +19,7 @@ import {
 } from './git-fixtures.js';
 
 function tool(name: string): Tool {
-  const found = registry.get(name);
+  const found = registry.loaded(name);
   if (!found) throw new Error(`no tool ${name}`);
   return found;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { ToolCallPart } from '../../src/llm/types.js';
-import { type BuiltinToolOptions, builtinTools } from '../../src/tools/builtin/index.js';
+import { type BuiltinToolOptions, builtinTools } from '../../src/tools/builtin/all.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { type RunToolOptions, runTool, type ToolRunResult } from '../../src/tools/run.js';
 import type { Tool, ToolContext } from '../../src/tools/types.js';

@@ -9,7 +9,7 @@ import {
   toolsMentioned,
 } from '../../src/tools/loading.js';
 
-const registry = createToolRegistry();
+const registry = await createToolRegistry();
 
 describe('the tool suite', () => {
   it('registers at least 50 tools, every one fully declared', () => {
@@ -30,7 +30,7 @@ describe('the tool suite', () => {
 describe('intent-aware loading', () => {
   it('sees tools registered or removed after an earlier lookup (the keyword index follows the registry)', async () => {
     const { z } = await import('zod');
-    const own = createToolRegistry();
+    const own = await createToolRegistry();
     const ask = 'please frobnicate the widgets';
     expect(toolsMentioned(own, ask)).toEqual([]);
     own.register({

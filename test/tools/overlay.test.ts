@@ -80,7 +80,7 @@ describe('ToolRegistry overlays', () => {
   });
 
   it('tool_search and tool_list see the tools of the registry the call runs in', async () => {
-    const base = createToolRegistry();
+    const base = await createToolRegistry();
     const overlay = base.overlay();
     overlay.register(tool('mcp__notes__lookup', 'found', ['notes']));
 
@@ -93,8 +93,8 @@ describe('ToolRegistry overlays', () => {
     expect(elsewhere.output).toMatch(/^\[ERROR\] no tool matches "mcp__notes__lookup"/);
   });
 
-  it('keyword pre-loading indexes each overlay apart, and follows tools added later', () => {
-    const base = createToolRegistry();
+  it('keyword pre-loading indexes each overlay apart, and follows tools added later', async () => {
+    const base = await createToolRegistry();
     const overlay = base.overlay();
     const text = 'look this up in my zettelkasten please';
     expect(toolsMentioned(overlay, text)).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools } from '../../src/tools/builtin/all.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { defineTool, type Tool } from '../../src/tools/types.js';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { builtinTools } from '../../src/tools/builtin/index.js';
+import { builtinTools } from '../../src/tools/builtin/all.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { runTool } from '../../src/tools/run.js';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../../src/tools/types.js';

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { rankTools } from '../loading.js';
 import type { ToolRegistry } from '../registry.js';
-import { defineTool, type Tool, type ToolContext, ToolError, type ToolSet } from '../types.js';
+import { defineTool, type Tool, type ToolContext, ToolError, type ToolInfo, type ToolSet } from '../types.js';
 
 function oneLine(text: string, max = 110): string {
   const first = text.split(/(?<=\.)\s/)[0] ?? text;
@@ -38,7 +38,7 @@ export function metaTools(registry: ToolRegistry): Tool[] {
       }
       const registry = toolsOf(ctx);
       await registry.discover();
-      const found = new Map<string, Tool>();
+      const found = new Map<string, ToolInfo>();
       const unknown: string[] = [];
       for (const name of args.names ?? []) {
         const tool = registry.get(name);

@@ -9,9 +9,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { authorizeCall, type Unanswerable } from '../authorize.js';
 import type { PermissionPolicy } from '../permissions.js';
-import { ToolRegistry } from '../registry.js';
+import type { ToolRegistry } from '../registry.js';
 import { type Authorization, runTool } from '../run.js';
-import type { Tool, ToolContext } from '../types.js';
+import type { Tool, ToolContext, ToolInfo } from '../types.js';
 
 export interface McpServeOptions {
   /** The tools to offer (those needing a session, like ask_user, are left out). */
@@ -25,23 +25,21 @@ export interface McpServeOptions {
   /** Where truncated outputs are saved in full. */
   outputDir?: string;
   /** Tools not to offer; default: those that need an interactive session. */
-  exclude?: (tool: Tool) => boolean;
+  exclude?: (tool: ToolInfo) => boolean;
 }
 
 /** Tools that only work inside an agent session (they ask the user or steer the model). */
 const SESSION_CATEGORIES = new Set(['meta', 'interaction']);
 const SESSION_TOOLS = new Set(['history_search', 'notify']);
 
-export function needsSession(tool: Tool): boolean {
+export function needsSession(tool: ToolInfo): boolean {
   return SESSION_CATEGORIES.has(tool.category) || SESSION_TOOLS.has(tool.name);
 }
 
 /** A registry holding only the tools to offer (so unknown-name hints stay within them). */
 export function servedRegistry(opts: Pick<McpServeOptions, 'registry' | 'exclude'>): ToolRegistry {
   const exclude = opts.exclude ?? needsSession;
-  const served = new ToolRegistry();
-  served.registerAll(opts.registry.list().filter((tool) => !exclude(tool)));
-  return served;
+  return opts.registry.subset((tool) => !exclude(tool));
 }
 
 /** Nobody can answer an ask over MCP: it is refused, with the flags that would let it run. */
@@ -67,7 +65,7 @@ export function authorizer(
     });
 }
 
-function annotations(tool: Tool) {
+function annotations(tool: ToolInfo) {
   return {
     readOnlyHint: tool.readOnly,
     destructiveHint: tool.approval === 'write' || tool.approval === 'exec',

@@ -6,7 +6,6 @@
  * says so once and runs programs as they are; `on` refuses to run them without it;
  * `off` never sandboxes. Whether bwrap works is probed once, on first use.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
@@ -148,7 +147,9 @@ function inside(root: string, target: string): boolean {
 }
 
 /** Runs bwrap once with the flags every sandbox uses; resolves to what went wrong, if anything. */
-function runProbe(bwrap: string, pathEnv: string | undefined): Promise<Probe> {
+async function runProbe(bwrap: string, pathEnv: string | undefined): Promise<Probe> {
+  // Loaded here: a run that starts no program never needs node:child_process.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     const args = bwrapArgs({
       cwd: '/',

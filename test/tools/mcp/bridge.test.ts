@@ -136,7 +136,7 @@ describe('the tool-list cache and start-up', () => {
     try {
       writeToolCache(tmp.dir, 'cached', [echoInfo]);
       writeToolCache(tmp.dir, 'off', [echoInfo]);
-      const registry = createToolRegistry();
+      const registry = await createToolRegistry();
       const manager = await attachMcp(
         registry,
         {
@@ -165,7 +165,7 @@ describe('the tool-list cache and start-up', () => {
   it('lets tool_search connect a server with no cache, register its tools and cache them', async () => {
     const tmp = tempDir();
     try {
-      const registry = createToolRegistry();
+      const registry = await createToolRegistry();
       const warnings: string[] = [];
       const manager = await attachMcp(
         registry,
