@@ -97,7 +97,7 @@ function checked(
  * module is imported, and its tools built, when one of them is first loaded (once for
  * all of them; a failed load is tried again by the next).
  */
-function registerLazily(
+export function registerFamily(
   registry: ToolRegistry,
   family: Family,
   options: BuiltinToolOptions,
@@ -137,7 +137,7 @@ export async function registerBuiltins(registry: ToolRegistry, options: BuiltinT
     const tools = built.get(family);
     if (tools) registry.registerAll(tools);
     else
-      registerLazily(
+      registerFamily(
         registry,
         family,
         options,

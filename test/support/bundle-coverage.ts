@@ -1,0 +1,109 @@
+/**
+ * What a run of the built CLI evaluated, read from V8's coverage (`NODE_V8_COVERAGE`):
+ * the Node built-in modules it loaded, and the source files (through dist/tea.cjs.map)
+ * at least one of whose functions ran. In the bundle a lazily loaded module is one
+ * function (esbuild's module wrapper), so "no function of it ran" means it was never
+ * evaluated; a module evaluated at start runs functions of its own as soon as it is used.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+interface CoverageFunction {
+  functionName: string;
+  ranges: Array<{ startOffset: number; endOffset: number; count: number }>;
+}
+
+interface ScriptCoverage {
+  url: string;
+  functions: CoverageFunction[];
+}
+
+export interface BundleCoverage {
+  /** `node:child_process`, … */
+  builtins: Set<string>;
+  /** Source paths as the map names them (`src/tools/builtin/read.ts`) with a function that ran. */
+  ran: Set<string>;
+  /** Source paths with a function in the bundle at all (ran or not). */
+  present: Set<string>;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** One line's segments: [generated column, source index] (source index absolute). */
+type Segment = [number, number];
+
+/** Decodes a source map's `mappings` into, per generated line, its segments' columns and sources. */
+function decodeMappings(mappings: string): Segment[][] {
+  const lines: Segment[][] = [];
+  let source = 0;
+  for (const line of mappings.split(';')) {
+    const segments: Segment[] = [];
+    let column = 0;
+    for (const text of line.split(',')) {
+      if (text === '') continue;
+      const fields: number[] = [];
+      let value = 0;
+      let shift = 0;
+      for (const ch of text) {
+        const digit = B64.indexOf(ch);
+        value += (digit & 31) << shift;
+        if (digit & 32) shift += 5;
+        else {
+          fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+          value = 0;
+          shift = 0;
+        }
+      }
+      column += fields[0]!;
+      if (fields.length >= 4) {
+        source += fields[1]!;
+        segments.push([column, source]);
+      }
+    }
+    lines.push(segments);
+  }
+  return lines;
+}
+
+/** Reads the coverage files in `dir` for the bundle `bundle` (its .map beside it). */
+export function bundleCoverage(dir: string, bundle: string): BundleCoverage {
+  const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[]; mappings: string };
+  const lines = decodeMappings(map.mappings);
+  const code = readFileSync(bundle, 'latin1');
+  const lineStarts = [0];
+  for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const root = path.resolve(path.dirname(bundle), '..');
+  const sourceAt = (offset: number): string | undefined => {
+    let line = lineStarts.length - 1;
+    while (lineStarts[line]! > offset) line--;
+    const column = offset - lineStarts[line]!;
+    let found: number | undefined;
+    for (const [col, src] of lines[line] ?? []) {
+      if (col > column) break;
+      found = src;
+    }
+    if (found === undefined) return undefined;
+    return path.relative(root, path.resolve(path.dirname(bundle), map.sources[found]!));
+  };
+
+  const out: BundleCoverage = { builtins: new Set(), ran: new Set(), present: new Set() };
+  const url = `file://${bundle}`;
+  for (const file of readdirSync(dir)) {
+    const { result } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { result: ScriptCoverage[] };
+    for (const script of result) {
+      if (script.url.startsWith('node:') && !script.url.startsWith('node:internal/'))
+        out.builtins.add(script.url);
+      if (script.url !== url) continue;
+      for (const fn of script.functions) {
+        const whole = fn.ranges[0];
+        if (!whole) continue;
+        // A function's source is where its body starts (the wrapper's `()=>{` maps to its module).
+        const source = sourceAt(whole.startOffset);
+        if (source === undefined) continue;
+        out.present.add(source);
+        if (whole.count > 0) out.ran.add(source);
+      }
+    }
+  }
+  return out;
+}
