@@ -9,7 +9,7 @@ import { DiffTracker } from '../../src/acp/diffs.js';
 import { parseMode } from '../../src/acp/modes.js';
 import { toTeaPrompt, uriToPath } from '../../src/acp/prompt-input.js';
 import { replayUpdates } from '../../src/acp/replay.js';
-import { toolKind, toolLocations, toolTitle } from '../../src/acp/tool-info.js';
+import { loadForTitles, toolKind, toolLocations, toolTitle } from '../../src/acp/tool-info.js';
 import type { Message } from '../../src/llm/types.js';
 import { createToolRegistry } from '../../src/tools/builtin/index.js';
 import { type ClientFs, ToolError } from '../../src/tools/types.js';
@@ -87,8 +87,10 @@ describe('tool kinds, titles and locations', () => {
     });
   });
 
-  it('titles with the subject and lists absolute locations', () => {
+  it('titles with the subject (once the tool is loaded) and lists absolute locations', async () => {
     const cwd = tempDir();
+    expect(toolTitle(tools, 'bash', { command: 'npm   test' })).toBe('bash');
+    await loadForTitles(tools, ['bash', 'uuid']);
     expect(toolTitle(tools, 'bash', { command: 'npm   test' })).toBe('bash: npm test');
     expect(toolTitle(tools, 'uuid', {})).toBe('uuid');
     expect(toolLocations('read_file', { path: 'a.ts', offset: 40 }, cwd)).toEqual([
