@@ -57,8 +57,8 @@ export type ToolDiscoverer = () => Promise<void>;
  */
 export interface LazyTool {
   info: ToolInfo;
-  /** The JSON schema of its arguments, as `buildSpec` makes it from the zod schema. */
-  parameters: ToolSpec['parameters'];
+  /** The JSON schema of its arguments, as `buildSpec` makes it from the zod schema (asked when first offered). */
+  parameters(): ToolSpec['parameters'];
   /** The tool itself; called once (again after a failure), however many calls wait. */
   load(): Promise<Tool>;
 }
@@ -70,6 +70,8 @@ interface Entry {
   /** Absent for a tool registered whole. */
   load?: () => Promise<Tool>;
   loading?: Promise<Tool>;
+  /** A lazy tool's JSON schema (its spec is made from it on first use). */
+  parameters?: () => ToolSpec['parameters'];
   spec?: ToolSpec;
 }
 
@@ -146,12 +148,7 @@ export class ToolRegistry implements ToolSet {
 
   /** Adds a tool by its facts and schema; its code loads on the first `load` (see `LazyTool`). */
   registerLazy(lazy: LazyTool): void {
-    const { info, parameters } = lazy;
-    if (parameters.type !== 'object') {
-      throw new Error(`Tool "${info.name}": parameters must be an object schema`);
-    }
-    const spec = deepFreeze({ name: info.name, description: info.description, parameters });
-    this.add(info.name, { info, spec, load: lazy.load });
+    this.add(lazy.info.name, { info: lazy.info, parameters: () => lazy.parameters(), load: lazy.load });
   }
 
   registerAll(tools: Iterable<Tool>): void {
@@ -165,8 +162,10 @@ export class ToolRegistry implements ToolSet {
   private spec(name: string): ToolSpec | undefined {
     const entry = this.entry(name);
     if (entry === undefined) return undefined;
-    // Built once per entry, shared by every overlay and subset that sees it.
-    entry.spec ??= deepFreeze(buildSpec(entry.tool!));
+    // Made once per entry, shared by every overlay and subset that sees it.
+    entry.spec ??= deepFreeze(
+      entry.parameters ? lazySpec(entry.info, entry.parameters()) : buildSpec(entry.tool!),
+    );
     return entry.spec;
   }
 
@@ -261,6 +260,12 @@ export class ToolRegistry implements ToolSet {
       .slice(0, Math.max(0, n))
       .map((entry) => entry.candidate);
   }
+}
+
+function lazySpec(info: ToolInfo, parameters: ToolSpec['parameters']): ToolSpec {
+  if (parameters.type !== 'object')
+    throw new Error(`Tool "${info.name}": parameters must be an object schema`);
+  return { name: info.name, description: info.description, parameters };
 }
 
 async function loadEntry(name: string, entry: Entry): Promise<Tool> {

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { type CatalogueEntry, catalogueEntry, registerFamily } from '../../src/tools/builtin/catalogue.js';
+import {
+  type CatalogueEntry,
+  catalogueEntry,
+  listedEntries,
+  registerFamily,
+} from '../../src/tools/builtin/catalogue.js';
 import type { Family } from '../../src/tools/builtin/families.js';
 import { loadForTitles, toolKind, toolTitle } from '../../src/tools/call-info.js';
 import { rankTools } from '../../src/tools/loading.js';
@@ -46,7 +51,7 @@ function lazyRegistry(tool: Tool, load: () => Promise<Tool> = async () => tool) 
   const counter = { loads: 0 };
   registry.registerLazy({
     info: facts(tool),
-    parameters: buildSpec(tool).parameters,
+    parameters: () => buildSpec(tool).parameters,
     load: () => {
       counter.loads++;
       return load();
@@ -205,7 +210,7 @@ describe('a lazily registered family', () => {
   it('is built once when its first tool loads, and not before', async () => {
     const { family, builds } = fakeFamily(() => [noteTool(), noteTool('note_read', 'Read the notes.')]);
     const registry = new ToolRegistry();
-    registerFamily(registry, family, {}, entries);
+    registerFamily(registry, family, {}, listedEntries(entries));
     expect(registry.specs().map((s) => s.name)).toEqual(['note_write', 'note_read']);
     expect(builds.count).toBe(0);
     await Promise.all([registry.load('note_write'), registry.load('note_read'), registry.load('note_write')]);
@@ -216,7 +221,7 @@ describe('a lazily registered family', () => {
     const changed = { ...noteTool(), approval: 'exec' as const };
     const { family } = fakeFamily(() => [changed, noteTool('note_read', 'Read the notes.')]);
     const registry = new ToolRegistry();
-    registerFamily(registry, family, {}, entries);
+    registerFamily(registry, family, {}, listedEntries(entries));
     const r = await runTool(registry, call('note_write', { path: 'a', text: 'b' }), makeCtx('/tmp'));
     expect(r.output).toMatch(
       /^\[ERROR\] the tool "note_write" could not be loaded: the tool catalogue is out of date \(note_write\.approval differs\); regenerate it with npm run catalogue/,

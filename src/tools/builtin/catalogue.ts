@@ -49,16 +49,31 @@ export async function buildCatalogue(): Promise<CatalogueEntry[]> {
   return entries;
 }
 
-let parsed: CatalogueEntry[] | undefined;
+/** The lines of catalogue-data.ts: per tool, its facts (with its family) and its parameters' schema, as JSON. */
+export function catalogueLines(entries: readonly CatalogueEntry[]): Array<[string, string]> {
+  return entries.map(({ parameters, ...facts }) => [JSON.stringify(facts), JSON.stringify(parameters)]);
+}
 
-/** The generated catalogue. */
-export function catalogue(): readonly CatalogueEntry[] {
-  parsed ??= CATALOGUE_DATA.map((line) => JSON.parse(line) as CatalogueEntry);
-  return parsed;
+/** A catalogue entry as a run reads it: the facts at once, the schema when first offered. */
+interface Listed {
+  facts: ToolInfo & { family: string };
+  parameters: string;
+}
+
+let listed: Listed[] | undefined;
+
+function listedTools(): Listed[] {
+  listed ??= CATALOGUE_DATA.map(([facts, parameters]) => ({ facts: JSON.parse(facts), parameters }));
+  return listed;
+}
+
+/** The generated catalogue, whole. */
+export function catalogue(): CatalogueEntry[] {
+  return listedTools().map((l) => ({ ...l.facts, parameters: JSON.parse(l.parameters) }));
 }
 
 /** What differs between a tool's facts and its catalogue entry (empty: nothing). */
-function differences(tool: Tool, entry: CatalogueEntry): string[] {
+function differences(tool: Tool, entry: ToolInfo): string[] {
   const built = infoOf(tool) as unknown as Record<string, unknown>;
   const listed = infoOf(entry) as unknown as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(built), ...Object.keys(listed)])];
@@ -70,11 +85,7 @@ function differences(tool: Tool, entry: CatalogueEntry): string[] {
  * (its code changed after the catalogue was made) is refused rather than run under facts
  * that are not its own.
  */
-function checked(
-  family: Family,
-  tools: readonly Tool[],
-  entries: readonly CatalogueEntry[],
-): Map<string, Tool> {
+function checked(family: Family, tools: readonly Tool[], entries: readonly ToolInfo[]): Map<string, Tool> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const stale: string[] = [];
   for (const entry of entries) {
@@ -101,12 +112,13 @@ export function registerFamily(
   registry: ToolRegistry,
   family: Family,
   options: BuiltinToolOptions,
-  entries: readonly CatalogueEntry[],
+  entries: readonly Listed[],
 ): void {
+  const facts = entries.map((e) => e.facts);
   let built: Promise<Map<string, Tool>> | undefined;
   const loadFamily = (): Promise<Map<string, Tool>> => {
     if (built === undefined) {
-      built = family.build(options, registry).then((tools) => checked(family, tools, entries));
+      built = family.build(options, registry).then((tools) => checked(family, tools, facts));
       built.catch(() => {
         built = undefined;
       });
@@ -114,12 +126,21 @@ export function registerFamily(
     return built;
   };
   for (const entry of entries) {
+    let parameters: ToolSpec['parameters'] | undefined;
     registry.registerLazy({
-      info: infoOf(entry),
-      parameters: entry.parameters,
-      load: async () => (await loadFamily()).get(entry.name)!,
+      info: infoOf(entry.facts),
+      parameters: () => {
+        parameters ??= JSON.parse(entry.parameters) as ToolSpec['parameters'];
+        return parameters;
+      },
+      load: async () => (await loadFamily()).get(entry.facts.name)!,
     });
   }
+}
+
+/** Catalogue entries as `registerFamily` takes them. */
+export function listedEntries(entries: readonly CatalogueEntry[]): Listed[] {
+  return catalogueLines(entries).map(([facts, parameters]) => ({ facts: JSON.parse(facts), parameters }));
 }
 
 /**
@@ -132,7 +153,7 @@ export async function registerBuiltins(registry: ToolRegistry, options: BuiltinT
   const built = new Map(
     await Promise.all(shaped.map(async (f) => [f, await f.build(options, registry)] as const)),
   );
-  const entries = catalogue();
+  const entries = listedTools();
   for (const family of FAMILIES) {
     const tools = built.get(family);
     if (tools) registry.registerAll(tools);
@@ -141,7 +162,7 @@ export async function registerBuiltins(registry: ToolRegistry, options: BuiltinT
         registry,
         family,
         options,
-        entries.filter((e) => e.family === family.name),
+        entries.filter((e) => e.facts.family === family.name),
       );
   }
 }
