@@ -6,6 +6,7 @@
  * evaluated; a module evaluated at start runs functions of its own as soon as it is used.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import path from 'node:path';
 
 interface CoverageFunction {
@@ -27,48 +28,9 @@ export interface BundleCoverage {
   present: Set<string>;
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** One line's segments: [generated column, source index] (source index absolute). */
-type Segment = [number, number];
-
-/** Decodes a source map's `mappings` into, per generated line, its segments' columns and sources. */
-function decodeMappings(mappings: string): Segment[][] {
-  const lines: Segment[][] = [];
-  let source = 0;
-  for (const line of mappings.split(';')) {
-    const segments: Segment[] = [];
-    let column = 0;
-    for (const text of line.split(',')) {
-      if (text === '') continue;
-      const fields: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const ch of text) {
-        const digit = B64.indexOf(ch);
-        value += (digit & 31) << shift;
-        if (digit & 32) shift += 5;
-        else {
-          fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
-          value = 0;
-          shift = 0;
-        }
-      }
-      column += fields[0]!;
-      if (fields.length >= 4) {
-        source += fields[1]!;
-        segments.push([column, source]);
-      }
-    }
-    lines.push(segments);
-  }
-  return lines;
-}
-
 /** Reads the coverage files in `dir` for the bundle `bundle` (its .map beside it). */
 export function bundleCoverage(dir: string, bundle: string): BundleCoverage {
-  const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[]; mappings: string };
-  const lines = decodeMappings(map.mappings);
+  const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
   const code = readFileSync(bundle, 'latin1');
   const lineStarts = [0];
   for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -76,14 +38,9 @@ export function bundleCoverage(dir: string, bundle: string): BundleCoverage {
   const sourceAt = (offset: number): string | undefined => {
     let line = lineStarts.length - 1;
     while (lineStarts[line]! > offset) line--;
-    const column = offset - lineStarts[line]!;
-    let found: number | undefined;
-    for (const [col, src] of lines[line] ?? []) {
-      if (col > column) break;
-      found = src;
-    }
-    if (found === undefined) return undefined;
-    return path.relative(root, path.resolve(path.dirname(bundle), map.sources[found]!));
+    const entry = map.findEntry(line, offset - lineStarts[line]!);
+    if (!('originalSource' in entry)) return undefined;
+    return path.relative(root, path.resolve(path.dirname(bundle), entry.originalSource));
   };
 
   const out: BundleCoverage = { builtins: new Set(), ran: new Set(), present: new Set() };
