@@ -24,7 +24,7 @@ export type { PromptOptions } from '../agent/session.js';
 export type { TeaConfig } from '../config/types.js';
 export type { LongTermMemory } from '../memory/api.js';
 export type { PermissionMode, PermissionRule } from '../tools/permissions.js';
-export { defineTool, type Tool } from '../tools/types.js';
+export { defineTool, type Tool, type ToolInfo } from '../tools/types.js';
 export { RuntimeError, type RuntimeErrorCode } from './errors.js';
 export type { ProfileInfo } from './models.js';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
