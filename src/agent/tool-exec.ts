@@ -83,7 +83,7 @@ export async function* executeToolCalls(
   // The calls' tools load first: a call's title (shown from `pending` on) names its subject.
   await loadForTitles(
     turn.services.tools,
-    calls.filter((c) => c.argsError === undefined).map((c) => c.name),
+    calls.map((c) => c.name),
   );
   const createdAt = Date.now();
   const records = calls.map(

@@ -55,7 +55,7 @@ export function catalogueLines(entries: readonly CatalogueEntry[]): Array<[strin
 }
 
 /** A catalogue entry as a run reads it: the facts at once, the schema when first offered. */
-interface Listed {
+export interface Listed {
   facts: ToolInfo & { family: string };
   parameters: string;
 }
@@ -75,9 +75,9 @@ export function catalogue(): CatalogueEntry[] {
 /** What differs between a tool's facts and its catalogue entry (empty: nothing). */
 function differences(tool: Tool, entry: ToolInfo): string[] {
   const built = infoOf(tool) as unknown as Record<string, unknown>;
-  const listed = infoOf(entry) as unknown as Record<string, unknown>;
-  const keys = [...new Set([...Object.keys(built), ...Object.keys(listed)])];
-  return keys.filter((k) => JSON.stringify(built[k]) !== JSON.stringify(listed[k]));
+  const catalogued = infoOf(entry) as unknown as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(built), ...Object.keys(catalogued)])];
+  return keys.filter((k) => JSON.stringify(built[k]) !== JSON.stringify(catalogued[k]));
 }
 
 /**
@@ -94,7 +94,7 @@ function checked(family: Family, tools: readonly Tool[], entries: readonly ToolI
     else for (const key of differences(tool, entry)) stale.push(`${entry.name}.${key} differs`);
   }
   for (const tool of tools)
-    if (!entries.some((e) => e.name === tool.name)) stale.push(`${tool.name} is missing`);
+    if (!entries.some((e) => e.name === tool.name)) stale.push(`${tool.name} is not in it`);
   if (stale.length > 0) {
     throw new Error(
       `the tool catalogue is out of date (${stale.join('; ')}); regenerate it with npm run catalogue`,
