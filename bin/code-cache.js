@@ -26,8 +26,12 @@ const vm = require('node:vm');
 const { createRequire } = require('node:module');
 
 const MAGIC = 0x54454143; // 'TEAC'
-/** Magic, checksum, payload length (uint32 LE each), zero: the payload starts 16-aligned. */
+/**
+ * Magic, checksum, payload length, flags (uint32 LE each): the payload starts 16-aligned.
+ * Flag COMPLETE: written by a run that did its whole job (see `load`).
+ */
 const HEADER = 16;
+const COMPLETE = 1;
 /** Caches kept per kind of run in one directory (other builds, Node versions or flags). */
 const KEEP = 4;
 /** scripts/checksum.wat, compiled by scripts/checksum-wasm.mjs. */
@@ -64,7 +68,7 @@ function room(size) {
 /** The checksum of the payload behind the header in `room`, zero-padded to 16 bytes. */
 const checksum = (length) => wasm.checksum(HEADER, Math.ceil(length / 16) * 16) >>> 0;
 
-/** The payload of a cache file, or undefined when it is missing, short or damaged. */
+/** A cache file's payload and flags, or undefined when it is missing, short or damaged. */
 function readCache(file) {
   let fd;
   try {
@@ -79,7 +83,8 @@ function readCache(file) {
     const header = new DataView(bytes.buffer, 0, HEADER);
     const length = header.getUint32(8, true);
     if (header.getUint32(0, true) !== MAGIC || length !== size - HEADER) return undefined;
-    return checksum(length) === header.getUint32(4, true) ? bytes.subarray(HEADER) : undefined;
+    if (checksum(length) !== header.getUint32(4, true)) return undefined;
+    return { payload: bytes.subarray(HEADER), complete: (header.getUint32(12, true) & COMPLETE) !== 0 };
   } finally {
     fs.closeSync(fd);
   }
@@ -94,7 +99,7 @@ function teaHome() {
 }
 
 /** Writes the cache into the first directory that takes it; old caches of this kind beyond KEEP go. */
-function writeCache(dirs, name, kind, payload) {
+function writeCache(dirs, name, kind, payload, complete) {
   const bytes = room(HEADER + payload.length);
   if (!bytes) return;
   bytes.set(payload, HEADER);
@@ -102,7 +107,7 @@ function writeCache(dirs, name, kind, payload) {
   header.setUint32(0, MAGIC, true);
   header.setUint32(4, checksum(payload.length), true);
   header.setUint32(8, payload.length, true);
-  header.setUint32(12, 0, true);
+  header.setUint32(12, complete ? COMPLETE : 0, true);
   for (const place of dirs) {
     const dir = place.dir();
     const mode = place.mode;
@@ -147,6 +152,11 @@ function prune(dir, kind) {
  * Compiles and runs the bundle and returns its exports. The bundle (scripts/build.mjs) is
  * ASCII, starts with `//tea-build:<id>`, and is one function expression taking what Node
  * passes a CommonJS module. `kind` names the kind of run (a cache per kind).
+ *
+ * A cache holds what the run that wrote it compiled. A run that stops early (a usage
+ * error, a missing API key) compiles little, so its cache is marked incomplete and the
+ * next run that completes (exit code 0 and the bundle's `ranToCompletion()`: a command
+ * ran, not just help) replaces it; a complete cache is kept.
  */
 function load(bundle, kind) {
   const bytes = fs.readFileSync(bundle);
@@ -160,16 +170,23 @@ function load(bundle, kind) {
     { dir: () => path.join(path.dirname(bundle), 'cache'), mode: 0o644 },
     { dir: () => path.join(teaHome(), 'cache', 'code'), mode: 0o600 },
   ];
-  let cachedData;
+  let cached;
   for (const { dir } of dirs) {
-    cachedData = readCache(path.join(dir(), name));
-    if (cachedData) break;
+    cached = readCache(path.join(dir(), name));
+    if (cached) break;
   }
-  const script = new vm.Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
-  if (!cachedData || script.cachedDataRejected) {
-    process.once('exit', () => writeCache(dirs, name, kind, script.createCachedData()));
-  }
+  const script = new vm.Script(source, {
+    filename: bundle,
+    ...(cached ? { cachedData: cached.payload } : {}),
+  });
   const mod = { exports: {} };
+  const usable = cached !== undefined && !script.cachedDataRejected;
+  if (!usable || !cached.complete) {
+    process.once('exit', (code) => {
+      const complete = code === 0 && mod.exports.ranToCompletion?.() === true;
+      if (!usable || complete) writeCache(dirs, name, kind, script.createCachedData(), complete);
+    });
+  }
   script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, path.dirname(bundle));
   return mod.exports;
 }

@@ -11,59 +11,81 @@ import type { SessionStateRepo } from '../store/index.js';
 import type { PermissionRule } from '../tools/permissions.js';
 import type { PlanItem } from '../tools/types.js';
 
-const planItem = z.object({
-  id: z.string(),
-  content: z.string(),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-}) satisfies z.ZodType<PlanItem>;
+/**
+ * The schemas, built on first read of a value: a new session reads none, and a prompt
+ * run that calls no tool then never loads zod.
+ */
+function buildSchemas() {
+  const planItem = z.object({
+    id: z.string(),
+    content: z.string(),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+  }) satisfies z.ZodType<PlanItem>;
+  const plan = z.object({ items: z.array(planItem), title: z.string().optional() });
+  const permissionRule = z.object({
+    tool: z.string(),
+    pattern: z.string().optional(),
+    exact: z.boolean().optional(),
+    action: z.enum(['allow', 'ask', 'deny']),
+  }) satisfies z.ZodType<PermissionRule>;
+  const historyPair = z.object({
+    turnId: z.string(),
+    user: z.string(),
+    assistant: z.string(),
+    reasoning: z.string(),
+    files: z.array(z.string()),
+  }) satisfies z.ZodType<HistoryPair>;
+  const summaries = z.object({
+    semantic: z.string().optional(),
+    toolChain: z.string().optional(),
+  }) satisfies z.ZodType<Summaries>;
+  const count = z.number().int().nonnegative();
+  return {
+    /** The `todo` tool's list (resumed into the system layer while unfinished). */
+    todos: plan,
+    /** The `plan` tool's plan. */
+    plan,
+    /** Tools whose schemas the model has loaded (beyond the core tier). */
+    loaded_tools: z.array(z.string()),
+    /** "Always allow" answers given in this session. */
+    permission_grants: z.array(permissionRule),
+    /** L2: older turns, condensed. */
+    l2_pairs: z.array(historyPair),
+    /** L3: the summaries of turns that left L2. */
+    summaries,
+    /** The last message seq memory extraction has read. */
+    memory_cursor: count,
+    /** Turns since the last memory priority tuning. */
+    memory_turns: count,
+    /** The last failure of a memory job. */
+    memory_error: z.object({ job: z.string(), message: z.string(), at: z.number() }),
+  };
+}
 
-const plan = z.object({ items: z.array(planItem), title: z.string().optional() });
+type Schemas = ReturnType<typeof buildSchemas>;
+let schemas: Schemas | undefined;
 
-const permissionRule = z.object({
-  tool: z.string(),
-  pattern: z.string().optional(),
-  exact: z.boolean().optional(),
-  action: z.enum(['allow', 'ask', 'deny']),
-}) satisfies z.ZodType<PermissionRule>;
+/** Every declared key and the schema of its value. */
+export function sessionStateSchemas(): Schemas {
+  schemas ??= buildSchemas();
+  return schemas;
+}
 
-const historyPair = z.object({
-  turnId: z.string(),
-  user: z.string(),
-  assistant: z.string(),
-  reasoning: z.string(),
-  files: z.array(z.string()),
-}) satisfies z.ZodType<HistoryPair>;
+/** The declared keys (the type checks this list against the schemas both ways). */
+const KEYS = {
+  todos: true,
+  plan: true,
+  loaded_tools: true,
+  permission_grants: true,
+  l2_pairs: true,
+  summaries: true,
+  memory_cursor: true,
+  memory_turns: true,
+  memory_error: true,
+} as const satisfies Record<keyof Schemas, true>;
 
-const summaries = z.object({
-  semantic: z.string().optional(),
-  toolChain: z.string().optional(),
-}) satisfies z.ZodType<Summaries>;
-
-const count = z.number().int().nonnegative();
-
-export const SESSION_STATE = {
-  /** The `todo` tool's list (resumed into the system layer while unfinished). */
-  todos: plan,
-  /** The `plan` tool's plan. */
-  plan,
-  /** Tools whose schemas the model has loaded (beyond the core tier). */
-  loaded_tools: z.array(z.string()),
-  /** "Always allow" answers given in this session. */
-  permission_grants: z.array(permissionRule),
-  /** L2: older turns, condensed. */
-  l2_pairs: z.array(historyPair),
-  /** L3: the summaries of turns that left L2. */
-  summaries,
-  /** The last message seq memory extraction has read. */
-  memory_cursor: count,
-  /** Turns since the last memory priority tuning. */
-  memory_turns: count,
-  /** The last failure of a memory job. */
-  memory_error: z.object({ job: z.string(), message: z.string(), at: z.number() }),
-};
-
-export type SessionStateKey = keyof typeof SESSION_STATE;
-export type SessionStateValue<K extends SessionStateKey> = z.infer<(typeof SESSION_STATE)[K]>;
+export type SessionStateKey = keyof typeof KEYS;
+export type SessionStateValue<K extends SessionStateKey> = z.infer<Schemas[K]>;
 
 /** Typed access to one session's state. */
 export interface SessionState {
@@ -75,7 +97,7 @@ export interface SessionState {
 
 /** Refuses a key that is not declared (only reachable past the types, e.g. with a cast). */
 function declared(key: string): void {
-  if (!Object.hasOwn(SESSION_STATE, key)) {
+  if (!Object.hasOwn(KEYS, key)) {
     throw new Error(`session state key '${key}' is not declared in agent/session-state.ts`);
   }
 }
@@ -97,7 +119,7 @@ export function sessionState(store: StateStore, sessionId: string): SessionState
         throw err;
       }
       if (raw === undefined) return undefined;
-      const parsed = SESSION_STATE[key].safeParse(raw);
+      const parsed = sessionStateSchemas()[key].safeParse(raw);
       return parsed.success ? (parsed.data as SessionStateValue<typeof key>) : undefined;
     },
     set(key, value) {

@@ -40,3 +40,10 @@ export function givenMode(flags: { permissionMode?: string; mode?: string }): st
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
+
+/** Commander parser of a count: a positive integer. */
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SESSION_STATE, sessionState } from '../../src/agent/session-state.js';
+import { sessionState, sessionStateSchemas } from '../../src/agent/session-state.js';
 import { collect } from '../support/collect.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { reply } from '../support/script.js';
@@ -38,7 +38,7 @@ describe('typed session state', () => {
       memory_turns: 3,
       memory_error: { job: 'extract', message: 'model down', at: 1_700_000_000_000 },
     };
-    expect(Object.keys(values).sort()).toEqual(Object.keys(SESSION_STATE).sort());
+    expect(Object.keys(values).sort()).toEqual(Object.keys(sessionStateSchemas()).sort());
     state.set('todos', values.todos);
     state.set('plan', values.plan);
     state.set('loaded_tools', values.loaded_tools);

@@ -100,6 +100,22 @@ describe('the code cache', () => {
     expect(files(cacheDir)).toEqual([path.basename(file)]);
   });
 
+  it('a run that stops early leaves a cache the next complete run replaces; a complete one stays', async () => {
+    // A usage error compiles little: a cache of that alone would slow every later run.
+    const early = await tea(['-p', 'hello', '--max-turns', '0']);
+    expect(early.code).toBe(2);
+    const file = promptCache();
+    const small = statSync(file).size;
+    const first = version(file);
+    await prompt();
+    expect(version(file)).not.toBe(first);
+    expect(statSync(file).size).toBeGreaterThan(small * 1.5);
+    const complete = version(file);
+    expect((await tea(['-p', 'hello', '--max-turns', '0'])).code).toBe(2);
+    await prompt('again');
+    expect(version(file)).toBe(complete);
+  });
+
   it('keeps a cache of its own for each subcommand', async () => {
     await prompt();
     expect((await tea(['sessions', 'list'])).code).toBe(0);
