@@ -46,7 +46,8 @@ export function damageReport(err: unknown): string | undefined {
  * Durability: WAL with `synchronous = NORMAL` commits by appending to the WAL file
  * before the call returns, so a killed process (even SIGKILL) loses no committed
  * transaction; only a power loss or OS crash can drop the last few commits. FULL
- * would add an fsync per commit on the agent's hot path for that rarer case.
+ * would add an fsync per commit on the agent's hot path for that rarer case. A
+ * short-lived process may leave the log at exit instead of checkpointing it (later.ts).
  */
 export function openDatabase(
   path: string,
