@@ -17,18 +17,22 @@
  * next open probes again. A log replaced from elsewhere is not covered, as before: its
  * frames carry checksums, and SQLite drops those that do not match.
  *
- * Timestamps are coarse (a few ms on Linux, up to 2 s on some file systems): a write
- * in the same tick as the probed state would leave the status unchanged. A status is
- * therefore kept only when the file had not changed for RACY_MS before it was taken,
- * so that any later write lands in a later tick (as git does with its index).
+ * Timestamps are coarse (the kernel's clock ticks every few ms; some file systems keep
+ * whole seconds, FAT two): a write in the same tick as the probed state would leave the
+ * status unchanged. A status is therefore kept only when the file had not changed for a
+ * while before it was taken, so that any later write lands in a later tick (as git does
+ * with its index): FINE_RACY_MS when its times have sub-second digits (ext4, XFS,
+ * btrfs, APFS, NTFS: ns or 100 ns; exFAT: 10 ms), RACY_MS when they are whole seconds.
  * Bit rot on the disk, with no write at all, is not seen here; it is found by the
  * query that reads it, by the daily backup (which reads every page) and `tea db check`.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { PRIVATE_FILE } from './modes.js';
 
-/** A status is kept only for a file unchanged this long before it was taken. */
+/** A status is kept only for a file unchanged this long before it was taken… */
 export const RACY_MS = 3000;
+/** …or this long, on a file system whose times have sub-second digits. */
+export const FINE_RACY_MS = 500;
 
 /** Where the status of the last probe of the database at `file` is kept. */
 export function checkedPath(file: string): string {
@@ -54,20 +58,25 @@ export function probedAsIs(file: string, stamp: string): boolean {
   }
 }
 
-/** The newer of the modification and change times in `stamp`, in epoch ms. */
-function changedAt(stamp: string): number {
-  const [, , , , mtimeNs = '0', ctimeNs = '0'] = stamp.split(' ');
-  const ns = BigInt(mtimeNs) > BigInt(ctimeNs) ? BigInt(mtimeNs) : BigInt(ctimeNs);
-  return Number(ns / 1_000_000n);
+/**
+ * Whether a status taken at `now` can be kept: the file's newer time (modification or
+ * change) is at least FINE_RACY_MS old, or RACY_MS when its times are whole seconds.
+ */
+export function settled(stamp: string, now: number): boolean {
+  const [, , , , mtime = '0', ctime = '0'] = stamp.split(' ');
+  const [m, c] = [BigInt(mtime), BigInt(ctime)];
+  const second = 1_000_000_000n;
+  const fine = m % second !== 0n || c % second !== 0n;
+  const changedMs = Number((m > c ? m : c) / 1_000_000n);
+  return now - changedMs >= (fine ? FINE_RACY_MS : RACY_MS);
 }
 
 /**
- * Keeps `stamp` (taken before a probe that found the file sound) unless the file had
- * changed within RACY_MS of `now`. Best effort: when it cannot be written, the next
- * open probes again.
+ * Keeps `stamp` (taken before a probe that found the file sound) when it is `settled`
+ * at `now`. Best effort: when it cannot be written, the next open probes again.
  */
 export function keepProbed(file: string, stamp: string, now: number): void {
-  if (now - changedAt(stamp) < RACY_MS) return;
+  if (!settled(stamp, now)) return;
   try {
     writeFileSync(checkedPath(file), stamp, { mode: PRIVATE_FILE });
   } catch {

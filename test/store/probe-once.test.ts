@@ -1,7 +1,15 @@
-import { copyFileSync, existsSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedPath, fileStamp, RACY_MS } from '../../src/store/checked.js';
+import { checkedPath, FINE_RACY_MS, fileStamp, RACY_MS, settled } from '../../src/store/checked.js';
 import { openDatabase, Store, StoreError } from '../../src/store/index.js';
 import { overwritePages, pagesOf } from './damage.js';
 import { useTempDirs } from './helpers.js';
@@ -50,10 +58,25 @@ function damageIndexRoot(path: string): void {
 }
 
 describe('probing once per change of the file', () => {
-  it('a probe that finds the file sound keeps its status; a file changed within RACY_MS keeps none', () => {
+  it('a status is kept only for a file settled long enough for a later write to land in a later tick', () => {
+    const at = (ms: number, subsecond: boolean) => `${BigInt(ms) * 1_000_000n + (subsecond ? 123n : 0n)}`;
+    const stamp = (mtime: string, ctime: string) => `v1 1 2 3 ${mtime} ${ctime}`;
+    const T = 1_767_000_000_000;
+    // Times with sub-second digits (ext4, APFS…): FINE_RACY_MS after the newer of the two.
+    expect(settled(stamp(at(T, true), at(T - 60_000, true)), T + FINE_RACY_MS - 1)).toBe(false);
+    expect(settled(stamp(at(T, true), at(T - 60_000, true)), T + FINE_RACY_MS)).toBe(true);
+    expect(settled(stamp(at(T - 60_000, true), at(T, true)), T + FINE_RACY_MS - 1)).toBe(false);
+    // Whole seconds (HFS+, FAT): RACY_MS.
+    expect(settled(stamp(at(T, false), at(T, false)), T + FINE_RACY_MS)).toBe(false);
+    expect(settled(stamp(at(T, false), at(T, false)), T + RACY_MS)).toBe(true);
+  });
+
+  it('a probe that finds the file sound keeps its status; a file that just changed keeps none', () => {
     const path = home();
-    openDatabase(path, { now: () => Date.now() }).close();
-    expect(existsSync(checkedPath(path))).toBe(false); // just written: a later write could share its timestamp
+    // The moment the file last changed (its change time): a later write could share its timestamp.
+    const changed = Number(statSync(path, { bigint: true }).ctimeNs / 1_000_000n);
+    openDatabase(path, { now: () => changed }).close();
+    expect(existsSync(checkedPath(path))).toBe(false);
     openDatabase(path, { now: later }).close();
     expect(readFileSync(checkedPath(path), 'utf8')).toBe(fileStamp(path));
   });
