@@ -7,6 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { migrations, openDatabase } from '../../src/store/index.js';
 import { NO_MEMORY_JOBS, runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
@@ -54,6 +55,27 @@ describe('tea -p and the daily backup', () => {
     t.server.script(reply().text('Third.'));
     await ok(['-p', 'third']);
     expect(backups()).toHaveLength(1); // one a day
+  });
+
+  it('a database of an older schema is backed up as it was before it is upgraded', async () => {
+    const older = migrations.length - 1;
+    const db = openDatabase(dbPath(), { migrations: migrations.slice(0, older) });
+    db.prepare("INSERT INTO sessions (id, cwd, created_at, updated_at) VALUES ('old', '/w', 1, 1)").run();
+    db.close();
+    t.server.script(reply().text('Upgraded.').holdUntil('answer'));
+    const run = startTea(['-p', 'hello'], { env: t.ctx.env, cwd: t.ctx.work });
+    await t.server.waitForRequests(1);
+    expect(backups()).toHaveLength(1); // taken at open, before migrating: the upgrade cannot wait
+    t.server.release('answer');
+    expect((await run.exit).code).toBe(0);
+    const copy = new Database(path.join(backupsDir(), backups()[0]!), { readonly: true });
+    try {
+      expect(copy.pragma('user_version', { simple: true })).toBe(older);
+      expect(copy.prepare('SELECT id FROM sessions').pluck().all()).toEqual(['old']);
+    } finally {
+      copy.close();
+    }
+    expect(backups()).toHaveLength(1);
   });
 });
 
