@@ -22,7 +22,8 @@
  * status unchanged. A status is therefore kept only when the file had not changed for a
  * while before it was taken, so that any later write lands in a later tick (as git does
  * with its index): FINE_RACY_MS when its times have sub-second digits (ext4, XFS,
- * btrfs, APFS, NTFS: ns or 100 ns; exFAT: 10 ms), RACY_MS when they are whole seconds.
+ * btrfs, APFS, NTFS: ns or 100 ns, stamped from a clock that ticks every 1–10 ms;
+ * exFAT: 10 ms), RACY_MS when they are whole seconds (HFS+, FAT).
  * Bit rot on the disk, with no write at all, is not seen here; it is found by the
  * query that reads it, by the daily backup (which reads every page) and `tea db check`.
  */
@@ -32,7 +33,7 @@ import { PRIVATE_FILE } from './modes.js';
 /** A status is kept only for a file unchanged this long before it was taken… */
 export const RACY_MS = 3000;
 /** …or this long, on a file system whose times have sub-second digits. */
-export const FINE_RACY_MS = 500;
+export const FINE_RACY_MS = 100;
 
 /** Where the status of the last probe of the database at `file` is kept. */
 export function checkedPath(file: string): string {
