@@ -91,6 +91,7 @@ export async function runPrompt(words: string[], flags: PromptFlags): Promise<nu
     return reason === 'completed' && refused > 0 ? EXIT.REFUSED : exitCodeFor(reason);
   } finally {
     process.off('SIGINT', onSigint);
-    await rt.close();
+    // The process exits next: the store may leave its small write-ahead log for the next one.
+    await rt.close({ exiting: true });
   }
 }

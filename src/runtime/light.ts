@@ -9,7 +9,7 @@ import { loadConfig } from '../config/load.js';
 import type { ProfileConfig, TeaConfig } from '../config/types.js';
 import type { IngestJudge } from '../memory/judge.js';
 import { MemoryService } from '../memory/service.js';
-import { openDatabase, Store } from '../store/index.js';
+import { closeDatabase, openDatabase, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import { workspaceDir } from './directories.js';
 import { embedderFor } from './embedder.js';
@@ -109,8 +109,9 @@ export async function openMemory(opts: { offline?: boolean; cwd?: string } = {})
     config,
     memory,
     judgeModel: profile?.model,
+    // After the daily backup, when one is due.
     close: () => {
-      if (db.open) db.close();
+      closeDatabase(db);
     },
   };
 }

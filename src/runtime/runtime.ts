@@ -32,6 +32,8 @@ import { SessionsService } from './sessions.js';
 import { builtinRegistry, shellSetup } from './tools.js';
 
 export { BACKGROUND_GRACE_MS } from '../agent/index.js';
+/** A process still up this long after opening the store takes the day's backup then (else at close). */
+export const BACKUP_AFTER_MS = 30_000;
 /** The memory scopes of a workspace: the global one and the project's. */
 export { memoryScopes } from '../agent/memory-jobs.js';
 
@@ -92,7 +94,13 @@ export interface Runtime {
   readonly agent: Agent;
   /** WAL checkpoints on a worker thread, for a long-running process (`tea serve`). */
   checkpointInBackground(onError: (message: string) => void): BackgroundCheckpoints;
-  close(): Promise<void>;
+  /**
+   * Closes MCP servers and the store (taking the daily backup first when one is due).
+   * `exiting`, for a command line about to exit: the store may leave its write-ahead
+   * log for the next process, and the process then exits as soon as its event loop is
+   * empty, without Node's teardown (store/later.ts).
+   */
+  close(opts?: { exiting?: boolean }): Promise<void>;
 }
 
 function checkOptions(opts: RuntimeOptions): void {
@@ -150,9 +158,22 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   });
 
   let store: Store | undefined;
+  let backupTimer: NodeJS.Timeout | undefined;
   const openStore = (): Store => {
-    store ??= Store.open(defaultDbPath(config.home), { backup: {} });
-    return store;
+    if (store) return store;
+    const opened = Store.open(defaultDbPath(config.home), { backup: {} });
+    store = opened;
+    // The daily backup waits for the close (off the first request's path); a process
+    // still up after a while (tea serve, an editor's tea acp) takes it then.
+    backupTimer = setTimeout(() => {
+      try {
+        opened.backupIfDue();
+      } catch (err) {
+        warn(`the daily backup was not made: ${(err as Error).message}`);
+      }
+    }, BACKUP_AFTER_MS);
+    backupTimer.unref();
+    return opened;
   };
   // Memory modules load on first real use (a new home's recall needs none of them).
   let memory: LazyMemory | undefined;
@@ -222,13 +243,16 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },
     checkpointInBackground: (onError) => checkpointInBackground(openStore().db, { onError }),
-    async close() {
+    async close(o = {}) {
       if (closed) return;
       closed = true;
+      clearTimeout(backupTimer);
       saveCalibration(calibrationFile, calibrator);
       // MCP stdio servers also exit when their stdin closes with this process.
       await mcp?.close();
-      store?.close();
+      // Exiting: a small write-ahead log stays for the next process (store/later.ts), so
+      // the process must end without Node's teardown, which would close the database.
+      if (store?.close({ exiting: o.exiting === true })) process.once('beforeExit', () => process.exit());
     },
   };
 }

@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { type BackupPolicy, backupDir, backupIfDue } from './backup.js';
+import { type BackupPolicy, backupDir } from './backup.js';
+import { fileStamp, keepProbed, probedAsIs } from './checked.js';
 import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js';
 import { StoreError } from './errors.js';
-import { migrate } from './migrate.js';
+import { laterBackup, takeBackupIfDue } from './later.js';
+import { migrate, pendingMigrations } from './migrate.js';
 import { PRIVATE_DIR, tightenDataFiles } from './modes.js';
 import { probeTrees } from './probe.js';
 import { sqliteAddon } from './sqlite-addon.js';
@@ -44,14 +46,21 @@ export function damageReport(err: unknown): string | undefined {
  * Durability: WAL with `synchronous = NORMAL` commits by appending to the WAL file
  * before the call returns, so a killed process (even SIGKILL) loses no committed
  * transaction; only a power loss or OS crash can drop the last few commits. FULL
- * would add an fsync per commit on the agent's hot path for that rarer case.
+ * would add an fsync per commit on the agent's hot path for that rarer case. A
+ * short-lived process may leave the log at exit instead of checkpointing it (later.ts).
  */
 export function openDatabase(
   path: string,
   options: {
     migrations?: readonly Migration[];
-    /** Back the file up first when a backup is due (see `backupDue`; an existing file only). */
+    /**
+     * Back an existing file up when a backup is due (see `backupDue`): before a pending
+     * migration at once, otherwise when `closeDatabase` closes it (off the first
+     * request's path; see later.ts).
+     */
     backup?: BackupPolicy;
+    /** Wall clock in epoch ms (default `Date.now`): how long ago the file last changed. */
+    now?: () => number;
   } = {},
 ): Database.Database {
   const memory = isMemoryPath(path);
@@ -80,8 +89,15 @@ export function openDatabase(
       cause: err,
     });
   }
+  // The file's status before anything reads it: when a probe found it sound as it is
+  // now, neither the probe nor the tightening is repeated (checked.ts).
+  let stamp = existed ? fileStamp(file) : undefined;
+  const known = stamp !== undefined && probedAsIs(file, stamp);
   // Before the -wal and -shm files are made: SQLite gives them the database file's mode.
-  if (!memory) tightenDataFiles(file, backupDir(file));
+  if (!memory && !known) {
+    tightenDataFiles(file, backupDir(file));
+    if (stamp !== undefined) stamp = fileStamp(file); // a chmod changes the change time
+  }
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('journal_mode = WAL');
@@ -95,10 +111,18 @@ export function openDatabase(
     // pages (one memory with its FTS and vector rows) would otherwise spill a file to /var/tmp.
     db.pragma('temp_store = MEMORY');
     // Damage where any command would first step on it (the first pages of every table
-    // and index) is found before this command reads or writes anything.
-    if (existed) probeTrees(db);
-    // Before migrating: a migration that goes wrong can be undone from the backup.
-    if (options.backup && existed) backupIfDue(db, file, options.backup);
+    // and index) is found before this command reads or writes anything; a file as a
+    // probe last found it is not read again (checked.ts).
+    if (existed && !known) {
+      probeTrees(db);
+      if (stamp !== undefined) keepProbed(file, stamp, (options.now ?? Date.now)());
+    }
+    if (options.backup && existed) {
+      // Before migrating: a migration that goes wrong can be undone from the backup.
+      // Otherwise it waits for the close, so the first request does not wait for it.
+      laterBackup(db, file, options.backup);
+      if (pendingMigrations(db, options.migrations) > 0) takeBackupIfDue(db);
+    }
     migrate(db, options.migrations);
     return db;
   } catch (err) {

@@ -7,6 +7,8 @@ export type StoreErrorCode =
   | 'schema-too-new'
   | 'migration-failed'
   | 'open-failed'
+  /** The daily backup could not be made (not for damage: that is `damaged`). */
+  | 'backup-failed'
   | 'corrupt'
   /** The database file itself is damaged (SQLITE_CORRUPT, SQLITE_NOTADB): the message says how to recover. */
   | 'damaged';

@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { BackupPolicy } from './backup.js';
+import type { BackupInfo, BackupPolicy } from './backup.js';
 import { type Clock, monotonicClock } from './clock.js';
 import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js';
 import { openDatabase } from './db.js';
 import { StoreError } from './errors.js';
+import { closeDatabase, takeBackupIfDue } from './later.js';
 import { LeaseRepo } from './leases.js';
 import { MessageRepo } from './messages.js';
 import type { Migration } from './migrations.js';
@@ -30,6 +31,7 @@ export type { Clock } from './clock.js';
 export { corruptionMessage, type Damage, isCorruption, recoveryLines } from './corrupt.js';
 export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
+export { closeDatabase, LEAVE_LOG_BYTES, takeBackupIfDue } from './later.js';
 export type { AcquireResult, Lease, LeaseOwner, LeaseRepo } from './leases.js';
 export { thisProcess } from './leases.js';
 export type { MessagePatch, MessageRepo, MessageStatus, NewMessage, StoredMessage } from './messages.js';
@@ -66,7 +68,10 @@ export interface StoreOptions {
   now?: Clock;
   /** Replaces the built-in migration list (tests only). */
   migrations?: readonly Migration[];
-  /** Back an existing file up at open when a backup is due (see `backupDue`; the CLI does). */
+  /**
+   * Back an existing file up when a backup is due (see `backupDue`; the runtime does):
+   * at `close` or `backupIfDue`, or at open before a pending migration.
+   */
   backup?: BackupPolicy;
 }
 
@@ -124,8 +129,22 @@ export class Store {
     return recoverSession(this, sessionId);
   }
 
-  /** Closes the database; safe to call twice. */
-  close(): void {
-    if (this.db.open) this.db.close();
+  /**
+   * Takes the backup left for later at open, when one is due (once per open); throws a
+   * StoreError (`damaged`, `backup-failed`) when it cannot be made. See later.ts.
+   */
+  backupIfDue(): BackupInfo | undefined {
+    return takeBackupIfDue(this.db);
+  }
+
+  /**
+   * Closes the database, after the backup left for later when one is due (see
+   * `backupIfDue`; the database is closed even when that throws); safe to call twice.
+   * `exiting`: the process ends next with `process.exit`, and a small write-ahead log
+   * is left for the next process instead of checkpointed (later.ts); returns true
+   * when the connection was left open for that.
+   */
+  close(opts: { exiting?: boolean } = {}): boolean {
+    return closeDatabase(this.db, opts);
   }
 }

@@ -14,6 +14,14 @@ export function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** How many of `list`'s migrations the database has not had yet. */
+export function pendingMigrations(
+  db: Database.Database,
+  list: readonly Migration[] = builtInMigrations,
+): number {
+  return Math.max(0, list.length - schemaVersion(db));
+}
+
 /**
  * Brings the database up to the newest migration. Each step runs in an IMMEDIATE
  * transaction and re-reads the version inside it, so two processes opening the same

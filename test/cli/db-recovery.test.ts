@@ -14,7 +14,10 @@ async function sessionWithHistory(): Promise<string> {
   t.server.script(reply().text(`Here is a long answer. ${'lorem ipsum dolor sit amet '.repeat(4000)}`));
   const r = await tea(['-p', 'write a lot']);
   expect(r.code, r.stderr).toBe(0);
-  const db = new Database(dbPath(), { readonly: true });
+  // `tea -p` leaves its write-ahead log for the next process; the next connection to
+  // close the database (this one, read-write) puts every page in the main file, where
+  // the damage below lands, as a later `dd` would find it.
+  const db = new Database(dbPath());
   try {
     return db.prepare<[], { id: string }>('SELECT id FROM sessions').get()!.id;
   } finally {

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   backupDir,
+  closeDatabase,
   damageReport,
   listBackups,
   openDatabase,
@@ -43,11 +44,11 @@ function damageTable(path: string, name: string): void {
   closeSync(fd);
 }
 
-describe('backups at open', () => {
+describe('daily backups', () => {
   it('one a day at most, the newest three kept, never of a file just created', () => {
     const path = join(tempDir(), 'tea.db');
     let now = T0;
-    const open = () => openDatabase(path, { backup: { now: () => now } }).close();
+    const open = () => closeDatabase(openDatabase(path, { backup: { now: () => now } }));
     open();
     expect(listBackups(path)).toEqual([]); // new file: nothing to keep yet
     withSession(path, 'a');
@@ -67,9 +68,9 @@ describe('backups at open', () => {
     copy.close();
   });
 
-  it('an existing file with nothing in it yet is not backed up; the first session is, at the next open', () => {
+  it('an existing file with nothing in it yet is not backed up; the first session is, when it is next closed', () => {
     const path = join(tempDir(), 'tea.db');
-    const open = () => openDatabase(path, { backup: { now: () => T0 } }).close();
+    const open = () => closeDatabase(openDatabase(path, { backup: { now: () => T0 } }));
     open();
     open(); // e.g. `tea sessions list` twice on a fresh install
     expect(listBackups(path)).toEqual([]);
@@ -81,7 +82,7 @@ describe('backups at open', () => {
   it('a database that has doubled since its newest backup is backed up again after an hour, not a day', () => {
     const path = join(tempDir(), 'tea.db');
     let now = T0;
-    const open = () => openDatabase(path, { backup: { now: () => now } }).close();
+    const open = () => closeDatabase(openDatabase(path, { backup: { now: () => now } }));
     withSession(path, 'first');
     open();
     expect(listBackups(path)).toHaveLength(1);
@@ -115,7 +116,7 @@ describe('backups at open', () => {
   it('a damaged table fails the backup (with the way back) and the older backups stay', () => {
     const path = join(tempDir(), 'tea.db');
     withSession(path, 'a');
-    openDatabase(path, { backup: { now: () => T0 } }).close();
+    closeDatabase(openDatabase(path, { backup: { now: () => T0 } }));
     damageTable(path, 'messages');
     let error: unknown;
     try {
@@ -137,9 +138,9 @@ describe('restoreBackup', () => {
   it('puts the newest good backup back and keeps the damaged file (and its WAL) beside it', () => {
     const path = join(tempDir(), 'tea.db');
     withSession(path, 'a');
-    openDatabase(path, { backup: { now: () => T0 } }).close();
+    closeDatabase(openDatabase(path, { backup: { now: () => T0 } }));
     withSession(path, 'b');
-    openDatabase(path, { backup: { now: () => T0 + DAY } }).close();
+    closeDatabase(openDatabase(path, { backup: { now: () => T0 + DAY } }));
     // The newest backup is itself damaged: the one before it is used.
     writeFileSync(listBackups(path)[0]!.path, 'garbage');
     writeFileSync(`${path}-wal`, 'a stale wal');
