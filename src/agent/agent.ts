@@ -2,7 +2,7 @@ import { TokenCalibrator } from '../context/tokens.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toModelMessages } from './history.js';
 import { memoryScopes } from './memory-jobs.js';
-import { memoryTool } from './memory-tool.js';
+import { registerMemoryTool } from './memory-tool-info.js';
 import type { AgentServices, AgentSetup } from './services.js';
 import { Session, type SessionOptions } from './session.js';
 import { type AgentSettings, agentSettings, type SettingsInput } from './settings.js';
@@ -37,7 +37,7 @@ export class Agent implements AgentSetup {
     this.services = { ...services, calibrator: calibrator ?? new TokenCalibrator() };
     this.settings = agentSettings(settings);
     if (services.memory && !services.tools.has('memory')) {
-      services.tools.register(memoryTool(services.memory, memoryScopes));
+      registerMemoryTool(services.tools, services.memory, memoryScopes);
     }
   }
 

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { LongTermMemory } from '../memory/api.js';
 import { CATEGORIES, type Category, type Memory } from '../memory/types.js';
 import { defineTool, type Tool, ToolError } from '../tools/types.js';
+import { MEMORY_ACTIONS, MEMORY_TOOL_INFO } from './memory-tool-info.js';
 
 function line(m: Memory): string {
   const flags = [
@@ -30,11 +31,9 @@ function versionLine(m: Memory): string {
  */
 export function memoryTool(service: LongTermMemory, scopes: (cwd: string) => string[]): Tool {
   return defineTool({
-    name: 'memory',
-    description:
-      'Long-term memory across sessions: add a durable fact, preference, instruction or reminder; search, list, update, pin or delete memories; see the versions of a fact (history) and bring an old one back (restore).',
+    ...MEMORY_TOOL_INFO,
     parameters: z.object({
-      action: z.enum(['add', 'search', 'list', 'update', 'delete', 'pin', 'unpin', 'history', 'restore']),
+      action: z.enum(MEMORY_ACTIONS),
       content: z.string().optional().describe('add/update: the memory text'),
       category: z
         .enum(CATEGORIES as [Category, ...Category[]])
@@ -50,11 +49,6 @@ export function memoryTool(service: LongTermMemory, scopes: (cwd: string) => str
       limit: z.number().int().min(1).max(50).optional(),
       scope: z.enum(['user', 'project']).optional().describe('add: about the user (default) or this project'),
     }),
-    category: 'memory',
-    keywords: ['remember', 'memory', 'memorize', 'forget', 'recall', 'preference', '记住', '记忆', '忘记'],
-    readOnly: false,
-    concurrencySafe: false,
-    approval: 'none',
     async execute(args, ctx) {
       const need = <T>(value: T | undefined, what: string): T => {
         if (value === undefined || value === '') throw new ToolError(`${args.action} needs ${what}`);

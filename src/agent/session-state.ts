@@ -5,7 +5,9 @@
  * absent, as if never set, and the next write replaces it. A key not declared here
  * does not compile.
  */
-import * as z from 'zod';
+// zod's mini build: the same checks without loading the classic API's classes (several ms
+// at start); a run that calls no tool loads no other zod code.
+import * as z from 'zod/mini';
 import type { HistoryPair, Summaries } from '../context/types.js';
 import type { SessionStateRepo } from '../store/index.js';
 import type { PermissionRule } from '../tools/permissions.js';
@@ -20,26 +22,26 @@ function buildSchemas() {
     id: z.string(),
     content: z.string(),
     status: z.enum(['pending', 'in_progress', 'completed']),
-  }) satisfies z.ZodType<PlanItem>;
-  const plan = z.object({ items: z.array(planItem), title: z.string().optional() });
+  }) satisfies z.ZodMiniType<PlanItem>;
+  const plan = z.object({ items: z.array(planItem), title: z.optional(z.string()) });
   const permissionRule = z.object({
     tool: z.string(),
-    pattern: z.string().optional(),
-    exact: z.boolean().optional(),
+    pattern: z.optional(z.string()),
+    exact: z.optional(z.boolean()),
     action: z.enum(['allow', 'ask', 'deny']),
-  }) satisfies z.ZodType<PermissionRule>;
+  }) satisfies z.ZodMiniType<PermissionRule>;
   const historyPair = z.object({
     turnId: z.string(),
     user: z.string(),
     assistant: z.string(),
     reasoning: z.string(),
     files: z.array(z.string()),
-  }) satisfies z.ZodType<HistoryPair>;
+  }) satisfies z.ZodMiniType<HistoryPair>;
   const summaries = z.object({
-    semantic: z.string().optional(),
-    toolChain: z.string().optional(),
-  }) satisfies z.ZodType<Summaries>;
-  const count = z.number().int().nonnegative();
+    semantic: z.optional(z.string()),
+    toolChain: z.optional(z.string()),
+  }) satisfies z.ZodMiniType<Summaries>;
+  const count = z.int().check(z.nonnegative());
   return {
     /** The `todo` tool's list (resumed into the system layer while unfinished). */
     todos: plan,

@@ -4,7 +4,7 @@
  * typo is a usage error naming the closest tools, not a rule that never matches).
  */
 
-import { memoryTool } from '../agent/memory-tool.js';
+import { registerMemoryTool } from '../agent/memory-tool-info.js';
 import { configuredSecrets } from '../config/secrets.js';
 import { didYouMean } from '../config/suggest.js';
 import type { TeaConfig } from '../config/types.js';
@@ -70,7 +70,7 @@ export async function listedTools(): Promise<ToolRegistry> {
       },
     },
   ) as MemoryService;
-  registry.register(memoryTool(listingOnly, () => []));
+  registerMemoryTool(registry, listingOnly, () => []);
   return registry;
 }
 

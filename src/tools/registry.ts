@@ -1,6 +1,5 @@
 /** The set of tools an agent can call, and the cached JSON specs sent to models. */
 import { distance } from 'fastest-levenshtein';
-import * as z from 'zod';
 import type { ToolSpec } from '../llm/types.js';
 import { buildSpec } from './schema.js';
 import type { Tool, ToolInfo, ToolSet } from './types.js';
@@ -140,7 +139,7 @@ export class ToolRegistry implements ToolSet {
    * (start-up registers every tool, but the first request needs only the core tier).
    */
   register(tool: Tool): void {
-    if (!(tool.parameters instanceof z.ZodObject)) {
+    if (!isObjectSchema(tool)) {
       throw new Error(`Tool "${tool.name}": parameters must be a z.object(...) schema`);
     }
     this.add(tool.name, { info: tool, tool });
@@ -262,6 +261,14 @@ export class ToolRegistry implements ToolSet {
   }
 }
 
+/**
+ * A z.object(...) schema (a zod schema says its kind in `type`): checked without loading
+ * zod's classes, which a run that calls no tool never needs.
+ */
+function isObjectSchema(tool: Tool): boolean {
+  return tool.parameters.type === 'object';
+}
+
 function lazySpec(info: ToolInfo, parameters: ToolSpec['parameters']): ToolSpec {
   if (parameters.type !== 'object')
     throw new Error(`Tool "${info.name}": parameters must be an object schema`);
@@ -272,8 +279,7 @@ async function loadEntry(name: string, entry: Entry): Promise<Tool> {
   try {
     const tool = await entry.load!();
     if (tool.name !== name) throw new Error(`its loader gave the tool "${tool.name}"`);
-    if (!(tool.parameters instanceof z.ZodObject))
-      throw new Error('its parameters are not a z.object(...) schema');
+    if (!isObjectSchema(tool)) throw new Error('its parameters are not a z.object(...) schema');
     entry.tool = tool;
     return tool;
   } catch (error) {

@@ -2,7 +2,6 @@
  * Turning a tool's zod schema into the JSON schema a model reads. Both OpenAI and
  * Anthropic want an object schema with `type`, `properties` and `required`.
  */
-import * as z from 'zod';
 import type { ToolSpec } from '../llm/types.js';
 import type { Tool } from './types.js';
 
@@ -31,7 +30,8 @@ function tidy(node: unknown): unknown {
 export function parametersSchema(tool: Pick<Tool, 'name' | 'parameters'>): Json {
   let raw: unknown;
   try {
-    raw = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' });
+    // The schema's own method: this module loads no zod code (a run that calls no tool needs none).
+    raw = tool.parameters.toJSONSchema({ io: 'input', unrepresentable: 'any' });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new Error(`Tool "${tool.name}": its parameters cannot be expressed as JSON schema: ${detail}`);

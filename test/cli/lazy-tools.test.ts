@@ -27,6 +27,9 @@ const AT_START = ['index.ts', 'families.ts', 'catalogue.ts', 'catalogue-data.ts'
 /** The files family: its module and the modules only it uses (those read_file's call evaluates). */
 const FILES_FAMILY = /^src\/tools\/builtin\/(files|read|image|edit|patch|glob|tree|info|fs-ops|text)/;
 
+/** zod's classic API (node_modules may be a link elsewhere: the path is matched by its end). */
+const ZOD_CLASSIC = /(^|\/)node_modules\/zod\/v4\/classic\//;
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -55,6 +58,13 @@ describe('tea -p loads tool families on first use', () => {
     expect(r.cov.present).toContain('src/tools/builtin/exec.ts');
     expect(builtinRan(r.cov)).toEqual([]);
     expect(r.cov.builtins).not.toContain('node:child_process');
+    // Nor zod's classic API (its classes take several ms to set up; the session state
+    // uses zod/mini), nor the memory tool's code (registered by its facts).
+    const zodClassic = (paths: Set<string>) => [...paths].filter((s) => ZOD_CLASSIC.test(s));
+    expect(zodClassic(r.cov.present)).not.toEqual([]);
+    expect(r.cov.present).toContain('src/agent/memory-tool.ts');
+    expect(zodClassic(r.cov.ran)).toEqual([]);
+    expect(r.cov.ran).not.toContain('src/agent/memory-tool.ts');
     // The model still got every core tool's schema.
     const sent = (t.server.requests[0]!.body as { tools: Array<{ function: { name: string } }> }).tools;
     expect(sent.map((s) => s.function.name)).toEqual([
