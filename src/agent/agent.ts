@@ -1,8 +1,9 @@
 import { TokenCalibrator } from '../context/tokens.js';
+import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toModelMessages } from './history.js';
 import { memoryScopes } from './memory-jobs.js';
-import { registerMemoryTool } from './memory-tool-info.js';
+import { MEMORY_TOOL_INFO, MEMORY_TOOL_PARAMETERS } from './memory-tool-info.js';
 import type { AgentServices, AgentSetup } from './services.js';
 import { Session, type SessionOptions } from './session.js';
 import { type AgentSettings, agentSettings, type SettingsInput } from './settings.js';
@@ -70,4 +71,20 @@ export class Agent implements AgentSetup {
     if (!tools || tools === this.services.tools) return this;
     return { services: { ...this.services, tools }, settings: this.settings };
   }
+}
+
+/**
+ * Registers the `memory` tool over `service` on `registry`, its code loaded on first
+ * use; `scopes(cwd)` names the scopes of the workspace a call runs in.
+ */
+export function registerMemoryTool(
+  registry: ToolRegistry,
+  service: LongTermMemory,
+  scopes: (cwd: string) => string[],
+): void {
+  registry.registerLazy({
+    info: MEMORY_TOOL_INFO,
+    parameters: () => MEMORY_TOOL_PARAMETERS,
+    load: async () => (await import('./memory-tool.js')).memoryTool(service, scopes),
+  });
 }

@@ -1,13 +1,12 @@
 /**
  * The `memory` tool as the registry knows it before it is called: its facts and the JSON
  * schema of its arguments. Its code (memory-tool.ts, with the zod schema this mirrors)
- * loads on its first call, so a turn that does not use memory loads neither it nor zod.
+ * loads on its first call (agent.ts registers it), so a turn that does not use memory
+ * loads neither it nor zod.
  * test/agent/memory-tool-info.test.ts checks both against the tool.
  */
 import type { ToolSpec } from '../llm/types.js';
-import type { LongTermMemory } from '../memory/api.js';
 import { CATEGORIES } from '../memory/types.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolInfo } from '../tools/types.js';
 
 export const MEMORY_TOOL_INFO: ToolInfo = {
@@ -57,19 +56,3 @@ export const MEMORY_TOOL_PARAMETERS: ToolSpec['parameters'] = {
   },
   required: ['action'],
 };
-
-/**
- * Registers the `memory` tool over `service` on `registry`, its code loaded on first
- * use; `scopes(cwd)` names the scopes of the workspace a call runs in.
- */
-export function registerMemoryTool(
-  registry: ToolRegistry,
-  service: LongTermMemory,
-  scopes: (cwd: string) => string[],
-): void {
-  registry.registerLazy({
-    info: MEMORY_TOOL_INFO,
-    parameters: () => MEMORY_TOOL_PARAMETERS,
-    load: async () => (await import('./memory-tool.js')).memoryTool(service, scopes),
-  });
-}

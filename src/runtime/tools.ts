@@ -4,7 +4,7 @@
  * typo is a usage error naming the closest tools, not a rule that never matches).
  */
 
-import { registerMemoryTool } from '../agent/memory-tool-info.js';
+import { registerMemoryTool } from '../agent/agent.js';
 import { configuredSecrets } from '../config/secrets.js';
 import { didYouMean } from '../config/suggest.js';
 import type { TeaConfig } from '../config/types.js';

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { registerMemoryTool } from '../../src/agent/agent.js';
 import { memoryTool } from '../../src/agent/memory-tool.js';
-import {
-  MEMORY_TOOL_INFO,
-  MEMORY_TOOL_PARAMETERS,
-  registerMemoryTool,
-} from '../../src/agent/memory-tool-info.js';
+import { MEMORY_TOOL_INFO, MEMORY_TOOL_PARAMETERS } from '../../src/agent/memory-tool-info.js';
 import type { LongTermMemory } from '../../src/memory/api.js';
 import { infoOf } from '../../src/tools/builtin/catalogue.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
