@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/random-id.js';
 import type { ApprovalDecision } from './events.js';
 
 export type Reply =

@@ -4,9 +4,10 @@
  * up to `waitMs`, and then refuses with a message that names the session, the
  * process holding it and what to do; a lease whose process is gone is taken over.
  */
-import { randomUUID } from 'node:crypto';
+
 import { duration } from '../llm/timers.js';
 import { type Lease, type LeaseOwner, type Store, thisProcess } from '../store/index.js';
+import { randomUUID } from '../util/random-id.js';
 import type { AgentEvent } from './events.js';
 
 export interface LeaseSettings {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { formatInstructions, loadInstructions } from '../context/instructions.js';
 import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
@@ -7,6 +6,7 @@ import type { Message } from '../llm/types.js';
 import type { SessionRow } from '../store/index.js';
 import { type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
 import type { ClientFs } from '../tools/types.js';
+import { randomUUID } from '../util/random-id.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import { SessionContext, type Settled } from './context.js';

@@ -4,6 +4,7 @@ import { type ToolCallOutcome, type ToolCallRecord, toolContent } from '../store
 import { loadForTitles, toolKind, toolTitle } from '../tools/call-info.js';
 import { runTool, type ToolRunStatus } from '../tools/run.js';
 import { Channel } from '../util/channel.js';
+import { monotonicMs } from '../util/monotonic.js';
 import { authorize } from './approval.js';
 import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent } from './events.js';
@@ -223,7 +224,7 @@ async function runOne(
           },
         }),
       onStart: () => {
-        started = performance.now();
+        started = monotonicMs();
         emit(record.move('running', { startedAt: Date.now() }));
       },
     },
@@ -235,7 +236,7 @@ async function runOne(
     record.move(OUTCOME[r.status], {
       content: toolContent(output, images),
       finishedAt: Date.now(),
-      ...(ran ? { durationMs: Math.round(performance.now() - started) } : {}),
+      ...(ran ? { durationMs: Math.round(monotonicMs() - started) } : {}),
     }),
   );
 }

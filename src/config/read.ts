@@ -2,9 +2,9 @@
  * Reading and validating one config file. Loaded lazily (it pulls in the YAML
  * parser and the schema), only when a config file exists.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { sha256Hex } from '../util/node-crypto.js';
 import { ConfigError, displayPath } from './errors.js';
 import { issuesToError } from './issues.js';
 import { fileSchema, type RawFile } from './schema.js';
@@ -112,30 +112,44 @@ export function parseYaml(text: string, file: string): unknown {
 /** The yaml package's default: aliases may expand into at most this many nodes (per alias). */
 const MAX_ALIAS_COUNT = 100;
 
-/** One config file as read: its validated settings and the SHA-256 of the exact bytes parsed. */
+/** One config file as read: its validated settings and the SHA-256 of the exact bytes parsed (made when first read). */
 export interface ConfigSource {
   raw: RawFile;
-  sha256: string;
+  readonly sha256: string;
 }
 
 /**
- * Reads, parses and validates one config file, hashing the very bytes it parses
- * (project trust is keyed by that hash). With `optional`, a missing file gives undefined.
+ * Reads, parses and validates one config file (or `bytes`, when the caller read it
+ * already); its SHA-256 (project trust is keyed by it) is made from the very bytes
+ * parsed, when first asked for. With `optional`, a missing file gives undefined.
  */
-export function readConfigSource(file: string, opts: { optional?: boolean } = {}): ConfigSource | undefined {
-  if (opts.optional && !existsSync(file)) return undefined;
-  let bytes: Buffer;
-  try {
-    if (statSync(file).isDirectory()) throw new Error('it is a directory');
-    bytes = readFileSync(file);
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new ConfigError(`${displayPath(file)}: cannot read the config file: ${reason}.`, { file });
+export function readConfigSource(
+  file: string,
+  opts: { optional?: boolean; bytes?: Buffer } = {},
+): ConfigSource | undefined {
+  let bytes = opts.bytes;
+  if (bytes === undefined) {
+    if (opts.optional && !existsSync(file)) return undefined;
+    try {
+      if (statSync(file).isDirectory()) throw new Error('it is a directory');
+      bytes = readFileSync(file);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ConfigError(`${displayPath(file)}: cannot read the config file: ${reason}.`, { file });
+    }
   }
   const raw = parseYaml(bytes.toString('utf8'), file);
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) throw issuesToError(file, raw, parsed.error.issues);
-  return { raw: parsed.data, sha256: createHash('sha256').update(bytes).digest('hex') };
+  const read = bytes;
+  let hash: string | undefined;
+  return {
+    raw: parsed.data,
+    get sha256() {
+      hash ??= sha256Hex(read);
+      return hash;
+    },
+  };
 }
 
 /**

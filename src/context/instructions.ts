@@ -4,10 +4,18 @@
  * the outermost directory to the innermost (the closest file comes last and wins
  * on conflicts). Missing, unreadable and binary files are skipped silently.
  */
-import { statSync } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { close, fstat, open, read, realpath as realpathCb, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+
+// node:fs's callback API, promisified: node:fs/promises (and the stream and readline
+// modules it loads, ~2 ms) stays out of a prompt's path.
+const realpath = promisify(realpathCb);
+const openFile = promisify(open);
+const statFd = promisify(fstat);
+const readFd = promisify(read);
+const closeFd = promisify(close);
 
 export interface Instruction {
   /** Absolute path of the file; `''` for a note about skipped files. */
@@ -201,15 +209,15 @@ interface ReadResult {
  * or not UTF-8 text (NUL bytes or invalid sequences).
  */
 async function readText(file: string, limit: number): Promise<ReadResult | undefined> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let fd: number | undefined;
   try {
-    handle = await open(file, 'r');
-    const info = await handle.stat();
+    fd = await openFile(file, 'r');
+    const info = await statFd(fd);
     if (!info.isFile()) return undefined;
     // Read a few extra bytes so a cap landing inside a character can be detected as such.
     const want = Math.min(info.size, limit + 4);
     const buffer = Buffer.alloc(want);
-    const { bytesRead } = await handle.read(buffer, 0, want, 0);
+    const bytesRead = want === 0 ? 0 : (await readFd(fd, buffer, 0, want, 0)).bytesRead;
     const bytes = buffer.subarray(0, bytesRead);
     if (bytes.includes(0)) return undefined;
     const kept = bytesRead > limit ? bytes.subarray(0, utf8Boundary(bytes, limit)) : bytes;
@@ -218,7 +226,7 @@ async function readText(file: string, limit: number): Promise<ReadResult | undef
   } catch {
     return undefined;
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== undefined) await closeFd(fd).catch(() => undefined);
   }
 }
 

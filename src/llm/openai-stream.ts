@@ -2,7 +2,7 @@
  * Turns OpenAI chat-completion chunks (or one whole completion) into deltas.
  * Pure state, no I/O: `handle` each parsed chunk, then `end` once the stream is over.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/random-id.js';
 import { LlmError } from './errors.js';
 import { parseToolArgs } from './json.js';
 import { ThinkTagSplitter } from './think-tags.js';

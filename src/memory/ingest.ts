@@ -11,7 +11,7 @@
  * their frames; anything unclear is new. A wrong "new" costs a little ranking, a
  * wrong "update" would hide a fact.
  */
-import { nodeCrypto } from '../store/node-crypto.js';
+import { nodeCrypto } from '../util/node-crypto.js';
 import { cosine } from './embed.js';
 import type { ExtractedMemory } from './extract.js';
 import type { Judgement } from './judge.js';

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import type * as SqliteVec from 'sqlite-vec';
 import { StoreError } from '../store/errors.js';
-import { nodeCrypto } from '../store/node-crypto.js';
 import { packageFile } from '../store/package-file.js';
+import { nodeCrypto } from '../util/node-crypto.js';
 import { CATEGORIES, type Category, type Memory, type Priority } from './types.js';
 
 /** Fields `update` may change; a content change clears the stored embedding. */

@@ -3,7 +3,7 @@
  * entry point under the runtime's mode, rules and roots — where nobody can answer an
  * ask — then the runner (time limit, truncation, `[ERROR]` hints).
  */
-import { randomUUID } from 'node:crypto';
+
 import { authorizeCall, callLabel, letItRun } from '../tools/authorize.js';
 import {
   type PermissionDecision,
@@ -14,6 +14,7 @@ import {
 import type { ToolRegistry } from '../tools/registry.js';
 import { runTool, type ToolRunStatus } from '../tools/run.js';
 import type { Tool } from '../tools/types.js';
+import { randomUUID } from '../util/random-id.js';
 
 export interface DirectRunOptions {
   tools: ToolRegistry;

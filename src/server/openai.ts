@@ -4,11 +4,12 @@
  * its tools, under the server's permission mode with approvals denied (nobody
  * can answer them here). A client that disconnects cancels its turn.
  */
-import { randomUUID } from 'node:crypto';
+
 import type { Context } from 'hono';
 import type { AgentEvent, StopReason } from '../agent/events.js';
 import type { Agent, Session } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
+import { randomUUID } from '../util/random-id.js';
 import { whileAborted } from './abort.js';
 import { apiError } from './errors.js';
 import { IdleSessions, keptAfter } from './idle-sessions.js';

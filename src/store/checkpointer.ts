@@ -9,7 +9,7 @@
  * checkpoints again as before.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { sqliteAddon } from './sqlite-addon.js';
 
@@ -75,6 +75,9 @@ export function checkpointInBackground(
   opts: { intervalMs?: number; onError?: (message: string) => void } = {},
 ): BackgroundCheckpoints {
   const addon = sqliteAddon();
+  // Loaded here: node:worker_threads costs ~3.5 ms to load, which a run that never
+  // checkpoints in the background (tea -p) need not pay.
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads;
   const worker = new Worker(WORKER, {
     eval: true,
     workerData: {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
+import { randomUUID } from '../util/random-id.js';
 import type { Clock } from './clock.js';
 import { StoreError, sqliteCode } from './errors.js';
-import { nodeCrypto } from './node-crypto.js';
 import { optionalIndex, optionalText, requireText } from './validate.js';
 
 export interface SessionRow {
@@ -109,7 +109,7 @@ export class SessionRepo {
   }
 
   create(input: CreateSessionInput): SessionRow {
-    const id = input.id === undefined ? nodeCrypto().randomUUID() : requireText(input.id, 'session id');
+    const id = input.id === undefined ? randomUUID() : requireText(input.id, 'session id');
     const now = this.now();
     const record: SessionRecord = {
       id,

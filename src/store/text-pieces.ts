@@ -10,11 +10,11 @@
  */
 import type Database from 'better-sqlite3';
 import type { Part } from '../llm/types.js';
+import { randomUUID } from '../util/random-id.js';
 import { textSlices } from '../util/slices.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import type { Clock } from './clock.js';
 import { StoreError } from './errors.js';
-import { nodeCrypto } from './node-crypto.js';
 
 /** Text parts longer than this are stored in pieces. */
 export const PIECES_ABOVE_CHARS = 256 * 1024;
@@ -80,7 +80,7 @@ export class TextPieces {
           stored.push(part);
           continue;
         }
-        const id = nodeCrypto().randomUUID();
+        const id = randomUUID();
         ids.push(id);
         const at = this.now();
         let idx = 0;

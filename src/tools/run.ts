@@ -2,7 +2,6 @@
  * Running one tool call: validate, execute with a time limit and the user's cancel
  * signal, and turn every outcome into a model-readable result. Never throws.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { ImagePart, ToolCallPart } from '../llm/types.js';
 import { formatSeconds, whenAborted, withTimeout } from './abort.js';
@@ -225,6 +224,8 @@ async function truncateToFile(output: string, maxChars: number, ctx: ToolContext
   if (!ctx.outputDir) return truncateHeadTail(output, maxChars);
   const file = savedOutputPath(ctx.outputDir, ctx.callId);
   try {
+    // Loaded here, not at start: node:fs/promises is ~2 ms a run without long outputs need not pay.
+    const { mkdir, writeFile } = await import('node:fs/promises');
     await mkdir(ctx.outputDir, { recursive: true });
     await writeFile(file, output);
   } catch {

@@ -25,9 +25,10 @@ describe('the validated-config cache', () => {
     expect(statSync(dir()).mode & 0o777).toBe(0o700);
 
     // Proof that the entry is what the next command reads: change it behind tea's back.
-    const raw = JSON.parse(readFileSync(cached, 'utf8'));
-    raw.agent.max_iterations = 9;
-    writeFileSync(cached, JSON.stringify(raw));
+    const held = JSON.parse(readFileSync(cached, 'utf8'));
+    expect(held.text).toBe(readFileSync(file, 'latin1'));
+    held.raw.agent.max_iterations = 9;
+    writeFileSync(cached, JSON.stringify(held));
     expect((await tea(['config'])).stdout).toMatch(/max_iterations: 9\n/);
 
     // Any edit to the file is validated afresh, and replaces the entry.
@@ -50,7 +51,21 @@ describe('the validated-config cache', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/max_iterations: 7\n/);
     expect(
-      JSON.parse(readFileSync(path.join(dir(), entries()[0] as string), 'utf8')).agent.max_iterations,
+      JSON.parse(readFileSync(path.join(dir(), entries()[0] as string), 'utf8')).raw.agent.max_iterations,
     ).toBe(7);
+  });
+
+  it('is trusted only for the exact text it holds, whatever its name says', async () => {
+    const file = path.join(t.ctx.home, 'config.yaml');
+    writeFileSync(file, 'agent:\n  max_iterations: 7\n');
+    expect((await tea(['config'])).stdout).toMatch(/max_iterations: 7\n/);
+    const cached = path.join(dir(), entries()[0] as string);
+    // An entry under the right name whose text is not the file's (as a hash collision would
+    // make) is not used: the file is validated afresh.
+    const held = JSON.parse(readFileSync(cached, 'utf8'));
+    held.text = held.text.replace('7', '8');
+    held.raw.agent.max_iterations = 8;
+    writeFileSync(cached, JSON.stringify(held));
+    expect((await tea(['config'])).stdout).toMatch(/max_iterations: 7\n/);
   });
 });

@@ -58,6 +58,12 @@ describe('tea -p loads tool families on first use', () => {
     expect(r.cov.present).toContain('src/tools/builtin/exec.ts');
     expect(builtinRan(r.cov)).toEqual([]);
     expect(r.cov.builtins).not.toContain('node:child_process');
+    // Nor Node modules it has no use for before a tool runs: ids come from /dev/urandom and the
+    // config file's hash is made only for project trust (crypto, ~4 ms), the background
+    // checkpointer is for long-running faces (worker_threads, ~3.5 ms), instruction files are
+    // read through the callback API (fs/promises, ~2 ms), and times come from process.hrtime.
+    for (const unused of ['node:crypto', 'node:worker_threads', 'node:fs/promises', 'node:perf_hooks'])
+      expect(r.cov.builtins).not.toContain(unused);
     // Nor zod's classic API (its classes take several ms to set up; the session state
     // uses zod/mini), nor the memory tool's code (registered by its facts).
     const zodClassic = (paths: Set<string>) => [...paths].filter((s) => ZOD_CLASSIC.test(s));
