@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Session, StopReason } from '../agent/index.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import { notACommand } from './bare-words.js';
@@ -7,7 +9,17 @@ import { refusalLine, refusalOf } from './refusals.js';
 import { jsonRenderer, type Renderer, streamJsonRenderer, textRenderer } from './render.js';
 import { cliRuntime, pickSession } from './runtime.js';
 
+/**
+ * Piped stdin, whole. Read from fd 0 directly: `process.stdin` would first build a
+ * stream for it (loading Node's file streams, ~2 ms, for /dev/null too). A pipe its
+ * writer made non-blocking cannot be read that way (EAGAIN): that one is read as a stream.
+ */
 async function readStdin(): Promise<string> {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
@@ -18,7 +30,7 @@ async function readStdin(): Promise<string> {
  * text). Words given without -p are only an instruction for piped text (bare-words.ts).
  */
 async function promptText(words: string[], flags: PromptFlags): Promise<string> {
-  const piped = process.stdin.isTTY ? '' : (await readStdin()).trim();
+  const piped = isatty(0) ? '' : (await readStdin()).trim();
   if (!flags.print && words.length > 0 && !piped) throw notACommand(words);
   const text = [words.join(' ').trim(), piped].filter(Boolean).join('\n\n');
   if (!text) throw new UsageError('no prompt: pass one (tea -p "…") or pipe it on stdin');
