@@ -58,3 +58,13 @@ export function randomUUID(): string {
     `${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`
   );
 }
+
+/** `bytes` random bytes in hex (temporary file names). */
+export function randomHex(bytes: number): string {
+  let out = '';
+  while (out.length < bytes * 2) {
+    const b = take16();
+    for (let i = 0; i < 16 && out.length < bytes * 2; i++) out += HEX[b[i]!];
+  }
+  return out;
+}

@@ -39,3 +39,12 @@ describe('random ids', () => {
     expect(fill).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('random hex', () => {
+  it('has two digits per byte, across the pool, and differs call to call', async () => {
+    const { randomHex } = await import('../../src/util/random-id.js');
+    for (const n of [1, 6, 16, 40]) expect(randomHex(n)).toMatch(new RegExp(`^[0-9a-f]{${n * 2}}$`));
+    const seen = new Set(Array.from({ length: 2000 }, () => randomHex(6)));
+    expect(seen.size).toBe(2000);
+  });
+});

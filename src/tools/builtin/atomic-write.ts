@@ -1,7 +1,7 @@
 /** Writing a file so readers see the old or the new content, never half of it. */
-import { randomBytes } from 'node:crypto';
 import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { randomHex } from '../../util/random-id.js';
 import type { ToolContext } from '../types.js';
 
 /** Marks the temporary files this module creates (tests look for leftovers by it). */
@@ -9,7 +9,7 @@ export const TEMP_MARKER = '.tea-tmp-';
 
 /** A fresh temporary path next to `abs` (same directory, so a rename is atomic). */
 export function tempPathFor(abs: string): string {
-  return join(dirname(abs), `.${basename(abs)}${TEMP_MARKER}${randomBytes(6).toString('hex')}`);
+  return join(dirname(abs), `.${basename(abs)}${TEMP_MARKER}${randomHex(6)}`);
 }
 
 export interface AtomicWriteOptions {
