@@ -1,6 +1,7 @@
 import { costUsd } from '../llm/cost.js';
 import { LlmError } from '../llm/errors.js';
 import type { FinishReason, ImagePart, Message, Part, ToolCallPart } from '../llm/types.js';
+import type { ToolCallRecord } from '../store/tool-record.js';
 import { activeToolNames, preloadBudget, toolsMentioned } from '../tools/loading.js';
 import { headAndTail } from '../util/head-tail.js';
 import { yieldToEventLoop } from '../util/yield.js';
@@ -10,7 +11,7 @@ import type { AgentEvent, StopReason } from './events.js';
 import { loadTools } from './host.js';
 import type { ModelUsage } from './record.js';
 import { TurnStopped } from './stop.js';
-import { executeToolCalls } from './tool-exec.js';
+import { executeToolCalls, pendingRecords } from './tool-exec.js';
 import type { Turn, TurnState } from './turn.js';
 
 export interface TurnInput {
@@ -30,6 +31,8 @@ export interface TurnResult {
 interface StepResult {
   text: string;
   calls: ToolCallPart[];
+  /** The calls' `pending` records, stored with the step's message. */
+  pending: ToolCallRecord[];
   finish?: FinishReason;
   error?: LlmError;
   cancelled: boolean;
@@ -109,7 +112,7 @@ export async function* runTurn(
       break;
     }
 
-    const outcome = yield* executeToolCalls(turn, { turnId, doom, activeTools }, step.calls);
+    const outcome = yield* executeToolCalls(turn, { turnId, doom, activeTools }, step.calls, step.pending);
     state.history.push({ role: 'tool', parts: outcome.results });
     if (outcome.stop) {
       reason = outcome.stop;
@@ -153,10 +156,10 @@ async function* streamStep(
   // The call's usage, one entry per model (a fallback mid-call adds one), recorded with its message.
   const usage: ModelUsage[] = [];
   let recorded = false;
-  const record = (final: Part[], status: 'complete' | 'partial'): void => {
+  const record = (final: Part[], status: 'complete' | 'partial', pending: ToolCallRecord[] = []): void => {
     recorded = true;
     state.usage.add(usage);
-    state.recorder.record({ type: 'step', turnId, parts: final, status, usage });
+    state.recorder.record({ type: 'step', turnId, parts: final, status, usage, calls: pending });
   };
   const draft = (): void => {
     state.recorder.record({ type: 'draft', turnId, parts });
@@ -267,9 +270,10 @@ async function* streamStep(
     // An interrupted stream keeps its text but not half-received tool calls.
     if (!complete) calls = [];
     const final = parts();
-    record(final, complete ? 'complete' : 'partial');
+    const pending = await pendingRecords(turn, turnId, calls);
+    record(final, complete ? 'complete' : 'partial', pending);
     if (final.length > 0) state.history.push({ role: 'assistant', parts: final });
-    return { text, calls, finish, error, cancelled };
+    return { text, calls, pending, finish, error, cancelled };
   } finally {
     // The consumer stopped reading mid-step: still keep what was streamed and what it cost.
     if (!recorded) record(parts(), 'partial');

@@ -42,10 +42,21 @@ export type RecordEvent =
   | { type: 'draft'; turnId: string; parts: () => Part[] }
   /**
    * A model call ended: its assistant message (none when it produced nothing;
-   * `partial` when it was cut off) and its usage. Stored before the next step starts.
+   * `partial` when it was cut off), its usage and the records of the tool calls it
+   * asked for (`pending`), stored together (one transaction) before any of them runs.
    */
-  | { type: 'step'; turnId: string; parts: Part[]; status: 'complete' | 'partial'; usage: ModelUsage[] }
-  /** A tool call changed state; an ended call's record carries the result the transcript gets. */
+  | {
+      type: 'step';
+      turnId: string;
+      parts: Part[];
+      status: 'complete' | 'partial';
+      usage: ModelUsage[];
+      calls: ToolCallRecord[];
+    }
+  /**
+   * A tool call changed state after it was received (its `pending` record came with
+   * its step); an ended call's record carries the result the transcript gets.
+   */
   | { type: 'tool_update'; record: ToolCallRecord };
 
 /**

@@ -2,8 +2,9 @@
  * The one writer of a session's turns: turns the loop's record events into store
  * writes. User messages are appended (a pasted megabyte a piece at a time); the
  * streaming assistant message is checkpointed by a `DraftWriter` and finished, with
- * its model call's usage, in one transaction; each tool-call transition updates its
- * row, and an ended call's result is appended in the same transaction as its row.
+ * its model call's usage and the rows of the tool calls it asks for, in one
+ * transaction; each later tool-call transition updates its row, and an ended call's
+ * result is appended in the same transaction as its row.
  */
 import type { Store } from '../store/index.js';
 import { isFinished } from '../store/tool-record.js';
@@ -37,6 +38,7 @@ export class SessionRecorder implements TurnRecorder {
         store.db.transaction(() => {
           for (const u of e.usage) store.usage.record(usageRow(sessionId, e.turnId, u));
           draft.finish(e.parts, e.status);
+          for (const r of e.calls) store.toolCalls.save(sessionId, r);
         })();
         return;
       }

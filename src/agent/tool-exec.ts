@@ -69,7 +69,8 @@ class CallRecord {
 }
 
 /**
- * Runs one model response's tool calls. Every call is `pending` first; consecutive
+ * Runs one model response's tool calls. Every call is `pending` first (`pending`
+ * holds their records, stored with the response's message); consecutive
  * concurrency-safe calls then run together (at most `maxParallel` at once); every
  * other call runs alone, in order. Between serial steps it checks for cancellation
  * and steering; every call ends with a recorded result, so call/result pairs stay
@@ -79,21 +80,11 @@ export async function* executeToolCalls(
   turn: Turn,
   step: ToolStep,
   calls: readonly ToolCallPart[],
+  pending: readonly ToolCallRecord[],
 ): AsyncGenerator<AgentEvent, ToolExecOutcome> {
   const { state } = turn;
-  // The calls' tools load first: a call's title (shown from `pending` on) names its subject.
-  await loadForTitles(
-    turn.services.tools,
-    calls.map((c) => c.name),
-  );
-  const createdAt = Date.now();
-  const records = calls.map(
-    (call) => new CallRecord(state.recorder, pendingRecord(turn, step.turnId, call, createdAt)),
-  );
-  for (const r of records) {
-    state.recorder.record({ type: 'tool_update', record: r.current });
-    yield { type: 'tool_update', record: r.current };
-  }
+  const records = pending.map((record) => new CallRecord(state.recorder, record));
+  for (const r of records) yield { type: 'tool_update', record: r.current };
   let stop: ToolExecOutcome['stop'];
   let stopMessage: string | undefined;
   let i = 0;
@@ -126,6 +117,24 @@ export async function* executeToolCalls(
     i += batch.length;
   }
   return { results: records.map((r) => resultPart(r.current)), stop, stopMessage };
+}
+
+/** The `pending` records of a model response's calls, in its order (recorded with its message). */
+export async function pendingRecords(
+  turn: Turn,
+  turnId: string,
+  calls: readonly ToolCallPart[],
+): Promise<ToolCallRecord[]> {
+  const { tools } = turn.services;
+  // The calls' tools load first: a call's title (shown from `pending` on) names its subject.
+  if (calls.some((c) => !tools.loaded(c.name))) {
+    await loadForTitles(
+      tools,
+      calls.map((c) => c.name),
+    );
+  }
+  const createdAt = Date.now();
+  return calls.map((call) => pendingRecord(turn, turnId, call, createdAt));
 }
 
 function pendingRecord(turn: Turn, turnId: string, call: ToolCallPart, createdAt: number): ToolCallRecord {

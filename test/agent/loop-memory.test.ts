@@ -38,7 +38,11 @@ class MemoryRecorder implements TurnRecorder {
     }
     this.events.push(e);
     if (e.type === 'message') this.log.push(`user`);
-    if (e.type === 'step') this.log.push(`assistant:${e.status}`);
+    if (e.type === 'step') {
+      // The step's calls come with its message (one write): received, none run yet.
+      const calls = e.calls.map((c) => `${c.name}:${c.state}`).join(',');
+      this.log.push(`assistant:${e.status}${calls ? ` calls:${calls}` : ''}`);
+    }
     if (e.type === 'tool_update') this.log.push(`tool:${e.record.name}:${e.record.state}`);
   }
 }
@@ -180,9 +184,7 @@ describe('the loop with an in-memory recorder (no SQLite)', () => {
     expect(recorder.log).toEqual([
       'user',
       'request',
-      'assistant:complete',
-      'tool:echo:pending',
-      'tool:write_note:pending',
+      'assistant:complete calls:echo:pending,write_note:pending',
       'tool:echo:running',
       'tool:echo:completed',
       'tool:write_note:denied',
@@ -194,7 +196,11 @@ describe('the loop with an in-memory recorder (no SQLite)', () => {
     const states = events.flatMap((e) =>
       e.type === 'tool_update' ? [`${e.record.name}:${e.record.state}`] : [],
     );
-    expect(states).toEqual(recorder.log.filter((l) => l.startsWith('tool:')).map((l) => l.slice(5)));
+    expect(states).toEqual([
+      'echo:pending',
+      'write_note:pending',
+      ...recorder.log.filter((l) => l.startsWith('tool:')).map((l) => l.slice(5)),
+    ]);
     // Usage: one entry per model call, totalled once.
     const steps = recorder.events.filter((e) => e.type === 'step');
     expect(steps.map((s) => (s.type === 'step' ? s.usage.map((u) => u.usage) : []))).toEqual([
