@@ -56,6 +56,7 @@ const COLUMNS = 'id, session_id, seq, turn_id, role, parts, status, created_at';
 
 export class MessageRepo {
   private readonly insertStmt;
+  private readonly seqStmt;
   private readonly touchStmt;
   private readonly updateStmt;
   private readonly getStmt;
@@ -70,13 +71,16 @@ export class MessageRepo {
     db: Database.Database,
     private readonly now: Clock,
   ) {
-    // One statement picks the next seq and inserts, so seq stays gap-free and unique.
-    this.insertStmt = db.prepare<AppendInput, { id: number; seq: number }>(
+    // One statement picks the next seq and inserts, so seq stays gap-free and unique (a
+    // write from its first step: the lock is taken before MAX(seq) is read). A subquery
+    // in VALUES, not INSERT … SELECT FROM messages nor RETURNING: each of those copies
+    // the row through a temporary table, which costs more than reading the seq back.
+    this.insertStmt = db.prepare<AppendInput, void>(
       `INSERT INTO messages (session_id, seq, turn_id, role, parts, status, created_at)
-       SELECT @sessionId, COALESCE(MAX(seq), 0) + 1, @turnId, @role, @parts, @status, @now
-       FROM messages WHERE session_id = @sessionId
-       RETURNING id, seq`,
+       VALUES (@sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),
+               @turnId, @role, @parts, @status, @now)`,
     );
+    this.seqStmt = db.prepare<[number | bigint], number>('SELECT seq FROM messages WHERE id = ?').pluck();
     this.touchStmt = db.prepare<[number, string], void>('UPDATE sessions SET updated_at = ? WHERE id = ?');
     this.updateStmt = db.prepare<{ id: number; parts: string | null; status: MessageStatus | null }, void>(
       `UPDATE messages SET parts = COALESCE(@parts, parts), status = COALESCE(@status, status)
@@ -92,8 +96,6 @@ export class MessageRepo {
     this.lastTurnStmt = db.prepare<[string], MessageRecord>(
       `SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND role != 'tool' ORDER BY seq DESC LIMIT 1`,
     );
-    // IMMEDIATE takes the write lock up front, so another process cannot slip in between
-    // reading MAX(seq) and inserting.
     this.searchStmt = db.prepare<{ pattern: string; limit: number }, MessageRecord>(
       `SELECT ${COLUMNS} FROM messages WHERE id IN (
          SELECT id FROM messages WHERE parts LIKE @pattern ESCAPE '\\'
@@ -104,11 +106,16 @@ export class MessageRepo {
     );
     this.pieces = new TextPieces(db, now);
     const tx = db.transaction((input: AppendInput, pieces: readonly string[]) => {
-      const inserted = this.insertStmt.get(input);
-      if (inserted !== undefined) this.pieces.link(inserted.id, pieces);
+      const rowid = this.insertStmt.run(input).lastInsertRowid;
+      const seq = this.seqStmt.get(rowid);
+      if (seq === undefined) return undefined;
+      const id = Number(rowid);
+      this.pieces.link(id, pieces);
       this.touchStmt.run(input.now, input.sessionId);
-      return inserted;
+      return { id, seq };
     });
+    // IMMEDIATE takes the write lock up front, so another process cannot slip in between
+    // reading MAX(seq) and inserting.
     this.appendTx = tx.immediate;
   }
 

@@ -76,6 +76,7 @@ const PICK_ORDER = 'ORDER BY (finished_at IS NULL) DESC, id DESC LIMIT 1';
 export class ToolCallRepo {
   private readonly insertStmt;
   private readonly moveStmt;
+  private readonly advanceStmt;
   private readonly finishStmt;
   private readonly findStmt;
   private readonly findInSessionStmt;
@@ -96,6 +97,12 @@ export class ToolCallRepo {
     this.moveStmt = db.prepare<[Transition], void>(
       `UPDATE tool_calls SET status = @state, output = @output, started_at = COALESCE(@startedAt, started_at),
               finished_at = @finishedAt, duration_ms = @durationMs
+       WHERE session_id = @sessionId AND call_id = @callId AND finished_at IS NULL`,
+    );
+    // A call that has not ended changes only its state and start time: its other
+    // columns (and the index of unfinished calls) stay as they are, one page written.
+    this.advanceStmt = db.prepare<[Transition], void>(
+      `UPDATE tool_calls SET status = @state, started_at = COALESCE(@startedAt, started_at)
        WHERE session_id = @sessionId AND call_id = @callId AND finished_at IS NULL`,
     );
     this.finishStmt = db.prepare<
@@ -140,7 +147,8 @@ export class ToolCallRepo {
       finishedAt: finished ? (record.finishedAt ?? this.now()) : null,
       durationMs: finished ? (record.durationMs ?? null) : null,
     };
-    if (this.moveStmt.run(transition).changes > 0) return;
+    const update = finished ? this.moveStmt : this.advanceStmt;
+    if (update.run(transition).changes > 0) return;
     this.insert(sessionId, record, transition);
   }
 
