@@ -5,6 +5,7 @@
  * and runs summaries on the cheap model in the background when L2 overflows.
  */
 import { buildContext } from '../context/build.js';
+import { BuildMemo } from '../context/memo.js';
 import type { ToolCallRecord } from '../context/summarize.js';
 import { estimateMessages, estimateText, type TokenCalibrator } from '../context/tokens.js';
 import type { BuildResult, HistoryPair, Summaries } from '../context/types.js';
@@ -152,6 +153,8 @@ export class SessionContext {
   memories = '';
   /** Background summaries that landed since the last request (reported as compactions). */
   private landed: Array<{ tokensBefore: number; tokensAfter: number }> = [];
+  /** Work kept from one request's context to the next (each step only adds to the transcript). */
+  private readonly memo = new BuildMemo();
 
   constructor(private readonly opts: SessionContextOptions) {
     const state = sessionState(opts.store, opts.sessionId);
@@ -196,6 +199,7 @@ export class SessionContext {
         trimAt: thresholdsFor(info).compressAt,
       },
       this.opts.calibrator.estimator(info.model),
+      this.memo,
     );
   }
 

@@ -13,6 +13,7 @@
 import type { Message } from '../llm/types.js';
 import { renderDigests, renderFullPair, renderSummaries, renderSystem } from './format.js';
 import { messageText, prepareRecent } from './l1.js';
+import type { BuildMemo } from './memo.js';
 import { digestOf, selectPairs } from './relevance.js';
 import { type Layer, makeWork, progressiveTrim } from './trim.js';
 import type { Budget, BuildResult, ContextInput, HistoryPair, MessageEstimator } from './types.js';
@@ -29,16 +30,25 @@ interface Entry {
   group?: number;
 }
 
-export function buildContext(input: ContextInput, budget: Budget, estimate: MessageEstimator): BuildResult {
-  const entries: Entry[] = [{ message: renderSystem(input), layer: 'system' }];
+/**
+ * The messages of one model call. `memo` (one per session) keeps work from the
+ * previous call of the same session; the result is the same with or without it.
+ */
+export function buildContext(
+  input: ContextInput,
+  budget: Budget,
+  estimate: MessageEstimator,
+  memo?: BuildMemo,
+): BuildResult {
+  const system = memo ? memo.systemMessage(input) : renderSystem(input);
+  const entries: Entry[] = [{ message: system, layer: 'system' }];
   for (const message of renderSummaries(input.summaries)) entries.push({ message, layer: 'summary' });
-  const recent = prepareRecent(input.recent);
+  const recent = memo ? memo.recent.prepare(input.recent) : prepareRecent(input.recent);
   const history = historyEntries(lastUserText(recent), input.pairs);
   entries.push(...history.entries);
-  for (const message of recent) entries.push({ message, layer: 'recent' });
 
   const limit = budgetLimit(budget);
-  const work = makeWork(entries, limit, estimate);
+  const work = makeWork(entries, limit, estimate, recent);
   const tokensBefore = work.total;
   const trimmed = work.total > limit ? progressiveTrim(work) : [];
 
@@ -46,6 +56,7 @@ export function buildContext(input: ContextInput, budget: Budget, estimate: Mess
   let pairsFull = 0;
   let pairsDigest = 0;
   for (const slot of work.slots) {
+    if (slot.layer === 'recent') break; // L1 comes last
     if (slot.message.role !== 'user') continue;
     if (slot.layer === 'pair-full') pairsFull++;
     if (slot.layer === 'pair-digest') pairsDigest = history.digests;

@@ -251,7 +251,13 @@ export class TokenCalibrator {
 
   /** A calibrated estimator for one model; it follows later observations. */
   estimator(model: string): MessageEstimator {
-    return (message) => Math.ceil(estimateMessage(message) * this.factor(model));
+    // The model's entry once it exists (observations change it in place): one lookup,
+    // not one per message of a long transcript.
+    let entry = this.models.get(model);
+    return (message) => {
+      entry ??= this.models.get(model);
+      return Math.ceil(estimateMessage(message) * (entry?.factor ?? 1));
+    };
   }
 
   toJSON(): CalibratorState {

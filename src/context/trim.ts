@@ -33,17 +33,25 @@ export interface Work {
   cut?: LastMessageCut;
 }
 
+/** The working list of `entries`, then the `recent` messages (layer `recent`). */
 export function makeWork(
   entries: Array<{ message: Message; layer: Layer; group?: number }>,
   limit: number,
   estimate: MessageEstimator,
+  recent: readonly Message[] = [],
 ): Work {
   let total = 0;
-  const slots = entries.map((e): Slot => {
+  const slots: Slot[] = [];
+  for (const e of entries) {
     const tokens = estimate(e.message);
     total += tokens;
-    return { message: e.message, tokens, layer: e.layer, group: e.group ?? -1 };
-  });
+    slots.push({ message: e.message, tokens, layer: e.layer, group: e.group ?? -1 });
+  }
+  for (const message of recent) {
+    const tokens = estimate(message);
+    total += tokens;
+    slots.push({ message, tokens, layer: 'recent', group: -1 });
+  }
   return { slots, total, limit, estimate };
 }
 
