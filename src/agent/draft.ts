@@ -39,13 +39,16 @@ export class DraftWriter {
     this.flusher.schedule(this);
   }
 
-  /** Writes the final message (or nothing when it is empty and no draft exists). */
+  /**
+   * Writes the final message (or nothing when it is empty and no draft exists); inside
+   * a transaction, as part of it (a throw must roll it back whole).
+   */
   finish(parts: Part[], status: 'complete' | 'partial'): void {
     this.pending = undefined;
     this.flusher.cancel(this);
     if (this.id === undefined) {
       if (parts.length === 0) return;
-      this.id = this.store.messages.append(this.sessionId, {
+      this.id = this.store.messages.appendInTransaction(this.sessionId, {
         turnId: this.turnId,
         role: 'assistant',
         parts,
@@ -98,7 +101,10 @@ const FLUSH_SLICE = 250;
  * One timer per store and interval: the drafts that changed since the last flush
  * are written together, up to `FLUSH_SLICE` per transaction, so a thousand
  * concurrent streams cost a few commits per interval instead of a thousand, and
- * one flush never holds the event loop for long.
+ * one flush never holds the event loop for long. When no draft waits any more the
+ * timer is not cleared but let go (unref: it keeps no process alive) and fires
+ * empty; a stream starting before that uses it again, so a step of a fast agent loop
+ * (a model call that streams a few deltas in a millisecond) costs no timer of its own.
  */
 class DraftFlusher {
   private static readonly byStore = new WeakMap<Store, Map<number, DraftFlusher>>();
@@ -126,19 +132,19 @@ class DraftFlusher {
 
   schedule(writer: DraftWriter): void {
     this.dirty.add(writer);
-    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+    // An idle timer fires within the interval too: the write comes no later than promised.
+    if (this.timer) this.timer.ref();
+    else this.timer = setTimeout(() => this.flush(), this.intervalMs);
   }
 
   cancel(writer: DraftWriter): void {
     this.dirty.delete(writer);
-    if (this.dirty.size === 0 && this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    if (this.dirty.size === 0) this.timer?.unref();
   }
 
   private flush(): void {
     this.timer = undefined;
+    if (this.dirty.size === 0) return;
     if (!this.store.db.open) {
       this.dirty.clear();
       return;

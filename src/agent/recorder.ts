@@ -49,7 +49,11 @@ export class SessionRecorder implements TurnRecorder {
           return;
         }
         store.db.transaction(() => {
-          store.messages.append(sessionId, { turnId: r.turnId, role: 'tool', parts: [resultPart(r)] });
+          store.messages.appendInTransaction(sessionId, {
+            turnId: r.turnId,
+            role: 'tool',
+            parts: [resultPart(r)],
+          });
           store.toolCalls.save(sessionId, r);
         })();
         return;

@@ -64,6 +64,9 @@ export class MessageRepo {
   private readonly countStmt;
   private readonly lastTurnStmt;
   private readonly appendTx;
+  /** The same writes, in the caller's transaction (no savepoint). */
+  private readonly appendIn;
+  private readonly db: Database.Database;
   private readonly searchStmt;
   private readonly pieces: TextPieces;
 
@@ -105,7 +108,8 @@ export class MessageRepo {
        ) ORDER BY id DESC LIMIT @limit`,
     );
     this.pieces = new TextPieces(db, now);
-    const tx = db.transaction((input: AppendInput, pieces: readonly string[]) => {
+    this.db = db;
+    this.appendIn = (input: AppendInput, pieces: readonly string[]) => {
       const rowid = this.insertStmt.run(input).lastInsertRowid;
       const seq = this.seqStmt.get(rowid);
       if (seq === undefined) return undefined;
@@ -113,7 +117,8 @@ export class MessageRepo {
       this.pieces.link(id, pieces);
       this.touchStmt.run(input.now, input.sessionId);
       return { id, seq };
-    });
+    };
+    const tx = db.transaction(this.appendIn);
     // IMMEDIATE takes the write lock up front, so another process cannot slip in between
     // reading MAX(seq) and inserting.
     this.appendTx = tx.immediate;
@@ -148,12 +153,22 @@ export class MessageRepo {
     return this.insert(sessionId, msg, [], msg.parts);
   }
 
+  /**
+   * `append` as one part of the caller's transaction, which must roll back whole when
+   * this throws (as a `db.transaction` function does): no savepoint of its own, which
+   * would copy every page the insert changes. Outside a transaction it is `append`.
+   */
+  appendInTransaction(sessionId: string, msg: NewMessage): StoredMessage {
+    return this.insert(sessionId, msg, [], msg.parts, this.db.inTransaction);
+  }
+
   /** Stores `msg` (whose long texts may already be in `pieces`); `whole` are its parts as given. */
   private insert(
     sessionId: string,
     msg: NewMessage,
     pieces: readonly string[],
     whole: readonly Part[],
+    inCallersTransaction = false,
   ): StoredMessage {
     const input: AppendInput = {
       sessionId: requireText(sessionId, 'session id'),
@@ -165,7 +180,7 @@ export class MessageRepo {
     };
     let inserted: { id: number; seq: number } | undefined;
     try {
-      inserted = this.appendTx(input, pieces);
+      inserted = inCallersTransaction ? this.appendIn(input, pieces) : this.appendTx(input, pieces);
     } catch (err) {
       if (sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
         throw new StoreError(`cannot append message: session not found: '${sessionId}'`, 'not-found', {

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DraftWriter } from '../../src/agent/draft.js';
 import type { Part } from '../../src/llm/types.js';
 import { Store } from '../../src/store/index.js';
@@ -133,6 +135,59 @@ describe('DraftWriter', () => {
     await sleep(INTERVAL_MS * 3);
     expect(drafts(store, 'kept')).toEqual([['partial', 'still here']]);
     expect(() => gone.update(text('more'))).toThrow(/session not found: 'gone'/);
+  });
+
+  it('a stream that starts after another finished is written within the interval, by the same timer', async () => {
+    const { store } = open();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    const transactions = vi.spyOn(store.db, 'transaction');
+    const first = new DraftWriter(store, 's', 't1', INTERVAL_MS);
+    first.update(text('one'));
+    first.finish([{ type: 'text', text: 'one, done' }], 'complete');
+    const timers = vi.getTimerCount();
+    await sleep(INTERVAL_MS / 2);
+    const second = new DraftWriter(store, 's', 't2', INTERVAL_MS);
+    second.update(text('two'));
+    expect(vi.getTimerCount()).toBe(timers); // no new timer for it
+    await sleep(INTERVAL_MS);
+    expect(drafts(store, 's')).toEqual([
+      ['complete', 'one, done'],
+      ['partial', 'two'],
+    ]);
+    // One write for the second draft: the timer that fired with nothing to write wrote nothing.
+    expect(transactions).toHaveBeenCalledTimes(1);
+    second.finish([{ type: 'text', text: 'two, done' }], 'complete');
+    await sleep(INTERVAL_MS * 3);
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a finished stream leaves nothing that keeps the process alive', async () => {
+    const { path: dbPath } = open();
+    const store = path.resolve(import.meta.dirname, '..', '..', 'src', 'store', 'index.ts');
+    const draft = path.resolve(import.meta.dirname, '..', '..', 'src', 'agent', 'draft.ts');
+    // An hour-long interval: a timer still holding the process would hang it, and this test.
+    const script = `
+      const { Store } = await import(${JSON.stringify(store)});
+      const { DraftWriter } = await import(${JSON.stringify(draft)});
+      const store = Store.open(${JSON.stringify(dbPath)});
+      store.sessions.create({ id: 'child', cwd: '/w' });
+      const w = new DraftWriter(store, 'child', 't1', 3_600_000);
+      w.update(() => [{ type: 'text', text: 'streaming' }]);
+      w.finish([{ type: 'text', text: 'done' }], 'complete');
+      console.log('finished');`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill();
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect([code, out.trim()]).toEqual([0, 'finished']);
   });
 
   it('a draft pending when the store closes is dropped quietly (no write, no crash)', async () => {

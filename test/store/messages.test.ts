@@ -51,6 +51,42 @@ describe('messages', () => {
     expect(store.sessions.get('s')!.updatedAt).toBeGreaterThan(s.updatedAt);
   });
 
+  it("appendInTransaction writes as one part of the caller's transaction, and alone outside one", () => {
+    const { store } = openStore();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    const first = store.messages.appendInTransaction('s', {
+      turnId: 't',
+      role: 'user',
+      parts: text('alone'),
+    });
+    expect(first.seq).toBe(1);
+    // Part of a transaction that commits: seq continues, the session is bumped with it.
+    const before = store.sessions.get('s')!.updatedAt;
+    const [a, b] = store.db.transaction(() => [
+      store.messages.appendInTransaction('s', { turnId: 't', role: 'assistant', parts: text('one') }),
+      store.messages.appendInTransaction('s', { turnId: 't', role: 'tool', parts: text('two') }),
+    ])();
+    expect([a!.seq, b!.seq]).toEqual([2, 3]);
+    expect(store.sessions.get('s')!.updatedAt).toBe(b!.createdAt);
+    expect(b!.createdAt).toBeGreaterThan(before);
+    // A transaction that throws after it keeps none of its writes.
+    expect(() =>
+      store.db.transaction(() => {
+        store.messages.appendInTransaction('s', { turnId: 't', role: 'assistant', parts: text('lost') });
+        throw new Error('later write failed');
+      })(),
+    ).toThrow('later write failed');
+    expect(store.messages.list('s').map((m) => m.parts)).toEqual(['alone', 'one', 'two'].map(text));
+    expect(store.sessions.get('s')!.updatedAt).toBe(b!.createdAt);
+    // Bad input is refused as by append, and nothing is written.
+    expect(() =>
+      store.db.transaction(() =>
+        store.messages.appendInTransaction('nobody', { turnId: 't', role: 'user', parts: text('x') }),
+      )(),
+    ).toThrow(/session not found: 'nobody'/);
+    expect(store.messages.count('s')).toBe(3);
+  });
+
   it('checkpoints a partial assistant draft and then completes it', () => {
     const { store, path } = openStore();
     store.sessions.create({ id: 's', cwd: '/w' });
