@@ -148,6 +148,17 @@ export class ToolCallRepo {
       durationMs: finished ? (record.durationMs ?? null) : null,
     };
     const update = finished ? this.moveStmt : this.advanceStmt;
+    if (record.state === 'pending') {
+      // A call's first sight, nearly always: insert first, update only when it exists.
+      try {
+        this.insert(sessionId, record, transition);
+        return;
+      } catch (err) {
+        if (!(err instanceof StoreError && err.code === 'conflict')) throw err;
+        if (update.run(transition).changes > 0) return;
+        throw err;
+      }
+    }
     if (update.run(transition).changes > 0) return;
     this.insert(sessionId, record, transition);
   }

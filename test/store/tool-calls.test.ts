@@ -72,6 +72,51 @@ describe('tool calls', () => {
     expect(store.toolCalls.list('a')[0]).toMatchObject({ state: 'error' });
   });
 
+  it("save: a record's first sight inserts its row, later states update it, an ended call stays ended", () => {
+    const { store } = openStore();
+    store.sessions.create({ id: 's', cwd: '/w' });
+    store.sessions.create({ id: 'other', cwd: '/w' });
+    const record = {
+      callId: 'c1',
+      turnId: 't',
+      name: 'read_file',
+      args: { path: 'a.ts' },
+      title: 'read a.ts',
+      kind: 'read' as const,
+      content: [],
+      createdAt: 1_000,
+    };
+    store.toolCalls.save('s', { ...record, state: 'pending' });
+    // The same pending record again (a retried write) keeps one row.
+    store.toolCalls.save('s', { ...record, state: 'pending' });
+    store.toolCalls.save('other', { ...record, state: 'pending' });
+    expect(store.toolCalls.list('s').map((c) => [c.state, c.startedAt])).toEqual([['pending', null]]);
+    store.toolCalls.save('s', { ...record, state: 'awaiting_approval' });
+    store.toolCalls.save('s', { ...record, state: 'running', startedAt: 2_000 });
+    expect(store.toolCalls.running('s').map((c) => [c.state, c.startedAt])).toEqual([['running', 2_000]]);
+    const text = { type: 'text' as const, text: 'contents' };
+    const end = { state: 'completed' as const, content: [text], finishedAt: 3_000, durationMs: 7 };
+    store.toolCalls.save('s', { ...record, ...end, startedAt: 2_000 });
+    expect(store.toolCalls.get('s', 'c1')).toMatchObject({
+      state: 'completed',
+      output: 'contents',
+      createdAt: 1_000,
+      startedAt: 2_000,
+      finishedAt: 3_000,
+      durationMs: 7,
+    });
+    for (const state of ['pending', 'running', 'error'] as const) {
+      const again = storeError(() => store.toolCalls.save('s', { ...record, state }));
+      expect(again.code).toBe('conflict');
+      expect(again.message).toMatch(
+        /c1 already exists in session 's' and has already finished with state 'completed'/,
+      );
+    }
+    expect(store.toolCalls.get('other', 'c1')).toMatchObject({ state: 'pending' });
+    const ghost = storeError(() => store.toolCalls.save('ghost', { ...record, state: 'pending' }));
+    expect(ghost.code).toBe('not-found');
+  });
+
   it('rejects duplicates, unknown calls, double finishes and bad results clearly', () => {
     const { store } = openStore();
     store.sessions.create({ id: 's', cwd: '/w' });
