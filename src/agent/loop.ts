@@ -201,9 +201,9 @@ async function* streamStep(
   state.context.failedCompactions = built.tokens > built.limit ? state.context.failedCompactions + 1 : 0;
   const { briefAt, finalAt } = thresholdsFor(info);
   const wrapUp = built.tokens > finalAt * info.contextWindow || state.context.failedCompactions >= 3;
-  const messages: Message[] = [...built.messages];
-  if (wrapUp) messages.push(note(FINAL_NOTE));
-  else if (built.tokens > briefAt * info.contextWindow) messages.push(note(BRIEF_NOTE));
+  // The built list is this request's own: a note goes on a copy (`built` is observed as built).
+  const closing = wrapUp ? FINAL_NOTE : built.tokens > briefAt * info.contextWindow ? BRIEF_NOTE : undefined;
+  const messages: Message[] = closing ? [...built.messages, note(closing)] : built.messages;
   const specs = wrapUp ? [] : services.tools.specs(toolNames);
   await yieldToEventLoop();
   try {

@@ -48,19 +48,23 @@ export function buildContext(
   entries.push(...history.entries);
 
   const limit = budgetLimit(budget);
+  let total = 0;
+  for (const e of entries) total += estimate(e.message);
+  for (const message of recent) total += estimate(message);
+  if (total <= limit) {
+    // Within the budget (the usual request): the messages as they are, no working list.
+    return {
+      messages: entries.map((e) => e.message).concat(recent),
+      tokens: total,
+      tokensBefore: total,
+      limit,
+      trimmed: [],
+      ...pairCounts(entries, history.digests),
+    };
+  }
   const work = makeWork(entries, limit, estimate, recent);
   const tokensBefore = work.total;
-  const trimmed = work.total > limit ? progressiveTrim(work) : [];
-
-  // the digest block is kept or dropped whole; full pairs count their user messages
-  let pairsFull = 0;
-  let pairsDigest = 0;
-  for (const slot of work.slots) {
-    if (slot.layer === 'recent') break; // L1 comes last
-    if (slot.message.role !== 'user') continue;
-    if (slot.layer === 'pair-full') pairsFull++;
-    if (slot.layer === 'pair-digest') pairsDigest = history.digests;
-  }
+  const trimmed = progressiveTrim(work);
   return {
     messages: work.slots.map((s) => s.message),
     tokens: work.total,
@@ -68,9 +72,24 @@ export function buildContext(
     limit,
     trimmed,
     ...(work.cut ? { cut: work.cut } : {}),
-    pairsFull,
-    pairsDigest,
+    ...pairCounts(work.slots, history.digests),
   };
+}
+
+/** L2 in the request: full pairs count their user messages; the digest block is kept or dropped whole. */
+function pairCounts(
+  items: ReadonlyArray<{ message: Message; layer: Layer }>,
+  digests: number,
+): { pairsFull: number; pairsDigest: number } {
+  let pairsFull = 0;
+  let pairsDigest = 0;
+  for (const item of items) {
+    if (item.layer === 'recent') break; // L1 comes last
+    if (item.message.role !== 'user') continue;
+    if (item.layer === 'pair-full') pairsFull++;
+    if (item.layer === 'pair-digest') pairsDigest = digests;
+  }
+  return { pairsFull, pairsDigest };
 }
 
 function lastUserText(recent: readonly Message[]): string {
