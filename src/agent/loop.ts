@@ -80,7 +80,7 @@ export async function* runTurn(
     activeToolNames(services.tools, state.host.loaded, settings.toolLoading);
 
   for (;;) {
-    if (state.signal.aborted) {
+    if (state.stop.aborted) {
       reason = 'cancelled';
       break;
     }
@@ -212,7 +212,7 @@ async function* streamStep(
         { messages, tools: specs, ...(probe ? { probe } : {}) },
         state.signal,
       )) {
-        if (state.signal.aborted) break;
+        if (state.stop.aborted) break;
         switch (d.type) {
           case 'text':
             text += d.text;
@@ -261,11 +261,11 @@ async function* streamStep(
         }
       }
     } catch (e) {
-      if (!state.signal.aborted) {
+      if (!state.stop.aborted) {
         error = e instanceof LlmError ? e : new LlmError('invalid-response', String(e), { cause: e });
       }
     }
-    const cancelled = state.signal.aborted;
+    const cancelled = state.stop.aborted;
     const complete = !cancelled && !error;
     // An interrupted stream keeps its text but not half-received tool calls.
     if (!complete) calls = [];

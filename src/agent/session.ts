@@ -23,7 +23,7 @@ import { SessionRecorder } from './recorder.js';
 import type { AgentServices, AgentSetup } from './services.js';
 import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
-import { TurnStopped, turnSignal } from './stop.js';
+import { abortFlag, TurnStopped, turnSignal } from './stop.js';
 import type { Turn, TurnState } from './turn.js';
 
 /**
@@ -255,6 +255,7 @@ export class Session {
       policy: this.policy,
       host: this.host,
       signal,
+      stop: abortFlag(signal),
       context,
       recorder: this.recorder,
       usage,

@@ -34,3 +34,18 @@ export function turnSignal(user: AbortSignal): {
     dispose: () => user.removeEventListener('abort', follow),
   };
 }
+
+/** `signal.aborted` as a plain field, kept by an abort listener (see `TurnState.stop`). */
+export function abortFlag(signal: AbortSignal): { readonly aborted: boolean } {
+  const flag = { aborted: signal.aborted };
+  if (!flag.aborted) {
+    signal.addEventListener(
+      'abort',
+      () => {
+        flag.aborted = true;
+      },
+      { once: true },
+    );
+  }
+  return flag;
+}

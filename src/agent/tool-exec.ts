@@ -93,7 +93,7 @@ export async function* executeToolCalls(
     records.slice(from).map((r) => r.end(state, output));
 
   while (i < calls.length) {
-    if (state.signal.aborted) {
+    if (state.stop.aborted) {
       stop = 'cancelled';
       yield* settle(i, 'cancelled', cancelledOutput(state.signal));
       break;

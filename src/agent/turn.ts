@@ -37,6 +37,12 @@ export interface TurnState {
   /** What the session shares with the tools it runs (state, questions, loaded tools, the client's files). */
   host: SessionHost;
   signal: AbortSignal;
+  /**
+   * Whether `signal` has aborted, as a field the loop reads at every step: each
+   * AbortSignal gets a V8 hidden class of its own, so reading `.aborted` on a new
+   * turn's signal in the loop's optimised code throws it away (recompiled per turn).
+   */
+  stop: { readonly aborted: boolean };
   /** Builds each request's messages from the transcript (layers, budget, trims). */
   context: TurnContext;
   /** Every message, tool-call transition and model call's usage goes here (the loop writes nothing itself). */

@@ -14,6 +14,7 @@ import { Interactions } from '../../src/agent/interactions.js';
 import { runTurn } from '../../src/agent/loop.js';
 import { type RecordEvent, type TurnRecorder, UsageMeter } from '../../src/agent/record.js';
 import { agentSettings } from '../../src/agent/settings.js';
+import { abortFlag } from '../../src/agent/stop.js';
 import type { Turn, TurnContext } from '../../src/agent/turn.js';
 import { buildContext } from '../../src/context/build.js';
 import { estimateMessage } from '../../src/context/tokens.js';
@@ -108,6 +109,7 @@ afterEach(async () => {
 });
 
 function turnOf(recorder: TurnRecorder, provider: Provider, usage: UsageMeter): Turn {
+  const signal = new AbortController().signal;
   const tools = new ToolRegistry();
   tools.registerAll([echo, write]);
   const host: SessionHost = {
@@ -130,7 +132,8 @@ function turnOf(recorder: TurnRecorder, provider: Provider, usage: UsageMeter): 
       callIds: new Set(),
       policy: new PermissionPolicy('ask', []),
       host,
-      signal: new AbortController().signal,
+      signal,
+      stop: abortFlag(signal),
       context,
       recorder,
       usage,
