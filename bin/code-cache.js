@@ -27,7 +27,8 @@ const { createRequire } = require('node:module');
 
 const MAGIC = 0x54454143; // 'TEAC'
 /**
- * Magic, checksum, payload length, flags (uint32 LE each): the payload starts 16-aligned.
+ * Magic, checksum, V8 data length, flags (uint32 LE each), then V8's data (16-aligned)
+ * and the features of the runs it holds (`a,b,c`, ASCII); the checksum covers both.
  * Flag COMPLETE: written by a run that did its whole job (see `load`).
  */
 const HEADER = 16;
@@ -68,7 +69,7 @@ function room(size) {
 /** The checksum of the payload behind the header in `room`, zero-padded to 16 bytes. */
 const checksum = (length) => wasm.checksum(HEADER, Math.ceil(length / 16) * 16) >>> 0;
 
-/** A cache file's payload and flags, or undefined when it is missing, short or damaged. */
+/** A cache file's V8 data, flags and features, or undefined when it is missing, short or damaged. */
 function readCache(file) {
   let fd;
   try {
@@ -82,9 +83,18 @@ function readCache(file) {
     if (!bytes || fs.readSync(fd, bytes, 0, size, 0) !== size) return undefined;
     const header = new DataView(bytes.buffer, 0, HEADER);
     const length = header.getUint32(8, true);
-    if (header.getUint32(0, true) !== MAGIC || length !== size - HEADER) return undefined;
-    if (checksum(length) !== header.getUint32(4, true)) return undefined;
-    return { payload: bytes.subarray(HEADER), complete: (header.getUint32(12, true) & COMPLETE) !== 0 };
+    if (header.getUint32(0, true) !== MAGIC || length > size - HEADER) return undefined;
+    if (checksum(size - HEADER) !== header.getUint32(4, true)) return undefined;
+    const listed = Buffer.from(
+      bytes.buffer,
+      bytes.byteOffset + HEADER + length,
+      size - HEADER - length,
+    ).toString('latin1');
+    return {
+      payload: bytes.subarray(HEADER, HEADER + length),
+      complete: (header.getUint32(12, true) & COMPLETE) !== 0,
+      features: new Set(listed === '' ? [] : listed.split(',')),
+    };
   } finally {
     fs.closeSync(fd);
   }
@@ -99,13 +109,15 @@ function teaHome() {
 }
 
 /** Writes the cache into the first directory that takes it; old caches of this kind beyond KEEP go. */
-function writeCache(dirs, name, kind, payload, complete) {
-  const bytes = room(HEADER + payload.length);
+function writeCache(dirs, name, kind, payload, complete, features) {
+  const listed = Buffer.from([...features].sort().join(','), 'latin1');
+  const bytes = room(HEADER + payload.length + listed.length);
   if (!bytes) return;
   bytes.set(payload, HEADER);
+  bytes.set(listed, HEADER + payload.length);
   const header = new DataView(bytes.buffer, 0, HEADER);
   header.setUint32(0, MAGIC, true);
-  header.setUint32(4, checksum(payload.length), true);
+  header.setUint32(4, checksum(payload.length + listed.length), true);
   header.setUint32(8, payload.length, true);
   header.setUint32(12, complete ? COMPLETE : 0, true);
   for (const place of dirs) {
@@ -156,7 +168,13 @@ function prune(dir, kind) {
  * A cache holds what the run that wrote it compiled. A run that stops early (a usage
  * error, a missing API key) compiles little, so its cache is marked incomplete and the
  * next run that completes (exit code 0 and the bundle's `ranToCompletion()`: a command
- * ran, not just help) replaces it; a complete cache is kept.
+ * ran, not just help) replaces it. Parts of the bundle load only when used (a tool
+ * family, the memory service): the bundle names each part it loaded in a set at
+ * `globalThis[Symbol.for('tea.codeCache.features')]`, the cache lists those of the runs
+ * it holds, and a completed run that used a part the cache lacks writes it again, with
+ * what it had (V8's data of a run includes every function the cache gave it) and the new
+ * part. So after a run that called no tool, the first run that reads a file adds the file
+ * tools, instead of compiling them on every later run.
  */
 function load(bundle, kind) {
   const bytes = fs.readFileSync(bundle);
@@ -181,12 +199,16 @@ function load(bundle, kind) {
   });
   const mod = { exports: {} };
   const usable = cached !== undefined && !script.cachedDataRejected;
-  if (!usable || !cached.complete) {
-    process.once('exit', (code) => {
-      const complete = code === 0 && mod.exports.ranToCompletion?.() === true;
-      if (!usable || complete) writeCache(dirs, name, kind, script.createCachedData(), complete);
-    });
-  }
+  const had = usable ? cached.features : new Set();
+  process.once('exit', (code) => {
+    const complete = code === 0 && mod.exports.ranToCompletion?.() === true;
+    const used = globalThis[Symbol.for('tea.codeCache.features')] ?? new Set();
+    const adds = [...used].some((f) => !had.has(f));
+    // Without a usable cache, any run writes one; else only a completed run that improves it.
+    if (usable && !(complete && (!cached.complete || adds))) return;
+    const features = new Set(complete ? [...had, ...used] : used);
+    writeCache(dirs, name, kind, script.createCachedData(), complete, features);
+  });
   script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, path.dirname(bundle));
   return mod.exports;
 }

@@ -1,6 +1,7 @@
 import { TokenCalibrator } from '../context/tokens.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { usedFeature } from '../util/code-cache-feature.js';
 import { toModelMessages } from './history.js';
 import { memoryScopes } from './memory-jobs.js';
 import { MEMORY_TOOL_INFO, MEMORY_TOOL_PARAMETERS } from './memory-tool-info.js';
@@ -85,6 +86,9 @@ export function registerMemoryTool(
   registry.registerLazy({
     info: MEMORY_TOOL_INFO,
     parameters: () => MEMORY_TOOL_PARAMETERS,
-    load: async () => (await import('./memory-tool.js')).memoryTool(service, scopes),
+    load: async () => {
+      usedFeature('tools:memory');
+      return (await import('./memory-tool.js')).memoryTool(service, scopes);
+    },
   });
 }

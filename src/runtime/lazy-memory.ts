@@ -23,6 +23,7 @@ import type {
 } from '../memory/api.js';
 import type { ExtractedMemory } from '../memory/extract.js';
 import type { Memory } from '../memory/types.js';
+import { usedFeature } from '../util/code-cache-feature.js';
 
 export interface LazyMemoryOptions {
   /** The database the memories live in (called when first needed). */
@@ -50,6 +51,7 @@ export class LazyMemory implements LongTermMemory {
   /** The real service, loaded on the first call (a failed load is tried again next time). */
   open(): Promise<LongTermMemory> {
     if (this.service) return Promise.resolve(this.service);
+    usedFeature('memory');
     this.loading ??= this.opts.load().then(
       (service) => {
         this.service = service;

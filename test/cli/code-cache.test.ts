@@ -116,6 +116,29 @@ describe('the code cache', () => {
     expect(version(file)).toBe(complete);
   });
 
+  it('is written again, with what it had, by a completed run that used a part it lacks', async () => {
+    await prompt(); // calls no tool: the cache holds no tool family
+    const file = promptCache();
+    const bare = version(file);
+    const bareSize = statSync(file).size;
+    writeFileSync(path.join(t.ctx.work, 'notes.txt'), 'one\n');
+    const readNotes = async () => {
+      t.server.script(reply().toolCall('read_file', { path: 'notes.txt' }), reply().text('read it'));
+      const r = await tea(['-p', 'read notes.txt']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('read it');
+    };
+    await readNotes(); // loads the files family: the cache gains it
+    expect(version(file)).not.toBe(bare);
+    expect(statSync(file).size).toBeGreaterThan(bareSize);
+    const withFiles = version(file);
+    await readNotes(); // nothing new
+    await prompt(); // less than the cache has
+    expect(version(file)).toBe(withFiles);
+    // The features it holds are listed at its end, inside the checksum.
+    expect(readFileSync(file).subarray(-40).toString('latin1')).toMatch(/tools:files$/);
+  });
+
   it('keeps a cache of its own for each subcommand', async () => {
     await prompt();
     expect((await tea(['sessions', 'list'])).code).toBe(0);

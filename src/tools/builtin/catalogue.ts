@@ -7,6 +7,7 @@
  * offers the same specs as building every tool would, without loading any of them.
  */
 import type { ToolSpec } from '../../llm/types.js';
+import { usedFeature } from '../../util/code-cache-feature.js';
 import { ToolRegistry } from '../registry.js';
 import { buildSpec } from '../schema.js';
 import type { Tool, ToolInfo } from '../types.js';
@@ -118,6 +119,7 @@ export function registerFamily(
   let built: Promise<Map<string, Tool>> | undefined;
   const loadFamily = (): Promise<Map<string, Tool>> => {
     if (built === undefined) {
+      usedFeature(`tools:${family.name}`);
       built = family.build(options, registry).then((tools) => checked(family, tools, facts));
       built.catch(() => {
         built = undefined;
