@@ -4,17 +4,14 @@
  * loads none of them, one that calls read_file loads the files family alone. A module
  * hook logs each src/tools/builtin/ file as it loads (test/support/module-log/).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../store/helpers.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { loggedModules, teaFromSources } from '../support/module-log/run.js';
 import { reply } from '../support/script.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const REGISTER = path.join(ROOT, 'test', 'support', 'module-log', 'register.mjs');
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
 /** What any run loads of src/tools/builtin/: the registry's catalogue, and the patch parser tools/describe.ts uses. */
 const AT_START = ['index.ts', 'families.ts', 'catalogue.ts', 'catalogue-data.ts', 'patch-parse.ts'].map(
   (f) => `tools/builtin/${f}`,
@@ -30,7 +27,7 @@ afterAll(async () => {
 const tempDir = useTempDirs();
 
 /** Runs `tea -p prompt` from the sources; resolves with its output and the builtin modules it loaded. */
-function teaFromSources(prompt: string): Promise<{ code: number | null; out: string; loaded: string[] }> {
+async function teaInTemp(prompt: string): Promise<{ code: number | null; out: string; loaded: string[] }> {
   const root = tempDir();
   const home = path.join(root, 'home');
   const work = path.join(root, 'work');
@@ -39,7 +36,6 @@ function teaFromSources(prompt: string): Promise<{ code: number | null; out: str
   writeFileSync(path.join(home, 'config.yaml'), 'memory:\n  extract: false\n');
   writeFileSync(path.join(work, 'notes.txt'), 'one\ntwo\n');
   const log = path.join(root, 'modules.log');
-  const entry = `const { main } = await import(${JSON.stringify(MAIN)}); process.exitCode = await main(process.argv.slice(1));`;
   const env = {
     PATH: process.env.PATH,
     HOME: root,
@@ -51,44 +47,14 @@ function teaFromSources(prompt: string): Promise<{ code: number | null; out: str
     TEA_MODULE_LOG: log,
     TEA_MODULE_LOG_MATCH: '/src/tools/builtin/',
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--import',
-        REGISTER,
-        '--input-type=module',
-        '-e',
-        entry,
-        '--',
-        '-p',
-        prompt,
-        '--cwd',
-        work,
-      ],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const loaded = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-      resolve({ code, out, loaded: loaded.filter((m) => !AT_START.includes(m)) });
-    });
-  });
+  const r = await teaFromSources(['-p', prompt, '--cwd', work], env);
+  return { ...r, loaded: loggedModules(log).filter((m) => !AT_START.includes(m)) };
 }
 
 describe('tea -p from the sources', () => {
   it('loads no tool family when the turn calls no tool', async () => {
     model.script(reply().text('Hello!'));
-    const r = await teaFromSources('hello');
+    const r = await teaInTemp('hello');
     expect(r.out).toContain('Hello!');
     expect(r.code).toBe(0);
     expect(r.loaded).toEqual([]);
@@ -96,7 +62,7 @@ describe('tea -p from the sources', () => {
 
   it('loads the files family alone for a read_file call', async () => {
     model.script(reply().toolCall('read_file', { path: 'notes.txt' }), reply().text('Two lines.'));
-    const r = await teaFromSources('read notes.txt');
+    const r = await teaInTemp('read notes.txt');
     expect(r.out).toContain('Two lines.');
     expect(r.code).toBe(0);
     expect(r.loaded).toContain('tools/builtin/files.ts');

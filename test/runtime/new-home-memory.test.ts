@@ -5,17 +5,14 @@
  * boundaries to count), with a module hook logging each src/memory/ file as it
  * loads; the scripted model reads the log when the first request arrives.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../store/helpers.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { loggedModules, teaFromSources } from '../support/module-log/run.js';
 import { reply } from '../support/script.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const REGISTER = path.join(ROOT, 'test', 'support', 'module-log', 'register.mjs');
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
 /** What a new home may load: the memory tool's categories and the after-turn extraction. */
 const ALLOWED = ['memory/extract.ts', 'memory/types.ts'];
 
@@ -28,29 +25,6 @@ afterAll(async () => {
 });
 const tempDir = useTempDirs();
 
-function runFromSources(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; out: string }> {
-  const entry = `const { main } = await import(${JSON.stringify(MAIN)}); process.exitCode = await main(process.argv.slice(1));`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--import', REGISTER, '--input-type=module', '-e', entry, '--', ...args],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
 describe('tea -p on a new home', () => {
   it('sends its first request without loading the memory service, and never loads it', async () => {
     const root = tempDir();
@@ -59,8 +33,7 @@ describe('tea -p on a new home', () => {
     mkdirSync(home);
     mkdirSync(work);
     const log = path.join(root, 'modules.log');
-    const loaded = (): string[] =>
-      existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+    const loaded = (): string[] => loggedModules(log);
     let atFirstRequest: string[] | undefined;
     let requests = 0;
     model.respond(() => {
@@ -69,7 +42,7 @@ describe('tea -p on a new home', () => {
       // The answer, then memory extraction on the cheap model (it finds nothing).
       return requests === 1 ? reply().text('Hello!') : reply().text('[]');
     });
-    const r = await runFromSources(['-p', 'hello, I prefer green tea', '--cwd', work], {
+    const r = await teaFromSources(['-p', 'hello, I prefer green tea', '--cwd', work], {
       PATH: process.env.PATH,
       HOME: root,
       TEA_HOME: home,
