@@ -5,6 +5,7 @@
  * keeps the first request small.
  */
 
+import { wordRuns } from '../util/words.js';
 import { type MentionOptions, mentionedTools, specTokens } from './mentions.js';
 import type { ToolDiscoverer, ToolRegistry } from './registry.js';
 import type { ToolInfo, ToolSet } from './types.js';
@@ -62,11 +63,10 @@ export function preloadBudget(
   return Math.max(0, FIRST_REQUEST_TOKENS - Math.ceil(systemPrompt.length / 4) - sent);
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
 const hasCjk = (s: string): boolean => /[\u3000-\u9fff\uac00-\ud7af]/.test(s);
 
 function words(text: string): string[] {
-  return (text.toLowerCase().match(WORD) ?? [])
+  return wordRuns(text.toLowerCase())
     .flatMap((w) => [w, ...w.split('_')])
     .filter((w) => w.length > 1);
 }

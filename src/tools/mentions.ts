@@ -17,6 +17,7 @@
  * schemas fit the budget. Only the head and tail of a long message are read (the
  * request is there, not in the megabytes pasted after it), so the cost is bounded.
  */
+import { wordRuns } from '../util/words.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolInfo } from './types.js';
 
@@ -57,13 +58,12 @@ const EVERYDAY = new Set([
   'where',
 ]);
 
-const WORD = /[\p{L}\p{N}_.]+/gu;
 const hasCjk = (s: string): boolean => /[\u3000-\u9fff\uac00-\ud7af]/.test(s);
 
 /** Words of a text (lower case), with snake_case and dotted words also split into parts. */
 function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
-  for (const raw of text.toLowerCase().match(WORD) ?? []) {
+  for (const raw of wordRuns(text.toLowerCase(), true)) {
     const w = raw.replace(/^\.+|\.+$/g, '');
     for (const part of [w, ...w.split(/[_.]/)]) if (part.length > 1) out.add(part);
   }
