@@ -6,24 +6,18 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../store/helpers.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { loggedModules, teaFromSources } from '../support/module-log/run.js';
 import { reply } from '../support/script.js';
+import { useModelServer } from '../support/use-model-server.js';
 
 /** What any run loads of src/tools/builtin/: the registry's catalogue, and the patch parser tools/describe.ts uses. */
 const AT_START = ['index.ts', 'families.ts', 'catalogue.ts', 'catalogue-data.ts', 'patch-parse.ts'].map(
   (f) => `tools/builtin/${f}`,
 );
 
-let model: ModelServer;
-beforeAll(async () => {
-  model = await startModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
+const model = useModelServer();
 const tempDir = useTempDirs();
 
 /** Runs `tea -p prompt` from the sources; resolves with its output and the builtin modules it loaded. */
@@ -42,7 +36,7 @@ async function teaInTemp(prompt: string): Promise<{ code: number | null; out: st
     TEA_HOME: home,
     OLLAMA_HOST: 'http://127.0.0.1:9',
     OPENAI_API_KEY: 'sk-test',
-    OPENAI_BASE_URL: model.openaiBaseUrl,
+    OPENAI_BASE_URL: model().openaiBaseUrl,
     TEA_MODEL: 'scripted-model',
     TEA_MODULE_LOG: log,
     TEA_MODULE_LOG_MATCH: '/src/tools/builtin/',
@@ -53,7 +47,7 @@ async function teaInTemp(prompt: string): Promise<{ code: number | null; out: st
 
 describe('tea -p from the sources', () => {
   it('loads no tool family when the turn calls no tool', async () => {
-    model.script(reply().text('Hello!'));
+    model().script(reply().text('Hello!'));
     const r = await teaInTemp('hello');
     expect(r.out).toContain('Hello!');
     expect(r.code).toBe(0);
@@ -61,7 +55,7 @@ describe('tea -p from the sources', () => {
   });
 
   it('loads the files family alone for a read_file call', async () => {
-    model.script(reply().toolCall('read_file', { path: 'notes.txt' }), reply().text('Two lines.'));
+    model().script(reply().toolCall('read_file', { path: 'notes.txt' }), reply().text('Two lines.'));
     const r = await teaInTemp('read notes.txt');
     expect(r.out).toContain('Two lines.');
     expect(r.code).toBe(0);
@@ -69,6 +63,6 @@ describe('tea -p from the sources', () => {
     expect(r.loaded).toContain('tools/builtin/read.ts');
     for (const other of ['exec', 'search', 'git', 'web', 'system', 'data', 'interaction', 'meta'])
       expect(r.loaded).not.toContain(`tools/builtin/${other}.ts`);
-    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('one');
+    expect(JSON.stringify(model().requests.at(-1)!.body)).toContain('one');
   });
 });

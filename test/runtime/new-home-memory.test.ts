@@ -7,22 +7,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../store/helpers.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { loggedModules, teaFromSources } from '../support/module-log/run.js';
 import { reply } from '../support/script.js';
+import { useModelServer } from '../support/use-model-server.js';
 
 /** What a new home may load: the memory tool's categories and the after-turn extraction. */
 const ALLOWED = ['memory/extract.ts', 'memory/types.ts'];
 
-let model: ModelServer;
-beforeAll(async () => {
-  model = await startModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
+const model = useModelServer();
 const tempDir = useTempDirs();
 
 describe('tea -p on a new home', () => {
@@ -36,7 +30,7 @@ describe('tea -p on a new home', () => {
     const loaded = (): string[] => loggedModules(log);
     let atFirstRequest: string[] | undefined;
     let requests = 0;
-    model.respond(() => {
+    model().respond(() => {
       requests += 1;
       atFirstRequest ??= loaded();
       // The answer, then memory extraction on the cheap model (it finds nothing).
@@ -48,11 +42,11 @@ describe('tea -p on a new home', () => {
       TEA_HOME: home,
       OLLAMA_HOST: 'http://127.0.0.1:9',
       OPENAI_API_KEY: 'sk-test',
-      OPENAI_BASE_URL: model.openaiBaseUrl,
+      OPENAI_BASE_URL: model().openaiBaseUrl,
       TEA_MODEL: 'scripted-model',
       TEA_MODULE_LOG: log,
     });
-    model.respond(undefined);
+    model().respond(undefined);
     expect(r.out).toContain('Hello!');
     expect(r.code).toBe(0);
     expect(requests).toBe(2);

@@ -4,28 +4,22 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
 import { useTempDirs } from '../store/helpers.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { reply } from '../support/script.js';
+import { useModelServer } from '../support/use-model-server.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
-let model: ModelServer;
-beforeAll(async () => {
-  model = await startModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
+const model = useModelServer();
 
 const tempDir = useTempDirs();
 const open: Runtime[] = [];
 afterEach(async () => {
   for (const rt of open.splice(0)) await rt.close();
-  model.reset();
+  model().reset();
 });
 
 async function runtimeIn(
@@ -44,9 +38,9 @@ async function runtimeIn(
   writeFileSync(
     path.join(home, 'config.yaml'),
     [
-      `main_model: { base_url: ${model.openaiBaseUrl}, api_key: sk-test, model: scripted-model }`,
+      `main_model: { base_url: ${model().openaiBaseUrl}, api_key: sk-test, model: scripted-model }`,
       `profiles:`,
-      `  other: { base_url: ${model.openaiBaseUrl}, api_key: sk-test, model: other-model }`,
+      `  other: { base_url: ${model().openaiBaseUrl}, api_key: sk-test, model: other-model }`,
       'llm: { timeout_s: 5, max_retries: 0 }',
       'agent: { auto_title: false }',
       'memory: { extract: false, tune: false, judge: false }',
@@ -75,7 +69,7 @@ describe('createRuntime', () => {
 
   it('runs a prompt end to end and keeps the session', async () => {
     const { rt, work } = await runtimeIn();
-    model.script(reply().text('hello from the model').usage(12, 3));
+    model().script(reply().text('hello from the model').usage(12, 3));
     const session = rt.sessions.create({ title: 'first' });
     const events = await collect(session.prompt('say hello'));
     const done = events.find((e) => e.type === 'done');
@@ -88,7 +82,7 @@ describe('createRuntime', () => {
 
   it('answers approvals through the same events', async () => {
     const { rt, work } = await runtimeIn({ permissionMode: 'ask' });
-    model.script(
+    model().script(
       reply().toolCall('write_file', { path: 'note.txt', content: 'approved' }),
       reply().text('written'),
     );
@@ -106,41 +100,41 @@ describe('createRuntime', () => {
     const { rt } = await runtimeIn();
     expect(rt.agentFor('other')).toBe(rt.agentFor('other'));
     expect(rt.agentFor('other', { approvals: 'deny' })).not.toBe(rt.agentFor('other'));
-    model.script(reply().text('from other'));
+    model().script(reply().text('from other'));
     const session = rt.sessions.create({ profile: 'other' });
     await collect(session.prompt('hi'));
-    expect(model.requests.at(-1)?.body.model).toBe('other-model');
+    expect(model().requests.at(-1)?.body.model).toBe('other-model');
     expect(rt.sessions.get(session.id)?.profile).toBe('other');
   });
 
   it('the memory tool writes through the lazy memory, and the next session recalls it', async () => {
     const { rt } = await runtimeIn({ permissionMode: 'yolo' });
-    model.script(reply().text('nothing remembered yet'));
+    model().script(reply().text('nothing remembered yet'));
     await collect(rt.sessions.create().prompt('hi'));
-    expect(wireText(wireMessages(model.requests.at(-1)!.body)[0]!)).not.toContain('green tea');
-    model.script(
+    expect(wireText(wireMessages(model().requests.at(-1)!.body)[0]!)).not.toContain('green tea');
+    model().script(
       reply().toolCall('memory', { action: 'add', content: 'The user drinks green tea every morning' }),
       reply().toolCall('memory', { action: 'list' }),
       reply().text('noted'),
     );
     await collect(rt.sessions.create().prompt('remember that I drink green tea every morning'));
-    const results = wireMessages(model.requests.at(-1)!.body)
+    const results = wireMessages(model().requests.at(-1)!.body)
       .filter((m) => m.role === 'tool')
       .map(wireText);
     expect(results).toEqual([
       expect.stringContaining('Remembered: #1'),
       expect.stringContaining('The user drinks green tea every morning'),
     ]);
-    model.script(reply().text('green tea'));
+    model().script(reply().text('green tea'));
     await collect(rt.sessions.create().prompt('what do I drink in the morning?'));
-    expect(wireText(wireMessages(model.requests.at(-1)!.body)[0]!)).toContain('green tea every morning');
+    expect(wireText(wireMessages(model().requests.at(-1)!.body)[0]!)).toContain('green tea every morning');
   });
 
   it('--model replaces the active profile’s model id', async () => {
     const { rt } = await runtimeIn({ model: 'override-model' });
-    model.script(reply().text('ok'));
+    model().script(reply().text('ok'));
     await collect(rt.sessions.create().prompt('hi'));
-    expect(model.requests.at(-1)?.body.model).toBe('override-model');
+    expect(model().requests.at(-1)?.body.model).toBe('override-model');
   });
 
   it('reports its callers’ mistakes as RuntimeError with a code', async () => {
@@ -192,7 +186,7 @@ describe('createRuntime', () => {
 describe('sessions service', () => {
   it('renames, searches, forks up to a message and deletes', async () => {
     const { rt } = await runtimeIn();
-    model.script(reply().text('the answer is forty-two'), reply().text('second answer'));
+    model().script(reply().text('the answer is forty-two'), reply().text('second answer'));
     const session = rt.sessions.create();
     await collect(session.prompt('what is the answer?'));
     await collect(session.prompt('and again?'));
@@ -216,7 +210,7 @@ describe('sessions service', () => {
     expect(rt.sessions.messages(fork.id).map((m) => m.role)).toEqual(['user', 'assistant']);
 
     // The fork goes on alone: a turn there leaves the original as it was.
-    model.script(reply().text('fork answer'));
+    model().script(reply().text('fork answer'));
     await collect(rt.sessions.open(fork.id).prompt('in the fork'));
     expect(rt.sessions.messages(fork.id)).toHaveLength(4);
     expect(rt.sessions.messages(session.id).map((m) => m.id)).toEqual(messages.map((m) => m.id));
@@ -230,7 +224,7 @@ describe('sessions service', () => {
   it('a fork carries the tool-call log of the calls it keeps', async () => {
     const { rt, work } = await runtimeIn({ permissionMode: 'yolo' });
     writeFileSync(path.join(work, 'a.txt'), 'alpha');
-    model.script(reply().toolCall('read_file', { path: 'a.txt' }), reply().text('read it'));
+    model().script(reply().toolCall('read_file', { path: 'a.txt' }), reply().text('read it'));
     const session = rt.sessions.create();
     await collect(session.prompt('read a.txt'));
     const fork = rt.sessions.fork(session.id);
