@@ -11,8 +11,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256Hex } from '../util/node-crypto.js';
-import type { ConfigSource } from './read.js';
+import { type ConfigSource, configSource } from './source.js';
 
 /** Set by scripts/build.mjs: a hash of the config code and the package version. */
 declare const __TEA_CONFIG_BUILD__: string | undefined;
@@ -43,18 +42,6 @@ interface Entry {
   text: string;
   build: string;
   raw: ConfigSource['raw'];
-}
-
-/** A source whose hash (project trust) is made only when asked for. */
-function sourceOf(raw: ConfigSource['raw'], bytes: Buffer): ConfigSource {
-  let hash: string | undefined;
-  return {
-    raw,
-    get sha256() {
-      hash ??= sha256Hex(bytes);
-      return hash;
-    },
-  };
 }
 
 function remembered(dir: string, name: string, text: string, build: string): ConfigSource['raw'] | undefined {
@@ -106,7 +93,7 @@ export async function readConfigCached(
   const entry = bytes && build ? entryName(file, bytes, build) : undefined;
   if (bytes && build && entry && text !== undefined) {
     const raw = remembered(dir, entry.name, text, build);
-    if (raw !== undefined) return sourceOf(raw, bytes);
+    if (raw !== undefined) return configSource(raw, bytes);
   }
   const { readConfigSource } = await import('./read.js');
   // The very bytes read above are parsed: what is remembered is what was validated.

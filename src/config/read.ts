@@ -4,10 +4,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import { sha256Hex } from '../util/node-crypto.js';
 import { ConfigError, displayPath } from './errors.js';
 import { issuesToError } from './issues.js';
 import { fileSchema, type RawFile } from './schema.js';
+import { type ConfigSource, configSource } from './source.js';
 
 /** Drops keys whose value is null (an empty `key:` in YAML), at every depth. */
 function dropNulls(value: unknown): unknown {
@@ -112,12 +112,6 @@ export function parseYaml(text: string, file: string): unknown {
 /** The yaml package's default: aliases may expand into at most this many nodes (per alias). */
 const MAX_ALIAS_COUNT = 100;
 
-/** One config file as read: its validated settings and the SHA-256 of the exact bytes parsed (made when first read). */
-export interface ConfigSource {
-  raw: RawFile;
-  readonly sha256: string;
-}
-
 /**
  * Reads, parses and validates one config file (or `bytes`, when the caller read it
  * already); its SHA-256 (project trust is keyed by it) is made from the very bytes
@@ -141,15 +135,7 @@ export function readConfigSource(
   const raw = parseYaml(bytes.toString('utf8'), file);
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) throw issuesToError(file, raw, parsed.error.issues);
-  const read = bytes;
-  let hash: string | undefined;
-  return {
-    raw: parsed.data,
-    get sha256() {
-      hash ??= sha256Hex(read);
-      return hash;
-    },
-  };
+  return configSource(parsed.data, bytes);
 }
 
 /**
