@@ -198,6 +198,8 @@ export class LiveSession {
     switch (done?.reason) {
       case 'max_iterations':
         return 'max_turn_requests';
+      case 'budget':
+        return 'max_tokens';
       case 'error':
         throw RequestError.internalError(
           { sessionId: this.id, reason: 'error' },

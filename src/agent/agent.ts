@@ -1,13 +1,16 @@
 import { TokenCalibrator } from '../context/tokens.js';
 import type { LongTermMemory } from '../memory/api.js';
+import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ClientFs } from '../tools/types.js';
 import { usedFeature } from '../util/code-cache-feature.js';
 import { toModelMessages } from './history.js';
+import type { Interactions } from './interactions.js';
 import { memoryScopes } from './memory-jobs.js';
 import { MEMORY_TOOL_INFO, MEMORY_TOOL_PARAMETERS } from './memory-tool-info.js';
 import type { AgentServices, AgentSetup } from './services.js';
 import { Session, type SessionOptions } from './session.js';
-import { type AgentSettings, agentSettings, type SettingsInput } from './settings.js';
+import { type AgentSettings, agentSettings, type SettingsInput, withSettings } from './settings.js';
 
 /** An agent's services (flat), its workspace and its settings (the defaults for any left out). */
 export interface AgentOptions extends Omit<AgentServices, 'calibrator'> {
@@ -25,6 +28,24 @@ export interface AgentOptions extends Omit<AgentServices, 'calibrator'> {
  */
 export interface SessionTools {
   tools?: ToolRegistry;
+}
+
+/** A sub-agent's session: what it inherits from its parent, and what it is narrowed to. */
+export interface ChildSessionOptions {
+  /** The parent session, its tool call that starts the child, and the parent's depth. */
+  parent: { id: string; callId: string; depth: number };
+  role: string;
+  title: string;
+  cwd: string;
+  /** The tools the child may use (a subset of its parent's). */
+  tools: ToolRegistry;
+  /** On top of the agent's settings: the role's prompt, turns, budget, permission mode. */
+  settings: SettingsInput;
+  /** Its policy: never more than the parent's. */
+  policy: PermissionPolicy;
+  /** The parent's: a child's approvals and questions are answered on the parent session. */
+  interactions: Interactions;
+  fs?: ClientFs;
 }
 
 /** Creates and resumes sessions that share one set of services and settings. */
@@ -55,6 +76,33 @@ export class Agent implements AgentSetup {
     return new Session(this.setup(opts.tools), row, [], {
       ...(opts.fs ? { fs: opts.fs } : {}),
       storedCount: 0,
+    });
+  }
+
+  /** A new sub-agent session under a parent session's tool call (stored with the link to it). */
+  childSession(opts: ChildSessionOptions): Session {
+    const { store, provider } = this.services;
+    const row = store.sessions.create({
+      cwd: opts.cwd,
+      title: opts.title,
+      model: provider.info.model,
+      profile: provider.info.profile,
+      parent: {
+        id: opts.parent.id,
+        callId: opts.parent.callId,
+        role: opts.role,
+        depth: opts.parent.depth + 1,
+      },
+    });
+    const setup: AgentSetup = {
+      services: { ...this.services, tools: opts.tools },
+      settings: withSettings(this.settings, opts.settings),
+    };
+    return new Session(setup, row, [], {
+      storedCount: 0,
+      interactions: opts.interactions,
+      policy: opts.policy,
+      ...(opts.fs ? { fs: opts.fs } : {}),
     });
   }
 

@@ -10,7 +10,19 @@ export type {
   ToolContent,
 } from '../store/tool-record.js';
 
-export type StopReason = 'completed' | 'max_iterations' | 'cancelled' | 'doom_loop' | 'error';
+/** Why a turn stopped; `budget`: a sub-agent used up its token or cost budget. */
+export type StopReason = 'completed' | 'max_iterations' | 'cancelled' | 'doom_loop' | 'budget' | 'error';
+
+/** A sub-agent as faces show it: its session, label, role and depth. */
+export interface SubagentInfo {
+  /** The child's own session (its transcript: the sessions API, `tea sessions show`). */
+  sessionId: string;
+  /** How faces name it, e.g. `reviewer #2`. */
+  label: string;
+  role: string;
+  /** 1 for a child of a top-level session, 2 for a grandchild. */
+  depth: number;
+}
 
 /** How a face answers an approval request. */
 export type ApprovalDecision = 'once' | 'always' | 'reject';
@@ -51,6 +63,8 @@ export type AgentEvent =
       reason: string;
       /** For a shell command line: the sub-command (or redirection, construct) that needs the approval. */
       part?: string;
+      /** A sub-agent's call: it waits for the same answer, given on this (the parent's) session. */
+      agent?: SubagentInfo;
       /**
        * For a file write or edit: the unified diff it would make to the file as it is now
        * (`created`: the file does not exist yet). The agent leaves it out; `tea serve` adds it.
@@ -65,6 +79,8 @@ export type AgentEvent =
       callId: string;
       question: string;
       options?: string[];
+      /** Asked by a sub-agent: answered on this (the parent's) session. */
+      agent?: SubagentInfo;
     }
   | { type: 'plan'; kind: 'todo' | 'plan'; title?: string; items: PlanItem[] }
   | { type: 'notice'; title: string; body: string }
@@ -100,6 +116,16 @@ export type AgentEvent =
       discard: boolean;
     }
   | { type: 'fallback'; from: string; to: string; reason: string }
+  | {
+      /**
+       * An event of a sub-agent that the tool call `callId` (e.g. `task`) runs, as it
+       * happens. Its approval requests and questions come unwrapped instead (with `agent`).
+       */
+      type: 'subagent';
+      callId: string;
+      agent: SubagentInfo;
+      event: AgentEvent;
+    }
   | { type: 'error'; message: string; kind: string }
   | {
       /**
@@ -119,8 +145,11 @@ export type AgentEvent =
       text: string;
       /** A human-readable note when the stop was not a normal completion. */
       message?: string;
+      /** The prompt's usage, its sub-agents' included. */
       usage: Usage;
       costUsd: number;
+      /** The sub-agents' share of `usage` and `costUsd` (absent: none ran). */
+      subagents?: { count: number; usage: Usage; costUsd: number };
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -91,6 +91,12 @@ export async function* runTurn(
       message = `Stopped after ${calls} (the iteration cap); the task may not be complete. Send a message to continue, or raise agent.max_iterations (--max-turns).`;
       break;
     }
+    const spent = state.usage.overBudget(settings.budget);
+    if (spent) {
+      reason = 'budget';
+      message = spent;
+      break;
+    }
     iterations++;
 
     // A retry is the user asking again: its first call tries a paused (circuit-open) model at once.

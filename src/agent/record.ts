@@ -82,8 +82,11 @@ export function resultPart(record: ToolCallRecord): ToolResultPart {
 
 /** A prompt's usage, added to once per model call (the `done` event reports its totals). */
 export class UsageMeter {
+  /** The prompt's usage, its sub-agents' included. */
   readonly total: Usage = { inputTokens: 0, outputTokens: 0 };
   costUsd = 0;
+  /** The sub-agents' share of the total (absent: none reported). */
+  subagents: { count: number; usage: Usage; costUsd: number } | undefined;
 
   add(calls: readonly ModelUsage[]): void {
     for (const c of calls) {
@@ -91,5 +94,29 @@ export class UsageMeter {
       this.total.outputTokens += c.usage.outputTokens;
       this.costUsd += c.costUsd;
     }
+  }
+
+  /** A finished sub-agent's whole usage (its own sub-agents' included). */
+  addSubagent(usage: Usage, costUsd: number): void {
+    this.subagents ??= { count: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 };
+    const s = this.subagents;
+    s.count++;
+    s.usage.inputTokens += usage.inputTokens;
+    s.usage.outputTokens += usage.outputTokens;
+    s.costUsd += costUsd;
+    this.total.inputTokens += usage.inputTokens;
+    this.total.outputTokens += usage.outputTokens;
+    this.costUsd += costUsd;
+  }
+
+  /** Why the prompt must stop before its next model call (a budget used up); undefined: go on. */
+  overBudget(budget: { maxTokens?: number; maxCostUsd?: number } | undefined): string | undefined {
+    if (!budget) return undefined;
+    const tokens = this.total.inputTokens + this.total.outputTokens;
+    if (budget.maxTokens !== undefined && tokens >= budget.maxTokens)
+      return `Stopped: the budget of ${budget.maxTokens} tokens is used up (${tokens} tokens so far); what was done so far is kept.`;
+    if (budget.maxCostUsd !== undefined && this.costUsd >= budget.maxCostUsd)
+      return `Stopped: the budget of $${budget.maxCostUsd} is used up ($${this.costUsd.toFixed(4)} so far); what was done so far is kept.`;
+    return undefined;
   }
 }

@@ -38,6 +38,10 @@ export interface SessionOptions {
   fs?: ClientFs;
   /** How many stored messages `history` was built from (default: the store's count now). */
   storedCount?: number;
+  /** A sub-agent's session: its parent's pending asks (a child's wait there, answered on the parent). */
+  interactions?: Interactions;
+  /** A sub-agent's session: its permission policy (never more than its parent's). */
+  policy?: PermissionPolicy;
 }
 
 export interface PromptOptions {
@@ -93,12 +97,12 @@ export class Session {
       store,
       sessionId: row.id,
       tools,
-      interactions: new Interactions(settings.approvals),
+      interactions: opts.interactions ?? new Interactions(settings.approvals),
       loaded: new Set(state.get(STATE_LOADED_TOOLS) ?? []),
       ...(opts.fs ? { fs: opts.fs } : {}),
     };
     this.recorder = new SessionRecorder(store, row.id);
-    this.policy = new PermissionPolicy(settings.permissionMode, settings.permissionRules);
+    this.policy = opts.policy ?? new PermissionPolicy(settings.permissionMode, settings.permissionRules);
     this.policy.restoreGrants(state.get(STATE_GRANTS) ?? []);
   }
 
@@ -241,11 +245,12 @@ export class Session {
       ? { ...again, stored: true }
       : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
-    context.memories = await this.recall(next.text);
+    context.memories = this.settings.recall ? await this.recall(next.text) : '';
     await yieldToEventLoop();
     const state: TurnState = {
       sessionId: this.id,
       cwd: this.row.cwd,
+      depth: this.row.depth,
       systemPrompt: this.systemPrompt,
       roots: outputDir ? [...allowedRoots, outputDir] : allowedRoots,
       outputDir,
@@ -281,6 +286,7 @@ export class Session {
       message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
       usage: { ...usage.total },
       costUsd: usage.costUsd,
+      ...(usage.subagents ? { subagents: structuredClone(usage.subagents) } : {}),
     };
   }
 

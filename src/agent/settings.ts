@@ -44,6 +44,14 @@ export interface AgentSettings {
   lease: LeaseSettings;
   /** The deadline of one prompt (its turn and the follow-ups queued meanwhile). */
   turnTimeoutMs: number;
+  /**
+   * A sub-agent's budget: the turn stops (reason `budget`) before a model call once the
+   * prompt has used this many tokens (input + output) or this much money. Checked between
+   * model calls, so one call may go past it. Absent: no budget.
+   */
+  budget?: { maxTokens?: number; maxCostUsd?: number };
+  /** Recall long-term memories for each prompt (sub-agents do not: they get only their task). */
+  recall: boolean;
 }
 
 /** Some settings; whatever is left out (or undefined) takes its default. */
@@ -68,6 +76,7 @@ export const DEFAULT_SETTINGS: Readonly<AgentSettings> = Object.freeze({
   memoryJobs: { extract: true, tune: true },
   lease: DEFAULT_LEASE,
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
+  recall: true,
 });
 
 /** The fields of `o` that are set: an undefined field means "the default", not "nothing". */
@@ -84,6 +93,11 @@ function layer<T extends SettingsInput>(base: T, over: SettingsInput): T {
     memoryJobs: { ...base.memoryJobs, ...defined(over.memoryJobs) },
     lease: { ...base.lease, ...defined(over.lease) },
   };
+}
+
+/** `base` with `over` on top (a sub-agent's settings from its parent's). */
+export function withSettings(base: AgentSettings, over: SettingsInput): AgentSettings {
+  return layer<AgentSettings>(base, over);
 }
 
 /** The full settings from some of them (tests, library users): the defaults for the rest. */

@@ -10,6 +10,7 @@ import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent } from './events.js';
 import { makeHost } from './host.js';
 import { resultPart, type TurnRecorder } from './record.js';
+import { seated } from './seat.js';
 import { TurnStopped } from './stop.js';
 import type { Turn } from './turn.js';
 
@@ -212,7 +213,12 @@ async function runOne(
       callId: call.id,
       signal,
       outputDir: state.outputDir,
-      host: makeHost(host, { callId: call.id, signal, emit, activeTools: step.activeTools }),
+      host: seated(
+        makeHost(host, { callId: call.id, signal, emit, activeTools: step.activeTools }),
+        state,
+        call.id,
+        emit,
+      ),
       ...(host.fs ? { fs: host.fs } : {}),
       permissions: policy,
     },

@@ -21,6 +21,8 @@ export type TurnContext = Pick<
 export interface TurnState {
   sessionId: string;
   cwd: string;
+  /** The session's depth: 0 top-level, 1 a sub-agent's, 2 a sub-agent's sub-agent's. */
+  depth: number;
   /** The session's system prompt (its size counts against the tools the loop preloads). */
   systemPrompt: string;
   /** Directories besides the workspace that file tools may use: the settings' and `outputDir`. */

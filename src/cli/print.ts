@@ -45,6 +45,7 @@ export function exitCodeFor(reason: StopReason): number {
       return EXIT.INTERRUPTED;
     case 'max_iterations':
     case 'doom_loop':
+    case 'budget':
       return EXIT.INCOMPLETE;
     case 'error':
       return EXIT.ERROR;

@@ -62,6 +62,14 @@ const BY_PATH: Record<string, Hint> = {
   },
   agent: { expected: 'a mapping', fix: 'e.g. `agent: { max_iterations: 25, max_parallel_tools: 4 }`.' },
   memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true, judge: true }`.' },
+  subagents: {
+    expected: 'a mapping',
+    fix: 'e.g. `subagents: { max_parallel: 4, max_tasks_per_call: 6, max_depth: 1, timeout_s: 300 }`.',
+  },
+  'subagents.max_depth': {
+    expected: '1 or 2',
+    fix: 'use 1 (sub-agents may not delegate, the default) or 2 (they may, once).',
+  },
   llm: { expected: 'a mapping', fix: 'e.g. `llm: { timeout_s: 60, call_timeout_s: 180, max_retries: 3 }`.' },
   permissions: {
     expected: 'a mapping',

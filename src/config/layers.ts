@@ -47,6 +47,14 @@ export interface Layer {
     turnTimeoutMs?: number;
   };
   memory: { extract?: boolean; tune?: boolean; judge?: boolean };
+  subagents: {
+    maxParallel?: number;
+    maxTasksPerCall?: number;
+    maxDepth?: 1 | 2;
+    timeoutMs?: number;
+    maxTokens?: number;
+    maxCostUsd?: number;
+  };
   llm: {
     timeoutMs?: number;
     callTimeoutMs?: number;
@@ -76,6 +84,7 @@ export function emptyLayer(): Layer {
     profiles: {},
     agent: {},
     memory: {},
+    subagents: {},
     llm: {},
     models: {},
     sections: emptySections(),
@@ -179,6 +188,14 @@ export function toLayer(raw: RawFile, file: string): Layer {
     turnTimeoutMs: seconds(raw.agent?.turn_timeout_s),
   });
   layer.memory = defined({ extract: raw.memory?.extract, tune: raw.memory?.tune, judge: raw.memory?.judge });
+  layer.subagents = defined({
+    maxParallel: raw.subagents?.max_parallel,
+    maxTasksPerCall: raw.subagents?.max_tasks_per_call,
+    maxDepth: raw.subagents?.max_depth,
+    timeoutMs: seconds(raw.subagents?.timeout_s),
+    maxTokens: raw.subagents?.max_tokens,
+    maxCostUsd: raw.subagents?.max_cost_usd,
+  });
   layer.llm = defined({
     timeoutMs: seconds(raw.llm?.timeout_s),
     callTimeoutMs: seconds(raw.llm?.call_timeout_s),
@@ -277,6 +294,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     fallback: over.fallback ?? base.fallback,
     agent: { ...base.agent, ...over.agent },
     memory: { ...base.memory, ...over.memory },
+    subagents: { ...base.subagents, ...over.subagents },
     llm: { ...base.llm, ...over.llm },
     models,
     sections: mergeSections(base.sections, over.sections),

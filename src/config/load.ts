@@ -228,6 +228,14 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       sessionWaitMs: layer.agent.sessionWaitMs ?? DEFAULTS.sessionWaitMs,
       turnTimeoutMs: layer.agent.turnTimeoutMs ?? DEFAULTS.turnTimeoutMs,
     },
+    subagents: {
+      maxParallel: layer.subagents.maxParallel ?? 4,
+      maxTasksPerCall: layer.subagents.maxTasksPerCall ?? 6,
+      maxDepth: layer.subagents.maxDepth ?? 1,
+      timeoutMs: layer.subagents.timeoutMs ?? 300_000,
+      ...(layer.subagents.maxTokens === undefined ? {} : { maxTokens: layer.subagents.maxTokens }),
+      ...(layer.subagents.maxCostUsd === undefined ? {} : { maxCostUsd: layer.subagents.maxCostUsd }),
+    },
     memory: {
       extract: layer.memory.extract ?? true,
       tune: layer.memory.tune ?? true,

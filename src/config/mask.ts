@@ -187,6 +187,14 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
   }
   plain.profiles = profiles;
   plain.fallback = config.fallback;
+  plain.subagents = {
+    max_parallel: config.subagents.maxParallel,
+    max_tasks_per_call: config.subagents.maxTasksPerCall,
+    max_depth: config.subagents.maxDepth,
+    timeout_s: config.subagents.timeoutMs / 1000,
+    ...(config.subagents.maxTokens === undefined ? {} : { max_tokens: config.subagents.maxTokens }),
+    ...(config.subagents.maxCostUsd === undefined ? {} : { max_cost_usd: config.subagents.maxCostUsd }),
+  };
   plain.agent = {
     max_iterations: config.agent.maxIterations,
     max_parallel_tools: config.agent.maxParallelTools,

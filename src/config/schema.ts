@@ -85,6 +85,20 @@ const agentSchema = z.strictObject({
   turn_timeout_s: z.optional(positiveNumber),
 });
 
+const subagentsSchema = z.strictObject({
+  /** Sub-agents of one session running at once. */
+  max_parallel: z.optional(positiveInt),
+  /** Sub-tasks one `delegate_tasks` call may hold. */
+  max_tasks_per_call: z.optional(positiveInt),
+  /** How deep delegation goes: 1, children only; 2, children may delegate once more. */
+  max_depth: z.optional(z.union([z.literal(1), z.literal(2)])),
+  /** One sub-agent's time limit. */
+  timeout_s: z.optional(positiveNumber),
+  /** One sub-agent's default budgets (a call may set lower or higher ones). */
+  max_tokens: z.optional(positiveInt),
+  max_cost_usd: z.optional(positiveNumber),
+});
+
 const memorySchema = z.strictObject({
   extract: z.optional(z.boolean()),
   tune: z.optional(z.boolean()),
@@ -191,6 +205,7 @@ export const fileSchema = z.strictObject({
   profiles: z.optional(z.record(z.string().check(z.regex(PROFILE_NAME)), profileSchema)),
   fallback: z.optional(z.array(nonEmpty)),
   agent: z.optional(agentSchema),
+  subagents: z.optional(subagentsSchema),
   memory: z.optional(memorySchema),
   llm: z.optional(llmSchema),
   models: z.optional(z.record(nonEmpty, modelOverrideSchema)),
@@ -221,6 +236,7 @@ export function knownKeysAt(genericPath: string): string[] {
     embedding: embeddingSchema,
     'models.*': modelOverrideSchema,
     agent: agentSchema,
+    subagents: subagentsSchema,
     memory: memorySchema,
     llm: llmSchema,
     'llm.breaker': breakerSchema,

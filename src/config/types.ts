@@ -125,6 +125,8 @@ export interface TeaConfig {
    * whether it is new, an update or a duplicate (otherwise the offline rule alone).
    */
   memory: { extract: boolean; tune: boolean; judge: boolean };
+  /** Delegation to sub-agents (the `task` and `delegate_tasks` tools). */
+  subagents: SubagentsConfig;
   llm: {
     /** Idle timeout of one attempt (first byte, and between chunks). */
     timeoutMs: number;
@@ -155,4 +157,19 @@ export interface TeaConfig {
   project?: ProjectTrust;
   /** Settings that were read but ignored, with the reason. */
   warnings: string[];
+}
+
+/** Limits of delegation to sub-agents (config `subagents`). */
+export interface SubagentsConfig {
+  /** Sub-agents of one session running at once (default 4). */
+  maxParallel: number;
+  /** Sub-tasks one `delegate_tasks` call may hold (default 6). */
+  maxTasksPerCall: number;
+  /** 1: children may not delegate (default); 2: they may, once. */
+  maxDepth: 1 | 2;
+  /** One sub-agent's time limit (default 300 s). */
+  timeoutMs: number;
+  /** One sub-agent's default budgets (absent: none). */
+  maxTokens?: number;
+  maxCostUsd?: number;
 }

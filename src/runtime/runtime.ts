@@ -15,6 +15,8 @@ import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
 import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
+import type { Delegator } from '../multi/delegate.js';
+import { registerDelegationTools } from '../multi/register.js';
 import { type BackgroundCheckpoints, checkpointInBackground, Store } from '../store/index.js';
 import { defaultDbPath } from '../store/paths.js';
 import type { McpManager } from '../tools/mcp/index.js';
@@ -36,6 +38,8 @@ export { BACKGROUND_GRACE_MS } from '../agent/index.js';
 export const BACKUP_AFTER_MS = 30_000;
 /** The memory scopes of a workspace: the global one and the project's. */
 export { memoryScopes } from '../agent/memory-jobs.js';
+
+const NO_ROLES = { get: () => undefined, list: () => [] };
 
 export interface RuntimeOptions {
   /** The workspace new sessions and tool runs use (default: the process's cwd). */
@@ -195,6 +199,21 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     });
     return memory;
   };
+  // Sub-agents: the tools are known by their facts; the delegator loads on their first call.
+  let delegator: Promise<Delegator> | undefined;
+  const roles = NO_ROLES;
+  registerDelegationTools(tools, roles.list(), () => {
+    delegator ??= import('../multi/delegate.js').then(
+      ({ Delegator }) =>
+        new Delegator({
+          agentFor: (profile) => agentFor(profile),
+          hasProfile: (name) => models.has(name),
+          roles,
+          limits: config.subagents,
+        }),
+    );
+    return delegator;
+  });
   const agents = new Map<string, Agent>();
   const agentFor = (profile?: string, o: { approvals?: 'ask' | 'deny' } = {}): Agent => {
     const name = profile ?? models.active;

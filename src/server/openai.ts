@@ -25,6 +25,7 @@ const FINISH: Record<StopReason, string> = {
   completed: 'stop',
   max_iterations: 'length',
   doom_loop: 'stop',
+  budget: 'length',
   cancelled: 'stop',
   error: 'stop',
 };

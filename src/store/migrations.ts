@@ -297,4 +297,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX tool_calls_running ON tool_calls (session_id) WHERE finished_at IS NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'sub-agent sessions: a child session names its parent session, the tool call that started it, its role and depth',
+    // A child session is deleted with its parent. Top-level sessions have depth 0 and no parent.
+    up: `
+      ALTER TABLE sessions ADD COLUMN parent_id TEXT REFERENCES sessions (id) ON DELETE CASCADE;
+      ALTER TABLE sessions ADD COLUMN parent_call_id TEXT;
+      ALTER TABLE sessions ADD COLUMN role TEXT;
+      ALTER TABLE sessions ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX sessions_by_parent ON sessions (parent_id, created_at) WHERE parent_id IS NOT NULL;
+    `,
+  },
 ];

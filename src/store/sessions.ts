@@ -14,6 +14,14 @@ export interface SessionRow {
   createdAt: number;
   /** Epoch milliseconds; bumped by every append and update. */
   updatedAt: number;
+  /** A sub-agent's session: the session whose tool call started it (absent: a top-level session). */
+  parentId?: string;
+  /** The parent's tool call that started this child session. */
+  parentCallId?: string;
+  /** The sub-agent's role (e.g. `reviewer`). */
+  role?: string;
+  /** 0 for a top-level session, 1 for its children, 2 for theirs. */
+  depth: number;
 }
 
 export interface CreateSessionInput {
@@ -22,6 +30,8 @@ export interface CreateSessionInput {
   cwd: string;
   model?: string;
   profile?: string;
+  /** For a sub-agent's session: its parent, the call that started it, its role and depth. */
+  parent?: { id: string; callId: string; role?: string; depth: number };
 }
 
 export interface SessionPatch {
@@ -34,6 +44,8 @@ export interface ListSessionsOptions {
   limit?: number;
   offset?: number;
   cwd?: string;
+  /** Also list sub-agents' sessions (default: top-level sessions only). */
+  children?: boolean;
 }
 
 /** The shortest prefix `resolve` accepts, so a stray keystroke cannot pick a session. */
@@ -47,9 +59,15 @@ interface SessionRecord {
   profile: string | null;
   created_at: number;
   updated_at: number;
+  parent_id: string | null;
+  parent_call_id: string | null;
+  role: string | null;
+  depth: number;
 }
 
-const COLUMNS = 'id, title, cwd, model, profile, created_at, updated_at';
+const COLUMNS =
+  'id, title, cwd, model, profile, created_at, updated_at, parent_id, parent_call_id, role, depth';
+const TOP_LEVEL = 'parent_id IS NULL';
 const NEWEST_FIRST = 'ORDER BY updated_at DESC, rowid DESC';
 
 export class SessionRepo {
@@ -62,6 +80,8 @@ export class SessionRepo {
   private readonly updateStmt;
   private readonly touchStmt;
   private readonly deleteStmt;
+  /** Prepared on first use: only sub-agents need them. */
+  private childrenStmt: Database.Statement<[string], SessionRecord> | undefined;
 
   /** Prepared on first use: only `tea sessions list` counts. */
   private countStmt: Database.Statement<[string | null, string | null], number> | undefined;
@@ -72,26 +92,27 @@ export class SessionRepo {
   ) {
     this.insertStmt = db.prepare<[SessionRecord], void>(
       `INSERT INTO sessions (${COLUMNS})
-       VALUES (@id, @title, @cwd, @model, @profile, @created_at, @updated_at)`,
+       VALUES (@id, @title, @cwd, @model, @profile, @created_at, @updated_at,
+               @parent_id, @parent_call_id, @role, @depth)`,
     );
     this.getStmt = db.prepare<[string], SessionRecord>(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
     this.prefixStmt = db.prepare<[string, string], SessionRecord>(
       `SELECT ${COLUMNS} FROM sessions WHERE substr(id, 1, length(?)) = ? ORDER BY id LIMIT 6`,
     );
     this.latestStmt = db.prepare<[], SessionRecord>(
-      `SELECT ${COLUMNS} FROM sessions ${NEWEST_FIRST} LIMIT 1`,
+      `SELECT ${COLUMNS} FROM sessions WHERE ${TOP_LEVEL} ${NEWEST_FIRST} LIMIT 1`,
     );
     this.latestInCwdStmt = db.prepare<[string], SessionRecord>(
-      `SELECT ${COLUMNS} FROM sessions WHERE cwd = ? ${NEWEST_FIRST} LIMIT 1`,
+      `SELECT ${COLUMNS} FROM sessions WHERE cwd = ? AND ${TOP_LEVEL} ${NEWEST_FIRST} LIMIT 1`,
     );
     this.listStmt = db.prepare<
-      { cwd: string | null; limit: number; offset: number },
+      { cwd: string | null; limit: number; offset: number; children: number },
       SessionRecord & { message_count: number }
     >(
       `SELECT ${COLUMNS},
               (SELECT COUNT(*) FROM messages m WHERE m.session_id = sessions.id) AS message_count
        FROM sessions
-       WHERE @cwd IS NULL OR cwd = @cwd
+       WHERE (@cwd IS NULL OR cwd = @cwd) AND (@children = 1 OR ${TOP_LEVEL})
        ${NEWEST_FIRST}
        LIMIT @limit OFFSET @offset`,
     );
@@ -119,12 +140,19 @@ export class SessionRepo {
       profile: optionalText(input.profile, 'session profile'),
       created_at: now,
       updated_at: now,
+      parent_id: input.parent ? requireText(input.parent.id, 'parent session id') : null,
+      parent_call_id: input.parent ? requireText(input.parent.callId, 'parent call id') : null,
+      role: optionalText(input.parent?.role, 'session role'),
+      depth: input.parent ? (optionalIndex(input.parent.depth, 'session depth') ?? 0) : 0,
     };
     try {
       this.insertStmt.run(record);
     } catch (err) {
       if (sqliteCode(err) === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
         throw new StoreError(`a session with id ${id} already exists`, 'conflict', { cause: err });
+      }
+      if (sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+        throw new StoreError(`parent session not found: '${record.parent_id}'`, 'not-found', { cause: err });
       }
       throw err;
     }
@@ -172,14 +200,22 @@ export class SessionRepo {
     const limit = optionalIndex(opts.limit, 'list limit') ?? -1;
     const offset = optionalIndex(opts.offset, 'list offset') ?? 0;
     return this.listStmt
-      .all({ cwd: opts.cwd ?? null, limit, offset })
+      .all({ cwd: opts.cwd ?? null, limit, offset, children: opts.children ? 1 : 0 })
       .map((record) => ({ ...toRow(record), messageCount: record.message_count }));
   }
 
-  /** How many sessions there are (in `cwd`, when given): `list` would also count each one's messages. */
+  /** The sessions of the sub-agents a session started, oldest first. */
+  children(parentId: string): SessionRow[] {
+    this.childrenStmt ??= this.db.prepare<[string], SessionRecord>(
+      `SELECT ${COLUMNS} FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid`,
+    );
+    return this.childrenStmt.all(parentId).map(toRow);
+  }
+
+  /** How many top-level sessions there are (in `cwd`, when given): `list` would also count each one's messages. */
   count(opts: { cwd?: string } = {}): number {
     this.countStmt ??= this.db.prepare<[string | null, string | null], number>(
-      'SELECT COUNT(*) FROM sessions WHERE ? IS NULL OR cwd = ?',
+      `SELECT COUNT(*) FROM sessions WHERE (? IS NULL OR cwd = ?) AND ${TOP_LEVEL}`,
     );
     return this.countStmt.pluck().get(opts.cwd ?? null, opts.cwd ?? null) ?? 0;
   }
@@ -216,5 +252,9 @@ function toRow(record: SessionRecord): SessionRow {
     profile: record.profile,
     createdAt: record.created_at,
     updatedAt: record.updated_at,
+    ...(record.parent_id === null ? {} : { parentId: record.parent_id }),
+    ...(record.parent_call_id === null ? {} : { parentCallId: record.parent_call_id }),
+    ...(record.role === null ? {} : { role: record.role }),
+    depth: record.depth,
   };
 }

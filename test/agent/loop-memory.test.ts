@@ -125,6 +125,7 @@ function turnOf(recorder: TurnRecorder, provider: Provider, usage: UsageMeter): 
     state: {
       sessionId: 's1',
       cwd: dir,
+      depth: 0,
       systemPrompt: 'You are a test.',
       roots: [],
       history: [],

@@ -1,0 +1,45 @@
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+import type { Delegator } from './delegate.js';
+import type { RoleLike } from './role-like.js';
+import {
+  AGENT_TOOL_PARAMETERS,
+  agentToolInfo,
+  DELEGATE_PARAMETERS,
+  DELEGATE_TOOL_FACTS,
+  TASK_PARAMETERS,
+  taskToolInfo,
+} from './task-info.js';
+
+/**
+ * Registers `task`, `delegate_tasks` and a tool for each role marked `asTool` on
+ * `registry`; `delegator()` makes the delegator on the first call.
+ */
+export function registerDelegationTools(
+  registry: ToolRegistry,
+  roles: readonly RoleLike[],
+  delegator: () => Promise<Delegator>,
+): void {
+  const load = async (make: (m: typeof import('./task-tool.js'), d: Delegator) => Tool): Promise<Tool> => {
+    const [m, d] = await Promise.all([import('./task-tool.js'), delegator()]);
+    return make(m, d);
+  };
+  registry.registerLazy({
+    info: taskToolInfo(roles),
+    parameters: () => TASK_PARAMETERS,
+    load: () => load((m, d) => m.taskTool(d, roles)),
+  });
+  registry.registerLazy({
+    info: DELEGATE_TOOL_FACTS,
+    parameters: () => DELEGATE_PARAMETERS,
+    load: () => load((m, d) => m.delegateTool(d)),
+  });
+  for (const role of roles) {
+    if (!role.asTool) continue;
+    registry.registerLazy({
+      info: agentToolInfo(role),
+      parameters: () => AGENT_TOOL_PARAMETERS,
+      load: () => load((m, d) => m.agentTool(d, role)),
+    });
+  }
+}
