@@ -162,6 +162,7 @@ export class Delegator {
     const tools = seat.tools.subset(
       (t) =>
         (role.tools === undefined || role.tools.includes(t.name)) &&
+        !role.disallowedTools?.includes(t.name) &&
         (canDelegate || !(DELEGATION_TOOLS.has(t.name) || t.name.startsWith('agent_'))),
     );
     const maxTokens = spec.maxTokens ?? limits.maxTokens;

@@ -12,6 +12,8 @@ export interface RoleLike {
   prompt: string;
   /** The tools it may use (undefined: its parent's). */
   tools?: readonly string[];
+  /** Tools it may not use (with `tools` undefined). */
+  disallowedTools?: readonly string[];
   /** A profile name (anything else: its parent's model). */
   model?: string;
   maxTurns?: number;

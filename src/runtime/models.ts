@@ -70,6 +70,12 @@ export class ModelPool {
     return out;
   }
 
+  /** The profiles' names (nothing is built or checked). */
+  names(): string[] {
+    const names = profileNames(this.config);
+    return [...names, ...[...this.overrides.keys()].filter((n) => !names.includes(n))];
+  }
+
   has(name: string): boolean {
     return this.profiles().some((p) => p.name === name);
   }

@@ -30,6 +30,7 @@ import { RuntimeError } from './errors.js';
 import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
+import { runtimeRoles } from './roles.js';
 import { SessionsService } from './sessions.js';
 import { builtinRegistry, shellSetup } from './tools.js';
 
@@ -38,8 +39,6 @@ export { BACKGROUND_GRACE_MS } from '../agent/index.js';
 export const BACKUP_AFTER_MS = 30_000;
 /** The memory scopes of a workspace: the global one and the project's. */
 export { memoryScopes } from '../agent/memory-jobs.js';
-
-const NO_ROLES = { get: () => undefined, list: () => [] };
 
 export interface RuntimeOptions {
   /** The workspace new sessions and tool runs use (default: the process's cwd). */
@@ -201,15 +200,23 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   };
   // Sub-agents: the tools are known by their facts; the delegator loads on their first call.
   let delegator: Promise<Delegator> | undefined;
-  const roles = NO_ROLES;
+  const roles = await runtimeRoles({
+    home: config.home,
+    cwd,
+    profiles: models.names(),
+    knownTools: tools.names(),
+    warn,
+  });
   registerDelegationTools(tools, roles.list(), () => {
-    delegator ??= import('../multi/delegate.js').then(
-      ({ Delegator }) =>
+    delegator ??= Promise.all([import('../multi/delegate.js'), import('../multi/roles/output.js')]).then(
+      ([{ Delegator }, { outputChecker, repairPrompt }]) =>
         new Delegator({
           agentFor: (profile) => agentFor(profile),
           hasProfile: (name) => models.has(name),
           roles,
           limits: config.subagents,
+          outputChecker,
+          repairPrompt,
         }),
     );
     return delegator;

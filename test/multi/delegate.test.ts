@@ -3,76 +3,26 @@
  * `task` / `delegate_tasks`, children run as sessions of their own against the
  * scripted model server, and their events, asks and usage come back to the parent.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { loadConfig } from '../../src/config/load.js';
-import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
-import { useTempDirs } from '../store/helpers.js';
 import { reply } from '../support/script.js';
-import { useModelServer } from '../support/use-model-server.js';
-import { type WireMessage, wireMessages, wireText } from '../support/wire.js';
+import { wireMessages } from '../support/wire.js';
+import {
+  collect,
+  doneOf,
+  firstUser,
+  isChild,
+  isFirstCall,
+  subs,
+  task,
+  toolNames,
+  toolOutput,
+  useDelegation,
+} from './helpers.js';
 
-const model = useModelServer();
-const tempDir = useTempDirs();
-const open: Runtime[] = [];
-afterEach(async () => {
-  for (const rt of open.splice(0)) await rt.close();
-  model().respond(undefined);
-  model().reset();
-});
-
-async function runtimeIn(yaml = '', opts: Parameters<typeof createRuntime>[0] = {}) {
-  const root = tempDir();
-  const home = path.join(root, 'home');
-  const work = path.join(root, 'work');
-  mkdirSync(home);
-  mkdirSync(work);
-  writeFileSync(
-    path.join(home, 'config.yaml'),
-    [
-      `main_model: { base_url: ${model().openaiBaseUrl}, api_key: sk-test, model: scripted-model }`,
-      'llm: { timeout_s: 30, max_retries: 0 }',
-      'agent: { auto_title: false }',
-      'memory: { extract: false, tune: false, judge: false }',
-      yaml,
-    ].join('\n'),
-  );
-  const config = await loadConfig({ home, cwd: work, env: {}, detectOllama: false });
-  const rt = await createRuntime({ config, cwd: work, ...opts });
-  open.push(rt);
-  return { rt, home, work };
-}
-
-const system = (body: Record<string, unknown>): string =>
-  wireText(wireMessages(body).find((m) => m.role === 'system') ?? ({ role: 'system' } as WireMessage));
-const isChild = (body: Record<string, unknown>): boolean => system(body).includes('You are a sub-agent');
-const firstUser = (body: Record<string, unknown>): string =>
-  wireText(wireMessages(body).find((m) => m.role === 'user') ?? ({ role: 'user' } as WireMessage));
-const toolNames = (body: Record<string, unknown>): string[] =>
-  ((body.tools as Array<{ function: { name: string } }> | undefined) ?? []).map((t) => t.function.name);
-const isFirstCall = (body: Record<string, unknown>): boolean =>
-  !wireMessages(body).some((m) => m.role === 'tool');
-
-type Sub = Extract<AgentEvent, { type: 'subagent' }>;
-const subs = (events: AgentEvent[]): Sub[] => events.filter((e): e is Sub => e.type === 'subagent');
-const doneOf = (events: AgentEvent[]) =>
-  events.find((e) => e.type === 'done') as Extract<AgentEvent, { type: 'done' }>;
-const toolOutput = (events: AgentEvent[], name: string): string => {
-  const ends = events.filter(
-    (e): e is Extract<AgentEvent, { type: 'tool_update' }> =>
-      e.type === 'tool_update' && e.record.name === name && e.record.finishedAt !== undefined,
-  );
-  const last = ends.at(-1)?.record;
-  return (last?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
-};
-
-const task = (n: number, extra: Record<string, unknown> = {}) => ({
-  description: `check part ${n}`,
-  prompt: `Check part ${n} and report.`,
-  ...extra,
-});
+const { model, runtimeIn } = useDelegation();
 
 describe('delegate_tasks', () => {
   it('runs 6 tasks with at most 4 children at once, and their usage counts in the parent', async () => {
@@ -145,12 +95,6 @@ describe('delegate_tasks', () => {
     expect(subs(all)).toHaveLength(0);
   });
 });
-
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
 
 describe('task', () => {
   it('stops a child that loops at its token budget and says so', async () => {

@@ -4,7 +4,8 @@
  * `load.js` loads zod only for a role with an output schema; `output.js` always does.
  */
 export { BUILTIN_ROLES } from './builtin.js';
-export { loadRoles, roleDirs } from './load.js';
+export { roleDirs } from './dirs.js';
+export { loadRoles } from './load.js';
 export { type OutputCheck, outputChecker, repairPrompt } from './output.js';
 export { CLAUDE_TOOLS, DELEGATION_TOOLS } from './tool-names.js';
 export type { LoadRolesOptions, Role, RoleSet } from './types.js';

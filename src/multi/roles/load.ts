@@ -5,10 +5,10 @@
  * skipped with a warning naming the file, the key and the fix.
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { displayPath } from '../../config/errors.js';
 import { BUILTIN_ROLES } from './builtin.js';
+import { roleDirs } from './dirs.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { type ParseContext, parseRole } from './parse.js';
 import { skippedMessage } from './problems.js';
@@ -16,17 +16,6 @@ import type { LoadRolesOptions, Role, RoleSet } from './types.js';
 
 /** A role file larger than this is not read. */
 const MAX_FILE_BYTES = 256 * 1024;
-
-/** The folders role files are read from, highest precedence first. */
-export function roleDirs(opts: LoadRolesOptions): string[] {
-  const claudeHome = opts.claudeHome ?? join(homedir(), '.claude');
-  return [
-    join(opts.cwd, '.tea', 'agents'),
-    join(opts.cwd, '.claude', 'agents'),
-    join(opts.home, 'agents'),
-    join(claudeHome, 'agents'),
-  ].map((dir) => resolve(dir));
-}
 
 interface DirListing {
   dir: string;
