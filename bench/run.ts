@@ -17,6 +17,7 @@ import { defineTool } from '../src/tools/types.js';
 import { startModelServer } from '../test/support/model-server.js';
 import { reply } from '../test/support/script.js';
 import { benchContext } from './context.js';
+import { benchDelegation } from './delegation.js';
 import { benchGrep } from './grep.js';
 import { benchMemory } from './memory.js';
 import { benchMemoryCli } from './memory-cli.js';
@@ -158,6 +159,7 @@ console.log(`Tea Agent benchmarks · node ${process.version} · ${os.cpus().leng
 await benchStartup();
 await benchLoop();
 await benchFirstRequestTokens();
+await benchDelegation();
 await benchContext();
 await benchGrep();
 await benchMemory();

@@ -127,9 +127,12 @@ export class Delegator {
     const label = `${role.name} #${this.nextNumber(seat.sessionId, role.name)}`;
     const slot = this.slot(seat.sessionId);
     try {
-      const release = await slot.acquire(signal);
+      // A signal of its own per child: the parent's signal gets no listener per child (there may be 50).
+      const own = new AbortController();
+      const childSignal = AbortSignal.any([signal, own.signal]);
+      const release = await slot.acquire(childSignal);
       try {
-        return await this.runChild(seat, spec, role, label, brief, signal);
+        return await this.runChild(seat, spec, role, label, brief, { signal: childSignal, own });
       } finally {
         release();
       }
@@ -152,7 +155,7 @@ export class Delegator {
     role: RoleLike,
     label: string,
     brief: string,
-    signal: AbortSignal,
+    stop: { signal: AbortSignal; own: AbortController },
   ): Promise<ChildResult> {
     const { limits } = this.deps;
     const profile = role.model && this.deps.hasProfile(role.model) ? role.model : undefined;
@@ -196,10 +199,7 @@ export class Delegator {
     });
     const info: SubagentInfo = { sessionId: session.id, label, role: role.name, depth: seat.depth + 1 };
     const timeoutMs = spec.timeoutMs ?? limits.timeoutMs;
-    const stop = new AbortController();
-    const onParent = (): void => stop.abort(signal.reason);
-    signal.addEventListener('abort', onParent, { once: true });
-    const timer = setTimeout(() => stop.abort(new TimedOut(timeoutMs)), timeoutMs);
+    const timer = setTimeout(() => stop.own.abort(new TimedOut(timeoutMs)), timeoutMs);
     const total = { usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 };
     try {
       const drive = async (text: string) => {
@@ -228,7 +228,6 @@ export class Delegator {
       };
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onParent);
       seat.addUsage(total.usage, total.costUsd);
     }
   }
