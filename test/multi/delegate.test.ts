@@ -244,4 +244,35 @@ describe('task', () => {
       /^\[ERROR\] no sub-agent role named "wizard"\nHint: use one of: general/,
     );
   });
+
+  it('cancels running children with the parent, and keeps what each stored', async () => {
+    const { rt } = await runtimeIn();
+    model().respond((body) => {
+      if (isChild(body)) return reply().text('half an answer').chunkSize(100).hangAfter(2);
+      return reply().toolCall('delegate_tasks', { tasks: [task(1), task(2)] });
+    });
+    const session = rt.sessions.create();
+    const stop = new AbortController();
+    const all: AgentEvent[] = [];
+    for await (const e of session.prompt('delegate two', { signal: stop.signal })) {
+      all.push(e);
+      // Both children have streamed their first words: the user cancels.
+      if (subs(all).filter((s) => s.event.type === 'text_delta').length === 2) stop.abort();
+    }
+    expect(doneOf(all).reason).toBe('cancelled');
+    const childDone = subs(all).filter((s) => s.event.type === 'done');
+    expect(childDone.map((s) => (s.event as Extract<AgentEvent, { type: 'done' }>).reason)).toEqual([
+      'cancelled',
+      'cancelled',
+    ]);
+    const call = all.filter((e) => e.type === 'tool_update' && e.record.name === 'delegate_tasks').at(-1);
+    expect(call?.type === 'tool_update' && call.record.state).toBe('cancelled');
+    // Each child's partial answer is in its stored transcript.
+    for (const s of childDone) {
+      const texts = rt.sessions
+        .messages(s.agent.sessionId)
+        .flatMap((m) => m.parts.map((p) => (p.type === 'text' ? p.text : '')));
+      expect(texts).toContain('half an answer');
+    }
+  });
 });
