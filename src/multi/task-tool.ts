@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { seatOf } from '../agent/seat.js';
 import { type Tool, type ToolContext, ToolError, type ToolResult } from '../tools/types.js';
+import { batchProblem } from './anti-patterns.js';
 import type { ChildResult, Delegator, TaskSpec } from './delegate.js';
 import { agentToolInfo, DELEGATE_TOOL_FACTS, type RoleSummary, taskToolInfo } from './task-info.js';
 
@@ -105,6 +106,9 @@ export function delegateTool(delegator: Delegator): Tool<typeof delegateParamete
         );
       }
       const parent = seat(ctx);
+      const readOnly = (tool: string): boolean => parent.tools.get(tool)?.readOnly === true;
+      const problem = batchProblem(args.tasks, delegator.roles, readOnly);
+      if (problem) throw new ToolError(problem.message, problem.hint);
       const settled = await Promise.allSettled(
         args.tasks.map((t) => delegator.run(parent, specOf(t), ctx.signal)),
       );

@@ -94,6 +94,40 @@ describe('delegate_tasks', () => {
     expect(out).toContain('split them into calls of at most 2 tasks');
     expect(subs(all)).toHaveLength(0);
   });
+  it.each([
+    ['the same task twice', [task(1), task(2), task(1)], '[ERROR] tasks 1 and 3 are the same task'],
+    [
+      'two writers on one file',
+      [task(1, { files: ['a.ts'] }), task(2, { files: ['a.ts'], role: 'coder' })],
+      '[ERROR] tasks 1 and 2 may both change a.ts at the same time',
+    ],
+  ])('refuses a batch with %s before any child starts', async (_name, tasks, error) => {
+    const { rt, work } = await runtimeIn();
+    writeFileSync(path.join(work, 'a.ts'), 'export {};\n');
+    model().script(reply().toolCall('delegate_tasks', { tasks }), reply().text('ok'));
+    const all = await collect(rt.sessions.create().prompt('delegate these'));
+    expect(toolOutput(all, 'delegate_tasks')).toContain(error);
+    expect(subs(all)).toHaveLength(0);
+  });
+
+  it('lets a read-only role look at a file another task changes', async () => {
+    const { rt, work } = await runtimeIn();
+    writeFileSync(path.join(work, 'a.ts'), 'export {};\n');
+    model().respond((body) => {
+      if (isChild(body)) return reply().text('ok');
+      if (isFirstCall(body))
+        return reply().toolCall('delegate_tasks', {
+          tasks: [
+            task(1, { files: ['a.ts'], role: 'coder' }),
+            task(2, { files: ['a.ts'], role: 'reviewer' }),
+          ],
+        });
+      return reply().text('done');
+    });
+    const all = await collect(rt.sessions.create().prompt('delegate these'));
+    expect(toolOutput(all, 'delegate_tasks')).not.toContain('[ERROR]');
+    expect(new Set(subs(all).map((s) => s.agent.label))).toEqual(new Set(['coder #1', 'reviewer #1']));
+  });
 });
 
 describe('task', () => {
@@ -274,5 +308,33 @@ describe('task', () => {
         .flatMap((m) => m.parts.map((p) => (p.type === 'text' ? p.text : '')));
       expect(texts).toContain('half an answer');
     }
+  });
+
+  it('lets a child delegate once more with max_depth 2, and nests the grandchild’s events', async () => {
+    const { rt } = await runtimeIn('subagents: { max_depth: 2 }\ntools: { loading: all }');
+    const depth = (body: Record<string, unknown>) =>
+      /You are a sub-agent \(depth (\d)\)/.exec(JSON.stringify(body.messages))?.[1];
+    model().respond((body) => {
+      if (depth(body) === '2') return reply().text('grandchild answer').usage(10, 1);
+      if (depth(body) === '1')
+        return isFirstCall(body)
+          ? reply().toolCall('task', task(2)).usage(20, 2)
+          : reply().text('child answer').usage(20, 2);
+      if (isFirstCall(body)) return reply().toolCall('task', task(1)).usage(30, 3);
+      return reply().text('done').usage(30, 3);
+    });
+    const all = await collect(rt.sessions.create().prompt('delegate deeply'));
+    const child = model().requests.find((r) => depth(r.body) === '1')!;
+    const grandchild = model().requests.find((r) => depth(r.body) === '2')!;
+    expect(toolNames(child.body)).toContain('task');
+    expect(toolNames(grandchild.body)).not.toContain('task');
+    const nested = subs(all).filter((s) => s.event.type === 'subagent');
+    expect(nested.length).toBeGreaterThan(0);
+    const inner = nested[0]!.event as Extract<AgentEvent, { type: 'subagent' }>;
+    expect(inner.agent.depth).toBe(2);
+    expect(toolOutput(all, 'task')).toContain('child answer');
+    // The grandchild's usage is in its parent's, which is in the top session's.
+    expect(doneOf(all).subagents).toEqual({ count: 1, usage: { inputTokens: 50, outputTokens: 5 }, costUsd: 0 });
+    expect(doneOf(all).usage).toEqual({ inputTokens: 110, outputTokens: 11 });
   });
 });
