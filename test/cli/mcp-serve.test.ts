@@ -55,6 +55,9 @@ describe('tea mcp serve over stdio', () => {
       // Tools that need an interactive session are not offered.
       expect(names).not.toContain('ask_user');
       expect(names).not.toContain('tool_search');
+      // Sub-agents need a session to run in: not offered over MCP.
+      expect(names).not.toContain('task');
+      expect(names).not.toContain('delegate_tasks');
       const read = tools.find((t) => t.name === 'read_file')!;
       expect(read.inputSchema).toMatchObject({ type: 'object', required: ['path'] });
       expect(read.annotations?.readOnlyHint).toBe(true);

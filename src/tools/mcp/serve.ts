@@ -28,8 +28,8 @@ export interface McpServeOptions {
   exclude?: (tool: ToolInfo) => boolean;
 }
 
-/** Tools that only work inside an agent session (they ask the user or steer the model). */
-const SESSION_CATEGORIES = new Set(['meta', 'interaction']);
+/** Tools that only work inside an agent session (they ask the user, steer the model or start sub-agents). */
+const SESSION_CATEGORIES = new Set(['meta', 'interaction', 'agents']);
 const SESSION_TOOLS = new Set(['history_search', 'notify']);
 
 export function needsSession(tool: ToolInfo): boolean {
