@@ -74,7 +74,7 @@ await build({
   // checked): all loaded from node_modules. better-sqlite3's JavaScript is bundled (a
   // dozen small files less to resolve and load when `tea` starts); its native addon
   // stays in node_modules and is located by src/store/sqlite-addon.ts.
-  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh'],
+  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh', 'zod/v4'],
   // import() becomes require(): a script compiled by node:vm has no dynamic import.
   supported: { 'dynamic-import': false },
   banner: { js: `${BUILD_ID}\n${WRAPPER}` },
@@ -130,7 +130,7 @@ await build({
   minify: true,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh'],
+  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh', 'zod/v4'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",

@@ -38,7 +38,7 @@ export interface DelegatorDeps {
   roles: RoleSource;
   limits: DelegationLimits;
   /** Checks a final answer against a role's output schema (roles with a schema need it). */
-  outputChecker?: (schema: Record<string, unknown>) => OutputCheck;
+  outputChecker?: (schema: Record<string, unknown>) => Promise<OutputCheck>;
   /** The message of the one repair round after an answer failed the check. */
   repairPrompt?: (error: string, schema: Record<string, unknown>) => string;
 }
@@ -280,7 +280,7 @@ export class Delegator {
         },
       };
     }
-    const check = outputChecker(schema);
+    const check = await outputChecker(schema);
     const once = check(first.text);
     if (once.ok) return { run: first, output: once.value };
     const again = await drive(repairPrompt(once.error, schema));

@@ -20,26 +20,24 @@ export function registerDelegationTools(
   roles: readonly RoleLike[],
   delegator: () => Promise<Delegator>,
 ): void {
-  const load = async (make: (m: typeof import('./task-tool.js'), d: Delegator) => Tool): Promise<Tool> => {
-    const [m, d] = await Promise.all([import('./task-tool.js'), delegator()]);
-    return make(m, d);
-  };
+  // Each tool reads what it needs off the imported module (no namespace object passed on,
+  // which keeps the bundler's tree-shaking of zod intact).
   registry.registerLazy({
     info: taskToolInfo(roles),
     parameters: () => TASK_PARAMETERS,
-    load: () => load((m, d) => m.taskTool(d, roles)),
+    load: async () => (await import('./task-tool.js')).taskTool(await delegator(), roles),
   });
   registry.registerLazy({
     info: DELEGATE_TOOL_FACTS,
     parameters: () => DELEGATE_PARAMETERS,
-    load: () => load((m, d) => m.delegateTool(d)),
+    load: async () => (await import('./task-tool.js')).delegateTool(await delegator()),
   });
   for (const role of roles) {
     if (!role.asTool) continue;
     registry.registerLazy({
       info: agentToolInfo(role),
       parameters: () => AGENT_TOOL_PARAMETERS,
-      load: () => load((m, d) => m.agentTool(d, role)),
+      load: async () => (await import('./task-tool.js')).agentTool(await delegator(), role),
     });
   }
 }

@@ -4,7 +4,8 @@
  * of its own). Their facts and JSON schemas are in task-info.ts, which the runtime
  * registers; this code loads on the first call.
  */
-import { z } from 'zod';
+// A namespace import: `import { z }` in a module the bundle loads lazily keeps all of zod in it.
+import * as z from 'zod';
 import { seatOf } from '../agent/seat.js';
 import { type Tool, type ToolContext, ToolError, type ToolResult } from '../tools/types.js';
 import { batchProblem } from './anti-patterns.js';

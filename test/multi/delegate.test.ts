@@ -334,7 +334,11 @@ describe('task', () => {
     expect(inner.agent.depth).toBe(2);
     expect(toolOutput(all, 'task')).toContain('child answer');
     // The grandchild's usage is in its parent's, which is in the top session's.
-    expect(doneOf(all).subagents).toEqual({ count: 1, usage: { inputTokens: 50, outputTokens: 5 }, costUsd: 0 });
+    expect(doneOf(all).subagents).toEqual({
+      count: 1,
+      usage: { inputTokens: 50, outputTokens: 5 },
+      costUsd: 0,
+    });
     expect(doneOf(all).usage).toEqual({ inputTokens: 110, outputTokens: 11 });
   });
 });

@@ -23,7 +23,7 @@ const REVIEW = {
   additionalProperties: false,
 };
 
-const check = outputChecker(REVIEW);
+const check = await outputChecker(REVIEW);
 const GOOD = { verdict: 'changes', findings: [{ severity: 'major', file: 'src/a.ts', line: 3 }] };
 
 describe('outputChecker', () => {
@@ -109,8 +109,8 @@ describe('outputChecker', () => {
     });
   });
 
-  it('explains a value that fits none of anyOf', () => {
-    const either = outputChecker({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
+  it('explains a value that fits none of anyOf', async () => {
+    const either = await outputChecker({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
     expect(either('"yes"')).toEqual({ ok: true, value: 'yes' });
     expect(either('1.5')).toEqual({
       ok: false,
@@ -119,8 +119,8 @@ describe('outputChecker', () => {
     });
   });
 
-  it('throws a clear error for a schema zod cannot convert', () => {
-    expect(() => outputChecker({ $ref: '#/$defs/none' })).toThrow(
+  it('throws a clear error for a schema zod cannot convert', async () => {
+    await expect(outputChecker({ $ref: '#/$defs/none' })).rejects.toThrow(
       'the output schema is not a JSON Schema zod can use: Reference not found: #/$defs/none',
     );
   });

@@ -2,7 +2,8 @@
  * Structured output: a child's final answer checked against its role's JSON Schema
  * (converted to zod once), and the message for the one repair round when it fails.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { loadZod } from './zod-full.js';
 
 export type OutputCheck = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -77,7 +78,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; re
  * JSON, or JSON in a ```json fence (or the last fenced block). Throws when `schema`
  * cannot be converted (roles loaded by loadRoles have been checked already).
  */
-export function outputChecker(schema: Record<string, unknown>): (text: string) => OutputCheck {
+export async function outputChecker(schema: Record<string, unknown>): Promise<(text: string) => OutputCheck> {
+  const z = await loadZod();
   let zodSchema: z.ZodType;
   try {
     zodSchema = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);

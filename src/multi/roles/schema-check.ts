@@ -5,6 +5,7 @@
  * schema).
  */
 import { closest } from '../../config/suggest.js';
+import { loadZod } from './zod-full.js';
 
 export interface SchemaProblem {
   /** Dotted path of the bad keyword under the schema, e.g. `properties.severity.type`. */
@@ -136,7 +137,7 @@ export async function schemaProblem(schema: unknown): Promise<SchemaProblem | un
     return { at: '(top level)', expected: 'a JSON Schema (a YAML mapping)', got: shown(schema) };
   const problem = walk(schema, '');
   if (problem) return problem;
-  const { z } = await import('zod');
+  const z = await loadZod();
   try {
     z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (error) {

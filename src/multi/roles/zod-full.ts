@@ -1,0 +1,14 @@
+/**
+ * zod with `fromJSONSchema`, for role output schemas. It pulls in all of zod's classic
+ * API (about 350 KB more than the rest of tea uses), so the bundle leaves `zod/v4` out
+ * (scripts/build.mjs: external) and it loads from node_modules only when a role with an
+ * output schema is loaded or checked.
+ */
+import type { z } from 'zod';
+
+export type FullZod = typeof z;
+
+export async function loadZod(): Promise<FullZod> {
+  const mod = (await import('zod/v4')) as { z: FullZod };
+  return mod.z;
+}
