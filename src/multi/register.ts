@@ -1,5 +1,4 @@
 import type { ToolRegistry } from '../tools/registry.js';
-import type { Tool } from '../tools/types.js';
 import type { Delegator } from './delegate.js';
 import type { RoleLike } from './role-like.js';
 import {
