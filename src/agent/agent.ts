@@ -32,8 +32,11 @@ export interface SessionTools {
 
 /** A sub-agent's session: what it inherits from its parent, and what it is narrowed to. */
 export interface ChildSessionOptions {
-  /** The parent session, its tool call that starts the child, and the parent's depth. */
-  parent: { id: string; callId: string; depth: number };
+  /**
+   * The parent session, its tool call that starts the child, and the parent's depth;
+   * absent: a top-level session running a role (a workflow's agent node).
+   */
+  parent?: { id: string; callId: string; depth: number };
   role: string;
   title: string;
   cwd: string;
@@ -79,7 +82,10 @@ export class Agent implements AgentSetup {
     });
   }
 
-  /** A new sub-agent session under a parent session's tool call (stored with the link to it). */
+  /**
+   * A new session running a role: a sub-agent's under its parent's tool call (stored with
+   * the link to it), or a workflow node's.
+   */
   childSession(opts: ChildSessionOptions): Session {
     const { store, provider } = this.services;
     const row = store.sessions.create({
@@ -87,12 +93,10 @@ export class Agent implements AgentSetup {
       title: opts.title,
       model: provider.info.model,
       profile: provider.info.profile,
-      parent: {
-        id: opts.parent.id,
-        callId: opts.parent.callId,
-        role: opts.role,
-        depth: opts.parent.depth + 1,
-      },
+      role: opts.role,
+      ...(opts.parent
+        ? { parent: { id: opts.parent.id, callId: opts.parent.callId, depth: opts.parent.depth + 1 } }
+        : {}),
     });
     const setup: AgentSetup = {
       services: { ...this.services, tools: opts.tools },

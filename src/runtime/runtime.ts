@@ -215,8 +215,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
           hasProfile: (name) => models.has(name),
           roles,
           limits: config.subagents,
-          outputChecker,
-          repairPrompt,
+          output: { checker: outputChecker, repairPrompt },
         }),
     );
     return delegator;

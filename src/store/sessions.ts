@@ -30,8 +30,10 @@ export interface CreateSessionInput {
   cwd: string;
   model?: string;
   profile?: string;
-  /** For a sub-agent's session: its parent, the call that started it, its role and depth. */
-  parent?: { id: string; callId: string; role?: string; depth: number };
+  /** For a sub-agent's session: its parent, the call that started it, and its depth. */
+  parent?: { id: string; callId: string; depth: number };
+  /** The role a sub-agent or a workflow node runs as. */
+  role?: string;
 }
 
 export interface SessionPatch {
@@ -142,7 +144,7 @@ export class SessionRepo {
       updated_at: now,
       parent_id: input.parent ? requireText(input.parent.id, 'parent session id') : null,
       parent_call_id: input.parent ? requireText(input.parent.callId, 'parent call id') : null,
-      role: optionalText(input.parent?.role, 'session role'),
+      role: optionalText(input.role, 'session role'),
       depth: input.parent ? (optionalIndex(input.parent.depth, 'session depth') ?? 0) : 0,
     };
     try {
