@@ -40,14 +40,17 @@ export const GENERAL_ROLE: RoleLike = {
   prompt: '',
 };
 
-/** The child's system prompt: the default one, its being a sub-agent, and its role. */
+/** A role session's system prompt: the default one, its place (a sub-agent, or a workflow step at depth 0), its role. */
 export function childPrompt(role: RoleLike, cwd: string, depth: number): string {
   const lines = [
     defaultSystemPrompt({ cwd }),
     '',
-    `You are a sub-agent (depth ${depth}) working on one task for another agent, which sees only your final answer.`,
-    'Do the task with your tools, then end with a complete, self-contained answer: findings, what you changed (with paths), and anything left open. Do not ask the other agent questions; ask the user only when you cannot go on.',
+    depth === 0
+      ? 'You run one step of a workflow, which sees only your final answer; nobody can answer questions while it runs.'
+      : `You are a sub-agent (depth ${depth}) working on one task for another agent, which sees only your final answer.`,
+    'Do the task with your tools, then end with a complete, self-contained answer: findings, what you changed (with paths), and anything left open.',
   ];
+  if (depth > 0) lines.push('Do not ask the other agent questions; ask the user only when you cannot go on.');
   if (role.prompt.trim()) lines.push('', `## Your role: ${role.name}`, role.prompt.trim());
   if (role.outputSchema) {
     lines.push(
