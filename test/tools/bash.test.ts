@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../src/tools/registry.js';
 import { runTool, type ToolRunResult } from '../../src/tools/run.js';
 import { buildSpec } from '../../src/tools/schema.js';
 import type { ToolContext } from '../../src/tools/types.js';
-import { call, isAlive, makeCtx, tempDir } from './helpers.js';
+import { call, diesSoon, isAlive, makeCtx, tempDir } from './helpers.js';
 
 const fast: ExecToolOptions = {
   bashKillGraceMs: 100,
@@ -61,7 +61,7 @@ describe('bash', () => {
       /^\[ERROR\] killed: timeout after 0\.3 s \(idle[^)]*\)\nstarted\nHint: it sat idle/,
     );
     const pid = Number((await readFile(join(cwd, 'child.pid'), 'utf8')).trim());
-    expect(await isAlive(pid)).toBe(false);
+    expect(await diesSoon(pid)).toBe(true);
   });
 
   it('escalates to SIGKILL for children that ignore SIGTERM', async () => {
@@ -74,7 +74,7 @@ describe('bash', () => {
     const r = await pending;
     expect(r.status).toBe('cancelled');
     expect(r.output).toMatch(/^\[CANCELLED\] bash was cancelled by the user\nkilled: cancelled/);
-    expect(await isAlive(pid)).toBe(false);
+    expect(await diesSoon(pid)).toBe(true);
   });
 
   it('stops on cancel and reports it as cancelled', async () => {
@@ -91,7 +91,7 @@ describe('bash', () => {
     const r = await pending;
     expect(r.status).toBe('cancelled');
     expect(r.output).toBe('[CANCELLED] bash was cancelled by the user\nkilled: cancelled\nworking');
-    expect(await isAlive(pid)).toBe(false);
+    expect(await diesSoon(pid)).toBe(true);
   });
 
   it('keeps the head and tail of huge output', async () => {

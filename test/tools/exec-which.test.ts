@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execTools } from '../../src/tools/builtin/exec.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { runTool, type ToolRunResult } from '../../src/tools/run.js';
-import { call, isAlive, makeCtx, tempDir, writeTree } from './helpers.js';
+import { call, diesSoon, isAlive, makeCtx, tempDir, writeTree } from './helpers.js';
 
 const savedPath = process.env.PATH;
 
@@ -54,7 +54,7 @@ describe('which', () => {
     const r = await which(cwd, 'slowpoke', 200);
     expect(r.output).toBe(`${path}\nversion: (no answer to --version within 0.2 s)`);
     const pid = Number((await readFile(join(cwd, 'probe.pid'), 'utf8')).trim());
-    expect(await isAlive(pid)).toBe(false);
+    expect(await diesSoon(pid)).toBe(true);
   });
 
   it('explains a missing program and refuses paths or arguments', async () => {

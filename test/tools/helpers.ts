@@ -71,9 +71,23 @@ export async function isAlive(pid: number): Promise<boolean> {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
     return state !== 'Z' && state !== 'X';
-  } catch {
-    return true;
+  } catch (err) {
+    // Gone between the two checks: dead.
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
   }
+}
+
+/**
+ * Whether `pid` is dead now or dies within `withinMs`: a killed process is reaped a
+ * moment after the signal, so a check right after a kill may still see it.
+ */
+export async function diesSoon(pid: number, withinMs = 5000): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (await isAlive(pid)) {
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
 }
 
 /** Runs one call against a registry of just `tools` (a single family under test). */
