@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execTools } from '../../src/tools/builtin/exec.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { runTool, type ToolRunResult } from '../../src/tools/run.js';
-import { call, diesSoon, isAlive, makeCtx, tempDir, writeTree } from './helpers.js';
+import { call, diesSoon, makeCtx, tempDir, writeTree } from './helpers.js';
 
 const savedPath = process.env.PATH;
 
