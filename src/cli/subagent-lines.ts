@@ -1,0 +1,99 @@
+/**
+ * Sub-agents on the terminal: one line per child (its label, status, tokens so far
+ * and the tool it runs), on stderr. On a terminal the running children's lines sit
+ * in a block redrawn in place, and a child that ends leaves its last line above it;
+ * elsewhere (a pipe, --verbose) each change of status or tool is one line, never
+ * one per token. Children's text never reaches stdout.
+ */
+import type { AgentEvent } from '../agent/index.js';
+import type { Usage } from '../llm/types.js';
+import { hasEnded, type SubagentState, SubagentTracker } from '../runtime/subagents.js';
+import type { Writer } from './render.js';
+
+/** 17259 → `17,259`. */
+const num = (n: number): string => n.toLocaleString('en-US');
+
+const MARK: Record<SubagentState['status'], string> = {
+  running: '⏵',
+  'waiting for approval': '⏸',
+  stopping: '⏵',
+  done: '✓',
+  budget: '◼',
+  timeout: '◼',
+  'max turns': '◼',
+  failed: '✗',
+  cancelled: '✗',
+};
+
+/** One child's line (no newline), indented by its depth. */
+export function subagentLine(c: SubagentState): string {
+  const indent = '  '.repeat(Math.max(0, c.ref.depth - 1));
+  const tool = c.tool && !hasEnded(c.status) ? ` · ${c.tool}` : '';
+  return `${indent}${MARK[c.status]} ${c.ref.label} · ${c.status} · ${num(c.tokens)} tokens${tool}`;
+}
+
+/** The closing usage line when sub-agents ran: the total, and their share of it. */
+export function usageSplitLine(
+  usage: Usage,
+  costUsd: number,
+  subagents: { count: number; usage: Usage; costUsd: number },
+): string {
+  const total = usage.inputTokens + usage.outputTokens;
+  const theirs = subagents.usage.inputTokens + subagents.usage.outputTokens;
+  const n = `${subagents.count} sub-agent${subagents.count === 1 ? '' : 's'}`;
+  return `tea: usage: ${num(total)} tokens, $${costUsd.toFixed(4)}; of which sub-agents (${n}): ${num(theirs)} tokens, $${subagents.costUsd.toFixed(4)}\n`;
+}
+
+export interface SubagentLines {
+  /** Takes one event of the parent's stream (only sub-agent news is shown). */
+  event(e: AgentEvent): void;
+  /** Clears the live block before other output (a terminal); a no-op without one. */
+  clear(): void;
+  /** Draws the live block again after other output. */
+  redraw(): void;
+}
+
+export function subagentLines(
+  err: Writer,
+  opts: { live: boolean; columns?: () => number | undefined },
+): SubagentLines {
+  const tracker = new SubagentTracker();
+  /** Lines of the live block on the screen now. */
+  let drawn = 0;
+  const fit = (line: string): string => {
+    const width = opts.columns?.() ?? 0;
+    return width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line;
+  };
+  const clear = (): void => {
+    if (drawn === 0) return;
+    err.write(`\u001b[${drawn}A\r\u001b[J`);
+    drawn = 0;
+  };
+  const redraw = (): void => {
+    if (!opts.live || drawn > 0) return;
+    const running = tracker.running();
+    if (running.length === 0) return;
+    err.write(`${running.map((c) => fit(subagentLine(c))).join('\n')}\n`);
+    drawn = running.length;
+  };
+  return {
+    event(e) {
+      const changes = tracker.feed(e);
+      if (changes.length === 0) return;
+      if (!opts.live) {
+        // One line per change of status or tool; tokens alone change no line.
+        for (const { state, change } of changes) {
+          if (change === 'tokens' || state.status === 'stopping') continue;
+          err.write(`${subagentLine(state)}\n`);
+        }
+        return;
+      }
+      clear();
+      for (const { state, change } of changes)
+        if (change === 'status' && hasEnded(state.status)) err.write(`${fit(subagentLine(state))}\n`);
+      redraw();
+    },
+    clear,
+    redraw,
+  };
+}
