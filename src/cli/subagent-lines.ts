@@ -60,7 +60,7 @@ export function subagentLines(
   const tracker = new SubagentTracker();
   /** Lines of the live block on the screen now. */
   let drawn = 0;
-  const fit = (line: string): string => {
+  const toWidth = (line: string): string => {
     const width = opts.columns?.() ?? 0;
     return width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line;
   };
@@ -73,7 +73,7 @@ export function subagentLines(
     if (!opts.live || drawn > 0) return;
     const running = tracker.running();
     if (running.length === 0) return;
-    err.write(`${running.map((c) => fit(subagentLine(c))).join('\n')}\n`);
+    err.write(`${running.map((c) => toWidth(subagentLine(c))).join('\n')}\n`);
     drawn = running.length;
   };
   return {
@@ -90,7 +90,7 @@ export function subagentLines(
       }
       clear();
       for (const { state, change } of changes)
-        if (change === 'status' && hasEnded(state.status)) err.write(`${fit(subagentLine(state))}\n`);
+        if (change === 'status' && hasEnded(state.status)) err.write(`${toWidth(subagentLine(state))}\n`);
       redraw();
     },
     clear,
