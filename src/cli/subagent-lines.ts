@@ -7,30 +7,11 @@
  */
 import type { AgentEvent } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
-import { hasEnded, type SubagentState, SubagentTracker } from '../runtime/subagents.js';
+import { hasEnded, SubagentTracker, subagentLine } from '../runtime/subagents.js';
 import type { Writer } from './render.js';
 
 /** 17259 → `17,259`. */
 const num = (n: number): string => n.toLocaleString('en-US');
-
-const MARK: Record<SubagentState['status'], string> = {
-  running: '⏵',
-  'waiting for approval': '⏸',
-  stopping: '⏵',
-  done: '✓',
-  budget: '◼',
-  timeout: '◼',
-  'max turns': '◼',
-  failed: '✗',
-  cancelled: '✗',
-};
-
-/** One child's line (no newline), indented by its depth. */
-export function subagentLine(c: SubagentState): string {
-  const indent = '  '.repeat(Math.max(0, c.ref.depth - 1));
-  const tool = c.tool && !hasEnded(c.status) ? ` · ${c.tool}` : '';
-  return `${indent}${MARK[c.status]} ${c.ref.label} · ${c.status} · ${num(c.tokens)} tokens${tool}`;
-}
 
 /** The closing usage line when sub-agents ran: the total, and their share of it. */
 export function usageSplitLine(

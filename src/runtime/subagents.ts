@@ -12,6 +12,8 @@ import { isFinished } from '../store/tool-record.js';
 /** Who sent a flattened event: the child's session, label, role, depth, and the parent's call that started it. */
 export interface SubagentRef extends SubagentInfo {
   callId: string;
+  /** The sub-agent whose call started this one (absent: the session's own call). */
+  parentSessionId?: string;
 }
 
 /** The innermost event of a nested one, and the chain of sub-agents it came through (outermost first). */
@@ -26,7 +28,8 @@ export function unwrapSubagent(e: AgentEvent): Unwrapped {
   const path: SubagentRef[] = [];
   let event = e;
   while (event.type === 'subagent') {
-    path.push({ ...event.agent, callId: event.callId });
+    const above = path.at(-1)?.sessionId;
+    path.push({ ...event.agent, callId: event.callId, ...(above ? { parentSessionId: above } : {}) });
     event = event.event;
   }
   const from = path.at(-1);
@@ -58,6 +61,8 @@ export interface SubagentState {
   costUsd: number;
   /** The tool it runs now. */
   tool?: string;
+  /** Its final answer, once it has ended. */
+  answer?: string;
 }
 
 export type SubagentChange = 'start' | 'status' | 'tool' | 'tokens';
@@ -191,6 +196,7 @@ export class SubagentTracker {
       }
       case 'done':
         delete state.tool;
+        state.answer = event.text;
         changes.push(this.set(state, { status: statusOfDone(event.reason) }));
         return;
       default:
@@ -246,3 +252,26 @@ export function flatEvent(e: AgentEvent): FlatEvent {
   };
   return { ...event, parent };
 }
+
+/** 17259 → `17,259`. */
+const num = (n: number): string => n.toLocaleString('en-US');
+
+const MARK: Record<SubagentState['status'], string> = {
+  running: '⏵',
+  'waiting for approval': '⏸',
+  stopping: '⏵',
+  done: '✓',
+  budget: '◼',
+  timeout: '◼',
+  'max turns': '◼',
+  failed: '✗',
+  cancelled: '✗',
+};
+
+/** One child's line as faces show it (no newline), indented by its depth: `✓ reviewer #2 · done · 1,234 tokens`. */
+export function subagentLine(c: SubagentState): string {
+  const indent = '  '.repeat(Math.max(0, c.ref.depth - 1));
+  const tool = c.tool && !hasEnded(c.status) ? ` · ${c.tool}` : '';
+  return `${indent}${MARK[c.status]} ${c.ref.label} · ${c.status} · ${num(c.tokens)} tokens${tool}`;
+}
+
