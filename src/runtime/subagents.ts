@@ -274,4 +274,3 @@ export function subagentLine(c: SubagentState): string {
   const tool = c.tool && !hasEnded(c.status) ? ` · ${c.tool}` : '';
   return `${indent}${MARK[c.status]} ${c.ref.label} · ${c.status} · ${num(c.tokens)} tokens${tool}`;
 }
-
