@@ -22,7 +22,7 @@ export function usageSplitLine(
   const total = usage.inputTokens + usage.outputTokens;
   const theirs = subagents.usage.inputTokens + subagents.usage.outputTokens;
   const n = `${subagents.count} sub-agent${subagents.count === 1 ? '' : 's'}`;
-  return `tea: usage: ${num(total)} tokens, $${costUsd.toFixed(4)}; of which sub-agents (${n}): ${num(theirs)} tokens, $${subagents.costUsd.toFixed(4)}\n`;
+  return `tea: usage: ${num(total)} tokens, $${costUsd.toFixed(4)}; of which ${n}: ${num(theirs)} tokens, $${subagents.costUsd.toFixed(4)}\n`;
 }
 
 export interface SubagentLines {

@@ -69,7 +69,7 @@ describe('sub-agents in a terminal', () => {
     // Each child leaves one final line.
     expect(plain.match(/✓ general #\d · done · 330 tokens\n/g)).toHaveLength(1);
     expect(plain.match(/✓ general #\d · done · 44 tokens\n/g)).toHaveLength(1);
-    expect(plain).toContain('of which sub-agents (2 sub-agents): 374 tokens');
+    expect(plain).toContain('of which 2 sub-agents: 374 tokens');
     expect(plain).not.toContain('part 2 is fine');
   });
 });

@@ -51,7 +51,7 @@ describe('tea -p with sub-agents', () => {
       ]);
     }
     expect(r.stderr).toContain(
-      'tea: usage: 781 tokens, $0.0000; of which sub-agents (2 sub-agents): 660 tokens, $0.0000\n',
+      'tea: usage: 781 tokens, $0.0000; of which 2 sub-agents: 660 tokens, $0.0000\n',
     );
   });
 
@@ -142,5 +142,44 @@ describe('tea -p with sub-agents', () => {
     expect(existsSync(path.join(t.ctx.work, 'out.txt'))).toBe(false);
     const childCalls = t.server.requests.filter((q) => isChild(q.body));
     expect(wireMessages(childCalls.at(-1)!.body).some((m) => m.role === 'tool')).toBe(true);
+  });
+});
+
+describe('tea sessions with sub-agents', () => {
+  it('lists only top-level sessions with a count of sub-agents, and shows children and a child’s transcript', async () => {
+    twoChildren();
+    const run = await tea(['-p', 'check both parts', '--output-format', 'json']);
+    const parentId = JSON.parse(run.stdout).session_id as string;
+
+    const list = await tea(['sessions', 'list']);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${parentId.slice(0, 8)} .* 2 sub-agents$`));
+    const json = JSON.parse((await tea(['sessions', 'list', '--json'])).stdout);
+    expect(json.sessions.map((r: { id: string; subagents: number }) => [r.id, r.subagents])).toEqual([
+      [parentId, 2],
+    ]);
+
+    const show = await tea(['sessions', 'show', parentId.slice(0, 8)]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain(
+      '  usage: 710 in / 71 out tokens, $0.0000; of which 2 sub-agents: 660 tokens, $0.0000\n',
+    );
+    const children = [
+      ...show.stdout.matchAll(
+        /^ {4}(general #\d) \(general\) · done · 330 tokens · check part \d {2}tea sessions show ([0-9a-f]{8})$/gm,
+      ),
+    ];
+    expect(children.map((m) => m[1]).sort()).toEqual(['general #1', 'general #2']);
+
+    const child = await tea(['sessions', 'show', children[0]![2]!]);
+    expect(child.code).toBe(0);
+    expect(child.stdout).toMatch(
+      new RegExp(`  sub-agent of: ${parentId} \\(call call_scripted_\\d+\\) · role general · depth 1\n`),
+    );
+    expect(child.stdout).toContain(`  parent's transcript: tea sessions show ${parentId.slice(0, 8)}\n`);
+    expect(child.stdout).toMatch(/\[1\] user:\n## Your task\nCheck part \d and report\./);
+    expect(child.stdout).toMatch(/CHILD \d SECRET ANSWER/);
+    expect(child.stdout).toContain('  usage: 300 in / 30 out tokens, $0.0000\n');
   });
 });
