@@ -3,11 +3,15 @@
  * the parent's stream, and the heads of a delegation result read back (they must
  * agree with how src/multi writes them).
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, SubagentInfo } from '../../src/agent/events.js';
+import { loadConfig } from '../../src/config/load.js';
 import type { ChildResult } from '../../src/multi/delegate.js';
 import { formatResult } from '../../src/multi/task-tool.js';
 import { flatEvent, resultHeads, SubagentTracker, unwrapSubagent } from '../../src/runtime/subagents.js';
+import { useTempDirs } from '../store/helpers.js';
 
 const child: SubagentInfo = {
   sessionId: 'aaaaaaaa-1111-2222-3333-444444444444',
@@ -154,5 +158,27 @@ describe('SubagentTracker', () => {
     });
     expect(t.get(grandchild.sessionId)?.status).toBe('cancelled');
     expect(t.running()).toEqual([]);
+  });
+});
+
+describe('the README’s sub-agent limits', () => {
+  const tempDir = useTempDirs();
+  it('load as the config they say', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Sub-agents\n'));
+    const yaml = /```yaml\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(yaml).toContain('subagents:');
+    const home = path.join(tempDir(), 'home');
+    mkdirSync(home);
+    writeFileSync(path.join(home, 'config.yaml'), yaml ?? '');
+    const config = await loadConfig({ home, cwd: home, env: {}, detectOllama: false });
+    expect(config.subagents).toEqual({
+      maxParallel: 4,
+      maxTasksPerCall: 6,
+      maxDepth: 1,
+      timeoutMs: 300_000,
+      maxTokens: 200_000,
+      maxCostUsd: 0.5,
+    });
   });
 });
