@@ -8,7 +8,11 @@
 import type { AgentEvent } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
 import { hasEnded, SubagentTracker, subagentLine } from '../runtime/subagents.js';
-import type { Writer } from './render.js';
+
+/** Where the lines go (stderr): render.ts's Writer, named here so the two files do not import each other. */
+interface Writer {
+  write(s: string): unknown;
+}
 
 /** 17259 → `17,259`. */
 const num = (n: number): string => n.toLocaleString('en-US');
