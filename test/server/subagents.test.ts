@@ -169,6 +169,24 @@ describe('session API with sub-agents', () => {
     expect((await t.json('GET', '/v1/sessions/nope-nope/children')).status).toBe(404);
   });
 
+  // Known bug in the delegation core (src/multi/delegate.ts + src/agent/loop.ts): a child stopped by
+  // its time limit ends its own turn as `cancelled` with "Cancelled by the user" (TimedOut is not a
+  // TurnStopped), so its stream and stored transcript blame the user; faces read `timeout` from the
+  // task's result instead. `it.fails` until that is fixed: then drop `.fails`.
+  it.fails('a child stopped by its time limit says so in its own done event', async () => {
+    t.model.respond((body) => {
+      if (isChild(body)) return reply().text('slow').hangAfter(1);
+      if (isFirstCall(body)) return reply().toolCall('task', task(1, { timeout_s: 0.3 }));
+      return reply().text('it timed out');
+    });
+    const id = await newSession();
+    await t.json('POST', `/v1/sessions/${id}/prompt`, { input: 'delegate' });
+    const events = await readSse(`${t.url}/v1/sessions/${id}/events`, ownDone);
+    const childDone = events.map(parse).find((e) => e.type === 'done' && e.parent !== undefined)!;
+    expect(childDone.message).not.toContain('Cancelled by the user');
+    expect(childDone.message).toContain('time limit');
+  });
+
   it('documents the children route in the OpenAPI document', async () => {
     const doc = await t.json<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
     expect(doc.body.paths['/v1/sessions/{id}/children']?.get).toBeDefined();
