@@ -21,6 +21,7 @@ import { approvalContent } from './approval-content.js';
 import { COMMANDS, parseCommand, runCommand } from './commands.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
+import { childCallId } from './subagents.js';
 import { loadForTitles, toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { UpdateMapper } from './updates.js';
 
@@ -170,8 +171,11 @@ export class LiveSession {
             void this.askPermission(e, ctrl.signal);
           });
         } else if (e.type === 'question') this.session.answer(e.requestId, NO_ANSWER);
-        else if (e.type === 'done') done = e;
-        else
+        else if (e.type === 'done') {
+          done = e;
+          const last = e;
+          queue = queue.then(() => this.mapper.finish(last));
+        } else
           queue = queue.then(() => this.mapper.handle(e)).catch((error: unknown) => this.logFailure(error));
       }
       await queue;
@@ -230,13 +234,15 @@ export class LiveSession {
     let message: string | undefined;
     try {
       const content = await approvalContent(e, cwd, this.fs);
+      // A sub-agent's call: its own id and its label, as its tool call was reported.
+      const title = toolTitle(this.deps.tools, e.tool, e.args);
       const res = await this.deps.client.request(
         'session/request_permission',
         {
           sessionId: this.id,
           toolCall: {
-            toolCallId: e.callId,
-            title: toolTitle(this.deps.tools, e.tool, e.args),
+            toolCallId: e.agent ? childCallId(e.agent, e.callId) : e.callId,
+            title: e.agent ? `${e.agent.label}: ${title}` : title,
             kind: toolKind(this.deps.tools, e.tool),
             status: 'pending',
             locations: toolLocations(e.tool, e.args, cwd),

@@ -7,6 +7,7 @@ import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '
 import type { AgentEvent, ToolCallRecord, ToolCallState, ToolContent } from '../agent/events.js';
 import type { ClientFs, PlanItem } from '../tools/types.js';
 import { DiffTracker } from './diffs.js';
+import { SubagentUpdates } from './subagents.js';
 import { toolLocations } from './tool-info.js';
 
 export interface MapperDeps {
@@ -53,9 +54,50 @@ export function planEntries(items: readonly PlanItem[]): PlanEntry[] {
 export class UpdateMapper {
   private readonly diffs: DiffTracker;
   private costUsd = 0;
+  /** Tokens in the session's context at its last model call (a child's calls leave it as it is). */
+  private used = 0;
+  private readonly subagents: SubagentUpdates;
 
   constructor(private readonly deps: MapperDeps) {
     this.diffs = new DiffTracker(deps.cwd, deps.fs);
+    this.subagents = new SubagentUpdates({
+      toolUpdate: (r) => this.toolUpdate(r),
+      callContent: (toolCallId, texts) =>
+        deps.send({ sessionUpdate: 'tool_call_update', toolCallId, content: texts.map(textContent) }),
+      usage: (costUsd) => {
+        this.costUsd += costUsd;
+        this.sendUsage();
+      },
+    });
+  }
+
+  private sendUsage(meta?: Record<string, unknown>): void {
+    this.deps.send({
+      sessionUpdate: 'usage_update',
+      used: this.used,
+      size: this.deps.contextWindow,
+      cost: { amount: this.costUsd, currency: 'USD' },
+      ...(meta ? { _meta: meta } : {}),
+    });
+  }
+
+  /**
+   * The turn's end: when sub-agents ran, a last usage update whose cost includes theirs,
+   * with their share under `_meta.tea.subagents`.
+   */
+  finish(done: Extract<AgentEvent, { type: 'done' }>): void {
+    const sub = done.subagents;
+    if (!sub) return;
+    this.sendUsage({
+      tea: {
+        subagents: {
+          count: sub.count,
+          inputTokens: sub.usage.inputTokens,
+          outputTokens: sub.usage.outputTokens,
+          costUsd: sub.costUsd,
+        },
+      },
+    });
   }
 
   /**
@@ -64,8 +106,8 @@ export class UpdateMapper {
    * before the tool can write them.
    */
   observe(e: AgentEvent): void {
-    if (e.type !== 'tool_update') return;
-    const r = e.record;
+    const r = e.type === 'tool_update' ? e.record : SubagentUpdates.childRecord(e);
+    if (!r) return;
     if (r.state === 'awaiting_approval' || r.state === 'running') this.diffs.start(r.callId, r.name, r.args);
   }
 
@@ -81,18 +123,19 @@ export class UpdateMapper {
         return;
       case 'tool_update':
         await this.toolUpdate(e.record);
+        // A delegation call's end settles its children.
+        await this.subagents.handle(e);
+        return;
+      case 'subagent':
+        await this.subagents.handle(e);
         return;
       case 'plan':
         send({ sessionUpdate: 'plan', entries: planEntries(e.items) });
         return;
       case 'usage':
         this.costUsd += e.costUsd;
-        send({
-          sessionUpdate: 'usage_update',
-          used: e.usage.inputTokens + e.usage.outputTokens,
-          size: this.deps.contextWindow,
-          cost: { amount: this.costUsd, currency: 'USD' },
-        });
+        this.used = e.usage.inputTokens + e.usage.outputTokens;
+        this.sendUsage();
         return;
       default:
         return;

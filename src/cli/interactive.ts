@@ -52,7 +52,10 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     await rt.close();
     throw e;
   }
-  const render = textRenderer(process.stdout, process.stderr, true);
+  const render = textRenderer(process.stdout, process.stderr, true, {
+    live: Boolean(process.stderr.isTTY),
+    columns: () => process.stderr.columns,
+  });
   process.stdout.write(
     `Tea Agent ${VERSION} · ${rt.provider.info.model} · session ${session.id.slice(0, 8)}\n` +
       'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits; /help lists the commands.\n',
@@ -76,8 +79,10 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
             const what = e.subject ? `${e.tool}: ${e.subject}` : e.tool;
             // A shell line names the piece that needs the approval.
             const why = e.part === undefined ? '' : ` (${e.reason})`;
+            // A sub-agent's call is asked for here, in its name.
+            const who = e.agent ? `${e.agent.label} wants to run ${what}. Allow it?` : `Allow ${what}?`;
             const reply = (
-              await ask(rl, `Allow ${what}?${why} [y]es once / [a]lways this session / [n]o (reason): `)
+              await ask(rl, `${who}${why} [y]es once / [a]lways this session / [n]o (reason): `)
             ).trim();
             const [choice = '', ...reason] = reply.split(/\s+/);
             const decision = /^a/i.test(choice) ? 'always' : /^y/i.test(choice) ? 'once' : 'reject';
@@ -88,7 +93,8 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
             );
           } else if (e.type === 'question') {
             const options = e.options ? ` (${e.options.join(' / ')})` : '';
-            session.answer(e.requestId, await ask(rl, `? ${e.question}${options}\n> `));
+            const who = e.agent ? `(${e.agent.label}) ` : '';
+            session.answer(e.requestId, await ask(rl, `? ${who}${e.question}${options}\n> `));
           }
         }
         abort = undefined;

@@ -59,6 +59,9 @@ function rendererFor(flags: PromptFlags): Renderer {
     print: true,
     // Into a pipe or a file, each model call's text is written once it can no longer be retried.
     hold: !process.stdout.isTTY,
+    // Sub-agents' lines are redrawn in place on a terminal; --verbose keeps every change.
+    live: Boolean(process.stderr.isTTY && !flags.verbose),
+    columns: () => process.stderr.columns,
   });
 }
 

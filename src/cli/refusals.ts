@@ -4,6 +4,7 @@
  * exits with its own code (EXIT.REFUSED) so scripts notice.
  */
 import type { AgentEvent, ToolCallRecord } from '../agent/index.js';
+import { unwrapSubagent } from '../runtime/subagents.js';
 import { contentText } from '../runtime/tool-record.js';
 
 export interface Refusal {
@@ -18,8 +19,11 @@ export interface Refusal {
 
 /** The refusal an ended call reports, if it was refused by the policy (not by a person). */
 export function refusalOf(e: AgentEvent): Refusal | undefined {
-  if (e.type !== 'tool_update' || e.record.state !== 'denied') return undefined;
-  return parse(e.record);
+  const { event, from } = unwrapSubagent(e);
+  if (event.type !== 'tool_update' || event.record.state !== 'denied') return undefined;
+  const refusal = parse(event.record);
+  // A sub-agent's call: named with the child that made it.
+  return refusal && from ? { ...refusal, call: `${refusal.call} (by ${from.label})` } : refusal;
 }
 
 function parse(r: ToolCallRecord): Refusal | undefined {

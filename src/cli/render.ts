@@ -1,8 +1,10 @@
 import type { AgentEvent, StopReason } from '../agent/index.js';
+import { flatEvent } from '../runtime/subagents.js';
 import { contentText, isFinished } from '../runtime/tool-record.js';
 import { duration } from '../util/duration.js';
 import { jsonText } from './json-out.js';
 import { type Refusal, refusalLine, refusalOf } from './refusals.js';
+import { subagentLines, usageSplitLine } from './subagent-lines.js';
 
 export interface Writer {
   write(s: string): unknown;
@@ -94,14 +96,25 @@ export function textRenderer(
      * pipe): a retried stream then never leaves half an answer before the whole one.
      */
     hold?: boolean;
+    /**
+     * Sub-agents' lines redrawn in place (stderr is a terminal and not --verbose);
+     * otherwise one line per change. `columns`: the terminal's width.
+     */
+    live?: boolean;
+    columns?: () => number | undefined;
   } = {},
 ): Renderer {
   /** Text of the current model call not written yet (with `hold`), and whether any was written. */
   let held = '';
   let shown = false;
   let atLineStart = true;
+  const children = subagentLines(err, {
+    live: Boolean(opts.live),
+    ...(opts.columns ? { columns: opts.columns } : {}),
+  });
   const flush = (): void => {
     if (held !== '') {
+      children.clear();
       out.write(held);
       atLineStart = held.endsWith('\n');
     }
@@ -112,16 +125,35 @@ export function textRenderer(
   /** Cut-message lines already shown (each step of a turn builds the context again). */
   const cutsShown = new Set<string>();
   const say = (s: string): void => {
+    children.clear();
     if (!atLineStart) out.write('\n');
     atLineStart = true;
     err.write(s);
+    children.redraw();
   };
   return {
     event(e) {
       const streaming = e.type === 'text_delta' || e.type === 'thinking_delta';
       if (!streaming && e.type !== 'retry' && e.type !== 'fallback') flush();
       switch (e.type) {
+        case 'subagent':
+          // A child's text stays its own: only its line (status, tokens, tool) is shown.
+          if (!atLineStart) out.write('\n');
+          atLineStart = true;
+          children.event(e);
+          {
+            // A child's call refused by the policy is shown as the session's own are.
+            const refused = refusalOf(e);
+            if (refused) say(refusalLine(refused));
+          }
+          break;
+        case 'approval_request':
+        case 'question':
+          // The face asks next, below: the block is drawn again after the answer.
+          children.clear();
+          break;
         case 'text_delta':
+          children.clear();
           if (opts.hold) {
             held += e.text;
             break;
@@ -132,6 +164,8 @@ export function textRenderer(
           break;
         case 'tool_update': {
           const r = e.record;
+          // A delegation call's result says how each of its children ended.
+          children.event(e);
           // A refusal by the policy is always shown, with what would let the call run.
           const refusal = refusalOf(e);
           if (refusal) say(refusalLine(refusal));
@@ -184,8 +218,11 @@ export function textRenderer(
           iterations += e.iterations;
           break;
         case 'done': {
+          children.event(e);
+          children.clear();
           if (!atLineStart) out.write('\n');
           atLineStart = true;
+          if (e.subagents) err.write(usageSplitLine(e.usage, e.costUsd, e.subagents));
           // An error was already shown by its own event.
           if (e.reason === 'completed' || e.reason === 'error') break;
           if (!opts.print) {
@@ -203,11 +240,14 @@ export function textRenderer(
   };
 }
 
-/** stream-json: every event as one JSON line (snake_case keys). */
+/**
+ * stream-json: every event as one JSON line (snake_case keys); a sub-agent's event
+ * as its own event with a `parent` field naming the child and the call that started it.
+ */
 export function streamJsonRenderer(out: Writer): Renderer {
   return {
     event(e) {
-      out.write(jsonText(e, true));
+      out.write(jsonText(flatEvent(e), true));
     },
   };
 }
@@ -234,6 +274,18 @@ export function jsonRenderer(out: Writer): Renderer {
         tool_calls: tools,
         usage: { input_tokens: e.usage.inputTokens, output_tokens: e.usage.outputTokens },
         cost_usd: e.costUsd,
+        ...(e.subagents
+          ? {
+              subagents: {
+                count: e.subagents.count,
+                usage: {
+                  input_tokens: e.subagents.usage.inputTokens,
+                  output_tokens: e.subagents.usage.outputTokens,
+                },
+                cost_usd: e.subagents.costUsd,
+              },
+            }
+          : {}),
         refused,
       };
       out.write(jsonText(result, true));

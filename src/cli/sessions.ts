@@ -1,6 +1,7 @@
 import type { Part } from '../llm/types.js';
 import { workspaceDir } from '../runtime/directories.js';
 import { openSessions } from '../runtime/light.js';
+import type { SessionInfo, SubagentSummary, UsageWithSubagents } from '../runtime/sessions.js';
 import { EXIT } from './exit.js';
 import { jsonText } from './json-out.js';
 
@@ -22,7 +23,10 @@ export async function listSessions(opts: { limit: number; here?: boolean; json?:
   const { sessions, close } = await openSessions();
   try {
     const cwd = opts.here ? workspaceDir(undefined) : undefined;
-    const rows = sessions.list({ limit: opts.limit, cwd });
+    // Sub-agents' sessions are listed under their parent (tea sessions show), not here.
+    const rows = sessions
+      .list({ limit: opts.limit, cwd })
+      .map((r) => ({ ...r, subagents: sessions.subagentCount(r.id) }));
     const total = rows.length < opts.limit ? rows.length : sessions.count(cwd === undefined ? {} : { cwd });
     const more = total - rows.length;
     if (opts.json) {
@@ -34,8 +38,9 @@ export async function listSessions(opts: { limit: number; here?: boolean; json?:
       return EXIT.OK;
     }
     for (const r of rows) {
+      const subs = r.subagents > 0 ? `  ${r.subagents} sub-agent${r.subagents === 1 ? '' : 's'}` : '';
       process.stdout.write(
-        `${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.messageCount).padStart(4)} msgs  ${oneLine(r.title ?? '(untitled)', 50)}  ${r.cwd}\n`,
+        `${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.messageCount).padStart(4)} msgs  ${oneLine(r.title ?? '(untitled)', 50)}  ${r.cwd}${subs}\n`,
       );
     }
     if (more > 0) {
@@ -70,17 +75,14 @@ export async function showSession(id: string, opts: { json?: boolean; full?: boo
   try {
     const row = sessions.resolve(id);
     const messages = sessions.messages(row.id);
+    // Its usage with its sub-agents' (their share apart), and the sub-agents it started.
+    const usage = sessions.usageWithSubagents(row.id);
+    const children = sessions.children(row.id);
     if (opts.json) {
-      const usage = sessions.usage(row.id);
-      process.stdout.write(jsonText({ session: row, messages, usage }));
+      process.stdout.write(jsonText({ session: row, messages, usage, subagents: children }));
       return EXIT.OK;
     }
-    const usage = sessions.usage(row.id);
-    process.stdout.write(
-      `session ${row.id}\n  title: ${row.title ?? '(untitled)'}\n  workspace: ${row.cwd}\n  model: ${row.model ?? '?'}\n` +
-        `  created: ${when(row.createdAt)}  updated: ${when(row.updatedAt)}\n` +
-        `  usage: ${usage.inputTokens} in / ${usage.outputTokens} out tokens, $${usage.costUsd.toFixed(4)}\n\n`,
-    );
+    process.stdout.write(`${header(row, usage)}${subagentLines(children)}\n`);
     for (const m of messages) {
       const body = m.parts.map((p) => renderPart(p, Boolean(opts.full))).join('\n');
       const flag = m.status === 'partial' ? ' (interrupted)' : '';
@@ -90,6 +92,38 @@ export async function showSession(id: string, opts: { json?: boolean; full?: boo
   } finally {
     close();
   }
+}
+
+function tokens(u: { inputTokens: number; outputTokens: number }): string {
+  return `${(u.inputTokens + u.outputTokens).toLocaleString('en-US')} tokens`;
+}
+
+function header(row: SessionInfo, usage: UsageWithSubagents): string {
+  const sub = usage.subagents;
+  const share =
+    sub.count > 0
+      ? `; of which ${sub.count} sub-agent${sub.count === 1 ? '' : 's'}: ${tokens(sub)}, $${sub.costUsd.toFixed(4)}`
+      : '';
+  // A sub-agent's session names its parent (and the call that started it).
+  const parent = row.parentId
+    ? `  sub-agent of: ${row.parentId} (call ${row.parentCallId ?? '?'}) · role ${row.role ?? 'general'} · depth ${row.depth}\n` +
+      `  parent's transcript: tea sessions show ${row.parentId.slice(0, 8)}\n`
+    : '';
+  return (
+    `session ${row.id}\n  title: ${row.title ?? '(untitled)'}\n${parent}  workspace: ${row.cwd}\n  model: ${row.model ?? '?'}\n` +
+    `  created: ${when(row.createdAt)}  updated: ${when(row.updatedAt)}\n` +
+    `  usage: ${usage.inputTokens} in / ${usage.outputTokens} out tokens, $${usage.costUsd.toFixed(4)}${share}\n`
+  );
+}
+
+/** The sub-agents a session started: one line each, with the command that shows its transcript. */
+function subagentLines(children: SubagentSummary[]): string {
+  if (children.length === 0) return '';
+  const lines = children.map(
+    (c) =>
+      `    ${c.label} (${c.role}) · ${c.status} · ${tokens(c.usage)} · ${oneLine(c.description, 50)}  tea sessions show ${c.id.slice(0, 8)}\n`,
+  );
+  return `  sub-agents:\n${lines.join('')}`;
 }
 
 export async function removeSessions(ids: string[]): Promise<number> {

@@ -14,6 +14,7 @@ export type {
   AgentEventType,
   ApprovalDecision,
   StopReason,
+  SubagentInfo,
   ToolCallKind,
   ToolCallRecord,
   ToolCallState,
@@ -35,6 +36,18 @@ export type {
   SessionInfo,
   SessionsService,
   StoredMessage,
+  SubagentSummary,
   ToolCallRow,
   UsageTotals,
+  UsageWithSubagents,
 } from './sessions.js';
+export {
+  type FlatEvent,
+  flatEvent,
+  type ParentField,
+  resultHeads,
+  type SubagentState,
+  type SubagentStatus,
+  SubagentTracker,
+  unwrapSubagent,
+} from './subagents.js';

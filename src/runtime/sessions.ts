@@ -8,9 +8,16 @@ import type { Message, Part } from '../llm/types.js';
 import type { SessionRow, Store, StoredMessage, ToolCallRow, UsageTotals } from '../store/index.js';
 import { isFinished } from '../store/tool-record.js';
 import { RuntimeError } from './errors.js';
+import {
+  childrenOf,
+  type SubagentSummary,
+  subagentCount,
+  type UsageWithSubagents,
+  usageWithSubagents,
+} from './session-children.js';
 
 export type SessionInfo = SessionRow;
-export type { StoredMessage, ToolCallRow, UsageTotals };
+export type { StoredMessage, SubagentSummary, ToolCallRow, UsageTotals, UsageWithSubagents };
 
 /** A session found by `search`: by its title or by the text of one of its messages. */
 export interface SessionHit {
@@ -106,9 +113,9 @@ export class SessionsService {
     return this.store.sessions.latest(opts);
   }
 
-  /** Newest first. */
+  /** Newest first; top-level sessions only unless `children` (sub-agents' sessions too). */
   list(
-    opts: { limit?: number; offset?: number; cwd?: string } = {},
+    opts: { limit?: number; offset?: number; cwd?: string; children?: boolean } = {},
   ): Array<SessionInfo & { messageCount: number }> {
     return this.store.sessions.list(opts);
   }
@@ -183,8 +190,24 @@ export class SessionsService {
     return this.store.toolCalls.list(id);
   }
 
+  /** The session's own model calls (its sub-agents' are in `usageWithSubagents`). */
   usage(id: string): UsageTotals {
     return this.store.usage.totals(id);
+  }
+
+  /** The session's usage with its sub-agents' (all depths) included, and their share. */
+  usageWithSubagents(id: string): UsageWithSubagents {
+    return usageWithSubagents(this.store, id);
+  }
+
+  /** The sub-agents the session started (oldest first): label, role, how each ended, usage. */
+  children(id: string): SubagentSummary[] {
+    return childrenOf(this.store, this.resolve(id).id);
+  }
+
+  /** How many sub-agents the session has, all depths. */
+  subagentCount(id: string): number {
+    return subagentCount(this.store, id);
   }
 
   /**

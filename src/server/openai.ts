@@ -30,11 +30,25 @@ const FINISH: Record<StopReason, string> = {
   error: 'stop',
 };
 
-function usageJson(u: Usage): Json {
+/** The turn's usage, its sub-agents' included; `subagents` (a Tea field): their share. */
+function usageJson(done: Extract<AgentEvent, { type: 'done' }>): Json {
+  const u: Usage = done.usage;
+  const sub = done.subagents;
   return {
     prompt_tokens: u.inputTokens,
     completion_tokens: u.outputTokens,
     total_tokens: u.inputTokens + u.outputTokens,
+    ...(sub
+      ? {
+          subagents: {
+            count: sub.count,
+            prompt_tokens: sub.usage.inputTokens,
+            completion_tokens: sub.usage.outputTokens,
+            total_tokens: sub.usage.inputTokens + sub.usage.outputTokens,
+            cost_usd: sub.costUsd,
+          },
+        }
+      : {}),
   };
 }
 
@@ -186,7 +200,7 @@ async function completeChat(
     ...meta,
     object: 'chat.completion',
     choices: [{ index: 0, message, finish_reason: FINISH[done.reason], logprobs: null }],
-    usage: usageJson(done.usage),
+    usage: usageJson(done),
     session_id: sessionId,
   });
 }
@@ -254,9 +268,7 @@ function streamChat(c: Context, job: StreamJob): Response {
     } else {
       await send(frame('{}', FINISH[done.reason]));
       if (includeUsage)
-        await send(
-          data({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done.usage) }),
-        );
+        await send(data({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done) }));
     }
     await send(data('[DONE]'));
   };

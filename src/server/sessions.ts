@@ -5,7 +5,7 @@ import { CLIENT_HEADER, clientHeader } from './guard.js';
 import { sessionNotFound } from './live.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson, readQuery } from './validate.js';
-import { messagesView, sessionView } from './views.js';
+import { messagesView, sessionView, subagentView } from './views.js';
 
 const listQuery = z.object({
   q: z.string().max(500).optional(),
@@ -124,6 +124,19 @@ export function sessionRoutes(ctx: AppContext): void {
     const id = c.req.param('id');
     if (!sessions.get(id)) throw sessionNotFound(id);
     return c.json({ object: 'list', data: messagesView(sessions, id) });
+  });
+
+  doc(ctx, {
+    method: 'get',
+    path: '/v1/sessions/:id/children',
+    summary:
+      "A session's sub-agents, oldest first: label, role, status (running, done, budget, timeout, max turns, failed, cancelled), usage; each is a session of its own",
+    tag: 'sessions',
+  });
+  app.get('/v1/sessions/:id/children', (c) => {
+    const id = c.req.param('id');
+    if (!sessions.get(id)) throw sessionNotFound(id);
+    return c.json({ object: 'list', data: sessions.children(id).map(subagentView) });
   });
 
   doc(ctx, {

@@ -8,6 +8,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from 'zod';
+import { flatEvent } from '../runtime/subagents.js';
 import { Channel } from '../util/channel.js';
 import { apiError } from './errors.js';
 import type { HubEvent } from './events.js';
@@ -36,7 +37,7 @@ export function eventRoutes(ctx: AppContext): void {
     method: 'get',
     path: '/v1/sessions/:id/events',
     summary:
-      'Session events (SSE), resumable with Last-Event-ID; a new connection first gets the approval requests and questions still waiting',
+      "Session events (SSE), resumable with Last-Event-ID; a new connection first gets the approval requests and questions still waiting. A sub-agent's events come as its own events with `parent` ({ callId, sessionId, label, role, depth }); its approval requests and questions carry `agent` and are answered on this session",
     tag: 'sessions',
     query: eventsQuery,
     produces: 'text/event-stream',
@@ -79,8 +80,11 @@ export function eventRoutes(ctx: AppContext): void {
       const ping = setInterval(() => {
         stream.write(': ping\n\n').catch(end);
       }, pingMs);
-      const send = (e: HubEvent) =>
-        stream.writeSSE({ id: String(e.seq), event: e.event.type, data: JSON.stringify(e.event) });
+      // A sub-agent's event goes out as its own event with `parent` (the child, the call).
+      const send = (e: HubEvent) => {
+        const event = flatEvent(e.event);
+        return stream.writeSSE({ id: String(e.seq), event: event.type, data: JSON.stringify(event) });
+      };
       try {
         await stream.write(': connected\n\n');
         if (gap) {

@@ -3,7 +3,13 @@
 import type { Part } from '../llm/types.js';
 import type { MemorySearchHit } from '../memory/api.js';
 import type { Memory } from '../memory/types.js';
-import type { SessionInfo, SessionsService, StoredMessage, ToolCallRow } from '../runtime/sessions.js';
+import type {
+  SessionInfo,
+  SessionsService,
+  StoredMessage,
+  SubagentSummary,
+  ToolCallRow,
+} from '../runtime/sessions.js';
 import { isFinished } from '../runtime/tool-record.js';
 
 export interface SessionView {
@@ -16,7 +22,18 @@ export interface SessionView {
   updated_at: number;
   message_count: number;
   busy: boolean;
-  usage: { input_tokens: number; output_tokens: number; cost_usd: number };
+  /** Its sub-agents' usage included; `subagents`: their share (all depths). */
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cost_usd: number;
+    subagents: { count: number; input_tokens: number; output_tokens: number; cost_usd: number };
+  };
+  /** A sub-agent's session: its parent, the parent's call that started it, its role and depth (0: top level). */
+  parent_id: string | null;
+  parent_call_id: string | null;
+  role: string | null;
+  depth: number;
 }
 
 export function sessionView(
@@ -25,7 +42,8 @@ export function sessionView(
   busy: boolean,
   messageCount?: number,
 ): SessionView {
-  const totals = sessions.usage(row.id);
+  const totals = sessions.usageWithSubagents(row.id);
+  const sub = totals.subagents;
   return {
     id: row.id,
     title: row.title,
@@ -36,7 +54,42 @@ export function sessionView(
     updated_at: row.updatedAt,
     message_count: messageCount ?? sessions.messageCount(row.id),
     busy,
-    usage: { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens, cost_usd: totals.costUsd },
+    usage: {
+      input_tokens: totals.inputTokens,
+      output_tokens: totals.outputTokens,
+      cost_usd: totals.costUsd,
+      subagents: {
+        count: sub.count,
+        input_tokens: sub.inputTokens,
+        output_tokens: sub.outputTokens,
+        cost_usd: sub.costUsd,
+      },
+    },
+    parent_id: row.parentId ?? null,
+    parent_call_id: row.parentCallId ?? null,
+    role: row.role ?? null,
+    depth: row.depth,
+  };
+}
+
+/** One sub-agent of a session (`GET /v1/sessions/{id}/children`). */
+export function subagentView(c: SubagentSummary): Record<string, unknown> {
+  return {
+    id: c.id,
+    label: c.label,
+    description: c.description,
+    role: c.role,
+    depth: c.depth,
+    parent_call_id: c.parentCallId,
+    status: c.status,
+    usage: {
+      input_tokens: c.usage.inputTokens,
+      output_tokens: c.usage.outputTokens,
+      cost_usd: c.usage.costUsd,
+    },
+    children: c.children,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
   };
 }
 

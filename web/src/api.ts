@@ -13,6 +13,7 @@ import type {
   RestoreResult,
   Session,
   StoredMessage,
+  SubagentSummary,
 } from './types.js';
 
 /** An error the server reported (or a network failure, with status 0). */
@@ -150,6 +151,11 @@ export class Api {
 
   messages(id: string): Promise<ListOf<StoredMessage>> {
     return this.json('GET', `/v1/sessions/${enc(id)}/messages`);
+  }
+
+  /** The session's sub-agents, oldest first. */
+  children(id: string): Promise<ListOf<SubagentSummary>> {
+    return this.json('GET', `/v1/sessions/${enc(id)}/children`);
   }
 
   prompt(

@@ -14,7 +14,7 @@ import { SessionList, sessionTitle } from './sessions.js';
 import { SettingsPanel } from './settings.js';
 import { EventStream, LIVE_ONLY } from './sse.js';
 import { oneLine, truncate } from './text.js';
-import type { AgentEvent, ApprovalDecision, ImageInput, Session } from './types.js';
+import type { ApprovalDecision, ImageInput, Session, StreamEvent } from './types.js';
 import { UsageMeter } from './usage.js';
 import { WorkingIndicator } from './working.js';
 
@@ -124,6 +124,9 @@ export class App {
     this.title.textContent = sessionTitle(current);
     this.badge.setSession(current);
     this.chat.renderHistory(history?.data ?? [], current.busy);
+    // Its sub-agents' cards under the calls that started them (their transcripts load when opened).
+    if (current.usage.subagents?.count)
+      void attempt(() => this.chat.subagents.loadStored(current.id, this.api));
     this.usage.reset(current.usage);
     this.setRunning(current.busy);
     this.reloadOnDone = current.busy;
@@ -158,8 +161,13 @@ export class App {
     this.stream = null;
   }
 
-  private onEvent(event: AgentEvent): void {
+  private onEvent(event: StreamEvent): void {
     this.chat.handleEvent(event);
+    // A sub-agent's event: its usage counts in the session's; nothing else of it is the session's own.
+    if (event.parent) {
+      if (event.type === 'usage') this.usage.add(event.usage, event.costUsd, true);
+      return;
+    }
     this.working.onEvent(event);
     if (event.type === 'title') this.retitle(event.sessionId, event.title);
     else if (event.type === 'turn_start') this.setRunning(true);

@@ -4,13 +4,21 @@
  * live one did.
  */
 import { clear, followEnd, h } from './dom.js';
-import { failureLine, inputOf, offerRetry, type RetryAction, type TurnInput } from './failure.js';
+import {
+  failureLine,
+  inputOf,
+  offerRetry,
+  type RetryAction,
+  type TurnInput,
+  turnStatusLine,
+} from './failure.js';
 import { imageSrc, thumbnail } from './images.js';
 import { setMarkdown } from './markdown.js';
 import { planBlock } from './plan.js';
-import { ApprovalPrompt, QuestionPrompt } from './prompts.js';
+import { Asks } from './prompts.js';
+import { isDelegation, SubagentCards, type TranscriptView } from './subagents.js';
 import { type CardState, isActive, ToolCard } from './tool-card.js';
-import type { AgentEvent, ApprovalDecision, ImageInput, Part, StoredMessage } from './types.js';
+import type { AgentEvent, ApprovalDecision, ImageInput, StoredMessage, StreamEvent } from './types.js';
 
 export interface ChatActions {
   approve(requestId: string, decision: ApprovalDecision): Promise<boolean>;
@@ -24,13 +32,12 @@ interface Segment {
   source: string;
 }
 
-export class ChatView {
+export class ChatView implements TranscriptView {
   private turn: HTMLElement | null = null;
   private text: Segment | null = null;
   private thinking: Segment | null = null;
   private readonly cards = new Map<string, ToolCard>();
-  private readonly approvals = new Map<string, ApprovalPrompt>();
-  private readonly questions = new Map<string, QuestionPrompt>();
+  private readonly asks: Asks;
   private dirty = new Set<Segment>();
   private frame = 0;
   /** Inputs already shown locally (with their images) before the server echoed them. */
@@ -43,27 +50,37 @@ export class ChatView {
   /** The "got no answer" line of a stored message, until an answer to it arrives. */
   private noAnswer: HTMLElement | null = null;
 
+  /** Sub-agents' cards under the calls that started them, each with a transcript of its own. */
+  readonly subagents: SubagentCards;
+
   constructor(
     private readonly root: HTMLElement,
     private readonly actions: ChatActions,
-  ) {}
+  ) {
+    this.subagents = new SubagentCards(this, (node) => new ChatView(node, actions));
+    this.asks = new Asks(actions);
+  }
+
+  ownCard(callId: string): ToolCard | undefined {
+    return this.cards.get(callId);
+  }
+
+  findCard(callId: string): ToolCard | undefined {
+    return this.cards.get(callId) ?? this.subagents.findCard(callId);
+  }
 
   reset(): void {
     clear(this.root);
     this.turn = null;
     this.endSegments();
     this.cards.clear();
-    this.approvals.clear();
-    this.questions.clear();
+    this.subagents.reset();
+    this.asks.clear();
     this.pendingInputs.length = 0;
     this.turnInput = null;
     this.retrying = null;
     this.failure = null;
     this.noAnswer = null;
-  }
-
-  isEmpty(): boolean {
-    return this.root.childElementCount === 0;
   }
 
   /** A retry of `input` was asked for (null: it was refused): its turn shows no new message. */
@@ -102,7 +119,13 @@ export class ChatView {
     this.scrollToEnd(true);
   }
 
-  handleEvent(event: AgentEvent): void {
+  handleEvent(event: StreamEvent): void {
+    // A sub-agent's event goes to its card, never into this transcript.
+    if (!this.subagents.take(event)) this.ownEvent(event);
+    this.scrollToEnd(false);
+  }
+
+  private ownEvent(event: AgentEvent): void {
     // The message that got no answer has one now (a retry is answering it).
     if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_update')
       this.dropNoAnswer();
@@ -133,12 +156,14 @@ export class ChatView {
         this.startTool(event.record.callId, event.record.name, event.record.args, event.record.state).update(
           event.record,
         );
+        if (isDelegation(event.record.name) && !isActive(event.record.state))
+          this.subagents.settle(event.record);
         break;
       case 'approval_request':
         this.addApproval(event);
         break;
       case 'approval_result':
-        this.approvals.get(event.requestId)?.resolve(event.decision, event.message);
+        this.asks.resolved(event.requestId, event.decision, event.message);
         break;
       case 'question':
         this.addQuestion(event);
@@ -170,18 +195,13 @@ export class ChatView {
       default:
         break;
     }
-    this.scrollToEnd(false);
   }
 
   private renderStored(message: StoredMessage): void {
     if (message.role === 'user') {
-      const text = message.parts
-        .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
-        .map((p) => p.text)
-        .join('\n');
       const images = message.parts.flatMap((p) => (p.type === 'image' ? [imageSrc(p)] : []));
       this.addUser(
-        text,
+        inputOf(message).text,
         images.filter((s): s is string => s !== null),
       );
       return;
@@ -275,21 +295,19 @@ export class ChatView {
 
   private addApproval(event: Extract<AgentEvent, { type: 'approval_request' }>): void {
     // A reconnect may repeat a request still waiting: it is shown once.
-    if (this.approvals.has(event.requestId)) return;
+    const prompt = this.asks.approval(event);
+    if (!prompt) return;
     this.endSegments();
     this.cards.get(event.callId)?.setStatus('awaiting_approval');
-    const prompt = new ApprovalPrompt(event, (d) => this.actions.approve(event.requestId, d));
-    this.approvals.set(event.requestId, prompt);
     this.turnNode().appendChild(prompt.root);
     // The turn waits for the user: show the question, even to someone reading further up.
     prompt.root.scrollIntoView({ block: 'nearest' });
   }
 
   private addQuestion(event: Extract<AgentEvent, { type: 'question' }>): void {
-    if (this.questions.has(event.requestId)) return;
+    const prompt = this.asks.question(event);
+    if (!prompt) return;
     this.endSegments();
-    const prompt = new QuestionPrompt(event, (text) => this.actions.answer(event.requestId, text));
-    this.questions.set(event.requestId, prompt);
     this.turnNode().appendChild(prompt.root);
     prompt.root.querySelector('textarea')?.focus();
   }
@@ -328,26 +346,13 @@ export class ChatView {
 
   private endTurn(reason: string, message?: string): void {
     this.endSegments();
-    for (const prompt of this.approvals.values())
-      if (!prompt.root.dataset.decision) prompt.resolve('reject', 'expired');
+    this.asks.expire();
     for (const card of this.cards.values()) if (isActive(card.status)) card.setStatus('cancelled');
+    this.subagents.endAll();
     if (reason === 'error') {
       const line = this.failure ?? this.addFailure(message ?? 'The turn failed.');
       if (this.turnInput) offerRetry(line, this.turnInput, this.actions.retry);
-    } else if (reason !== 'completed') {
-      const label = reason === 'cancelled' ? 'Turn cancelled' : `Turn stopped (${reason.replace(/_/g, ' ')})`;
-      this.turnNode().appendChild(
-        h(
-          'div',
-          {
-            class: `system-line turn-status reason-${reason}`,
-            'data-testid': 'turn-status',
-            'data-reason': reason,
-          },
-          message ? `${label}: ${message}` : label,
-        ),
-      );
-    }
+    } else if (reason !== 'completed') this.turnNode().appendChild(turnStatusLine(reason, message));
     this.turn = null;
     this.turnInput = null;
     this.failure = null;

@@ -14,6 +14,20 @@ export interface TurnInput {
 
 export type RetryAction = (input: TurnInput) => Promise<boolean>;
 
+/** The line of a turn that stopped before completing (cancelled, a limit, a budget), with why. */
+export function turnStatusLine(reason: string, message?: string): HTMLElement {
+  const label = reason === 'cancelled' ? 'Turn cancelled' : `Turn stopped (${reason.replace(/_/g, ' ')})`;
+  return h(
+    'div',
+    {
+      class: `system-line turn-status reason-${reason}`,
+      'data-testid': 'turn-status',
+      'data-reason': reason,
+    },
+    message ? `${label}: ${message}` : label,
+  );
+}
+
 /** The error line of a failed turn; `retryable` adds the Retry button to it later. */
 export function failureLine(message: string): HTMLElement {
   return h(

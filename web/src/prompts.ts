@@ -49,12 +49,16 @@ export class ApprovalPrompt {
       h(
         'div',
         { class: 'prompt-title' },
-        'Allow ',
+        // A sub-agent's call, asked for in its name.
+        request.agent
+          ? h('strong', { class: 'prompt-agent', 'data-testid': 'approval-agent' }, request.agent.label)
+          : null,
+        request.agent ? ' wants to run ' : 'Allow ',
         h('code', {}, request.tool),
         preview.kind === 'command' ? ' to run this command' : '',
         subject ? ' on ' : '',
         subject ? h('code', {}, subject) : null,
-        '?',
+        request.agent ? '. Allow it?' : '?',
       ),
       request.reason ? h('div', { class: 'prompt-reason' }, request.reason) : null,
       preview.node,
@@ -129,7 +133,12 @@ export class QuestionPrompt {
     this.root = h(
       'div',
       { class: 'prompt question', 'data-testid': 'question', 'data-request-id': question.requestId },
-      h('div', { class: 'prompt-title' }, question.question),
+      h(
+        'div',
+        { class: 'prompt-title' },
+        question.agent ? h('strong', { class: 'prompt-agent' }, `${question.agent.label} asks: `) : null,
+        question.question,
+      ),
       options.length > 0 ? h('div', { class: 'prompt-actions' }, ...options) : null,
       h('div', { class: 'prompt-answer' }, this.input, send),
       this.outcome,
@@ -144,5 +153,49 @@ export class QuestionPrompt {
 
   private setBusy(busy: boolean): void {
     for (const c of this.controls) c.disabled = busy;
+  }
+}
+
+/** The approval requests and questions of one transcript, each shown once (a reconnect may repeat one). */
+export class Asks {
+  private readonly approvals = new Map<string, ApprovalPrompt>();
+  private readonly questions = new Map<string, QuestionPrompt>();
+
+  constructor(
+    private readonly actions: {
+      approve(requestId: string, decision: ApprovalDecision): Promise<boolean>;
+      answer(requestId: string, text: string): Promise<boolean>;
+    },
+  ) {}
+
+  clear(): void {
+    this.approvals.clear();
+    this.questions.clear();
+  }
+
+  /** The prompt of a new approval request (undefined: it is shown already). */
+  approval(event: ApprovalRequest): ApprovalPrompt | undefined {
+    if (this.approvals.has(event.requestId)) return undefined;
+    const prompt = new ApprovalPrompt(event, (d) => this.actions.approve(event.requestId, d));
+    this.approvals.set(event.requestId, prompt);
+    return prompt;
+  }
+
+  /** The prompt of a new question (undefined: it is shown already). */
+  question(event: Question): QuestionPrompt | undefined {
+    if (this.questions.has(event.requestId)) return undefined;
+    const prompt = new QuestionPrompt(event, (text) => this.actions.answer(event.requestId, text));
+    this.questions.set(event.requestId, prompt);
+    return prompt;
+  }
+
+  resolved(requestId: string, decision: ApprovalDecision, message?: string): void {
+    this.approvals.get(requestId)?.resolve(decision, message);
+  }
+
+  /** The turn ended: requests nobody answered can no longer be. */
+  expire(): void {
+    for (const prompt of this.approvals.values())
+      if (!prompt.root.dataset.decision) prompt.resolve('reject', 'expired');
   }
 }

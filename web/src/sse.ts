@@ -4,7 +4,7 @@
  * server replays every event it kept after that id, so nothing is lost or doubled;
  * when it no longer has them all it says so with `event: gap` (`onGap`).
  */
-import type { AgentEvent } from './types.js';
+import type { StreamEvent } from './types.js';
 
 /** `after` value that skips the server's whole backlog: only events from now on. */
 export const LIVE_ONLY = Number.MAX_SAFE_INTEGER;
@@ -15,7 +15,7 @@ export interface SseOptions {
   headers: () => Record<string, string>;
   /** On a refused token (401): resolves once there is a new one, then the stream reconnects. */
   reauthorize?: () => Promise<void>;
-  onEvent: (event: AgentEvent, seq: number) => void;
+  onEvent: (event: StreamEvent, seq: number) => void;
   onStatus?: (status: 'connecting' | 'open' | 'retrying' | 'failed') => void;
   /**
    * `event: gap`: events after the id we resumed from are gone (more passed than the
@@ -133,9 +133,9 @@ export class EventStream {
     // new; a smaller id than before means the server restarted and counts afresh.
     const seq = raw.id === null ? Number.NaN : Number(raw.id);
     if (Number.isInteger(seq) && seq >= 0) this.lastId = seq;
-    let event: AgentEvent;
+    let event: StreamEvent;
     try {
-      event = JSON.parse(raw.data) as AgentEvent;
+      event = JSON.parse(raw.data) as StreamEvent;
     } catch {
       return;
     }

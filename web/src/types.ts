@@ -6,6 +6,7 @@
 import type {
   AgentEvent,
   ApprovalDecision,
+  SubagentInfo,
   ToolCallRecord,
   ToolCallState,
   ToolContent,
@@ -13,12 +14,60 @@ import type {
 import type { Usage } from '../../src/llm/types.js';
 import type { PlanItem } from '../../src/tools/types.js';
 
-export type { AgentEvent, ApprovalDecision, PlanItem, ToolCallRecord, ToolCallState, ToolContent, Usage };
+export type {
+  AgentEvent,
+  ApprovalDecision,
+  PlanItem,
+  SubagentInfo,
+  ToolCallRecord,
+  ToolCallState,
+  ToolContent,
+  Usage,
+};
+
+/** A sub-agent's event on the session's stream: the event itself, and who sent it under which call. */
+export interface ParentField {
+  callId: string;
+  sessionId: string;
+  label: string;
+  role: string;
+  depth: number;
+}
+
+/** An event of the session's stream (a sub-agent's with `parent`). */
+export type StreamEvent = AgentEvent & { parent?: ParentField };
 
 export interface SessionUsage {
   input_tokens: number;
   output_tokens: number;
   cost_usd: number;
+  /** The sub-agents' share (included in the totals above). */
+  subagents?: { count: number; input_tokens: number; output_tokens: number; cost_usd: number };
+}
+
+/** How a sub-agent stands (`stopped`: stopped from outside, until the call's result says why). */
+export type SubagentStatus =
+  | 'running'
+  | 'waiting for approval'
+  | 'stopped'
+  | 'done'
+  | 'budget'
+  | 'timeout'
+  | 'max turns'
+  | 'failed'
+  | 'cancelled';
+
+/** One sub-agent of a session (`GET /v1/sessions/{id}/children`). */
+export interface SubagentSummary {
+  id: string;
+  label: string;
+  description: string;
+  role: string;
+  depth: number;
+  parent_call_id: string | null;
+  status: SubagentStatus;
+  usage: { input_tokens: number; output_tokens: number; cost_usd: number };
+  children: number;
 }
 
 export interface Session {
@@ -32,6 +81,9 @@ export interface Session {
   message_count: number;
   busy: boolean;
   usage: SessionUsage;
+  parent_id?: string | null;
+  role?: string | null;
+  depth?: number;
 }
 
 export type Part =

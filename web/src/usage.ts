@@ -15,6 +15,9 @@ export class UsageMeter {
   private input = 0;
   private output = 0;
   private cost = 0;
+  /** The sub-agents' share of the above. */
+  private subTokens = 0;
+  private subCost = 0;
   private known = false;
 
   constructor() {
@@ -27,25 +30,37 @@ export class UsageMeter {
     this.input = base?.input_tokens ?? 0;
     this.output = base?.output_tokens ?? 0;
     this.cost = base?.cost_usd ?? 0;
+    this.subTokens = (base?.subagents?.input_tokens ?? 0) + (base?.subagents?.output_tokens ?? 0);
+    this.subCost = base?.subagents?.cost_usd ?? 0;
     this.render();
   }
 
-  add(usage: Usage, costUsd: number): void {
+  /** One model call's usage; `subagent`: a sub-agent's call (counted in the total and in their share). */
+  add(usage: Usage, costUsd: number, subagent = false): void {
     this.known = true;
     this.input += usage.inputTokens;
     this.output += usage.outputTokens;
     this.cost += costUsd;
+    if (subagent) {
+      this.subTokens += usage.inputTokens + usage.outputTokens;
+      this.subCost += costUsd;
+    }
     this.render();
   }
 
   private render(): void {
     this.tokens.textContent = `${compactNumber(this.input)} in · ${compactNumber(this.output)} out · `;
     this.costNode.textContent = formatCost(this.cost);
-    this.node.title = `${this.input} input tokens, ${this.output} output tokens, $${this.cost.toFixed(6)} this session`;
+    const share =
+      this.subTokens > 0 || this.subCost > 0
+        ? `, of which sub-agents ${this.subTokens.toLocaleString('en-US')} tokens, ${formatCost(this.subCost)}`
+        : '';
+    this.node.title = `${this.input} input tokens, ${this.output} output tokens, $${this.cost.toFixed(6)} this session${share}`;
     this.node.dataset.input = String(this.input);
     this.node.dataset.output = String(this.output);
+    this.node.dataset.subagentTokens = String(this.subTokens);
     this.detail.textContent = this.known
-      ? `${this.input.toLocaleString('en-US')} input tokens · ${this.output.toLocaleString('en-US')} output tokens · ${formatCost(this.cost)}`
+      ? `${this.input.toLocaleString('en-US')} input tokens · ${this.output.toLocaleString('en-US')} output tokens · ${formatCost(this.cost)}${share}`
       : 'No messages yet';
   }
 }
