@@ -4,8 +4,11 @@
  */
 export class TurnStopped extends Error {
   constructor(
-    /** `deadline`: the turn ran past agent.turn_timeout_s; `lease_lost`: another runner took the session. */
-    readonly kind: 'deadline' | 'lease_lost',
+    /**
+     * `deadline`: the turn ran past agent.turn_timeout_s; `lease_lost`: another runner took
+     * the session; `time_limit`: a sub-agent ran past its own time limit.
+     */
+    readonly kind: 'deadline' | 'lease_lost' | 'time_limit',
     message: string,
   ) {
     super(message);

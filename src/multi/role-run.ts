@@ -8,6 +8,7 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentEvent, SubagentInfo } from '../agent/events.js';
 import type { Interactions } from '../agent/interactions.js';
 import type { Session } from '../agent/session.js';
+import { TurnStopped } from '../agent/stop.js';
 import type { Usage } from '../llm/types.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -76,9 +77,10 @@ export function narrower(a: PermissionMode, b: PermissionMode | undefined): Perm
   return b !== undefined && RANK[b] < RANK[a] ? b : a;
 }
 
-class TimedOut extends Error {
+/** A role session's time limit: its turn ends as stopped by Tea (not by the user), saying why. */
+class TimedOut extends TurnStopped {
   constructor(ms: number) {
-    super(`the sub-agent ran past its time limit of ${duration(ms)}`);
+    super('time_limit', `The sub-agent ran past its time limit of ${duration(ms)}`);
   }
 }
 
@@ -162,7 +164,7 @@ async function driveOnce(
   const costUsd = done?.costUsd ?? 0;
   const answer = done?.text ?? '';
   if (signal.reason instanceof TimedOut)
-    return { status: 'timeout', text: answer, message: `Stopped: ${signal.reason.message}.`, usage, costUsd };
+    return { status: 'timeout', text: answer, message: `${signal.reason.message}.`, usage, costUsd };
   const reason = done?.reason ?? 'error';
   const status: RunStatus = reason === 'doom_loop' ? 'error' : reason;
   return { status, text: answer, ...(done?.message ? { message: done.message } : {}), usage, costUsd };

@@ -63,6 +63,8 @@ export interface SubagentState {
   tool?: string;
   /** Its final answer, once it has ended. */
   answer?: string;
+  /** Its time limit stopped it (its own stream said so). */
+  timedOut?: boolean;
 }
 
 export type SubagentChange = 'start' | 'status' | 'tool' | 'tokens';
@@ -194,10 +196,14 @@ export class SubagentTracker {
         }
         return;
       }
+      case 'error':
+        // Its time limit stopped it: the turn ends as an error that says so.
+        if (event.kind === 'time_limit') state.timedOut = true;
+        return;
       case 'done':
         delete state.tool;
         state.answer = event.text;
-        changes.push(this.set(state, { status: statusOfDone(event.reason) }));
+        changes.push(this.set(state, { status: state.timedOut ? 'timeout' : statusOfDone(event.reason) }));
         return;
       default:
         return;
