@@ -30,6 +30,8 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { Channel } from '../util/channel.js';
 import { runDirect } from './tool-run.js';
 
+export type { CheckpointRow, RunRow } from '../store/index.js';
+
 export interface WorkflowsOptions {
   store: () => Store;
   cwd: string;
@@ -147,8 +149,22 @@ export class WorkflowsService {
     return this.runner.start(await this.catalog.resolve(nameOrPath), input, opts);
   }
 
-  resume(runId: string, opts: RunOptions = {}): Promise<RunHandle> {
-    return this.runner.resume(runId, opts);
+  /**
+   * Goes on with a run; `decision` answers the approvals it waits for now (in it or
+   * its sub-runs), true to approve.
+   */
+  resume(runId: string, opts: RunOptions & { decision?: boolean } = {}): Promise<RunHandle> {
+    const { decision, ...rest } = opts;
+    if (decision === undefined) return this.runner.resume(runId, rest);
+    const decisions: Record<string, boolean> = { ...rest.decisions };
+    const collect = (id: string): void => {
+      const view = this.runner.status(id);
+      for (const n of view.nodes)
+        if (n.kind === 'wait' && n.status === 'waiting') decisions[n.key] = decision;
+      for (const child of view.children) collect(child.id);
+    };
+    collect(runId);
+    return this.runner.resume(runId, { ...rest, decisions });
   }
 
   cancel(runId: string) {

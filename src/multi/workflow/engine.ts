@@ -286,11 +286,13 @@ export class Engine {
       throw [...errors].sort((a, b) => rank(a) - rank(b))[0];
     }
     mergeBranches(frame, base, frames);
-    this.settle(node, key, frame, this.journal.result(key) ?? { status: 'completed', value: null }, false);
+    const done = this.journal.result(key);
+    this.settle(node, key, frame, done ?? { status: 'completed', value: null }, done !== undefined);
     const join = this.def.nodes[node.join]!;
     const joinKey = frame.prefix + join.id;
+    const joined = this.journal.result(joinKey);
     const results = { status: 'completed', value: frames.map((f) => f.last ?? null) } as const;
-    this.settle(join, joinKey, frame, this.journal.result(joinKey) ?? results, false);
+    this.settle(join, joinKey, frame, joined ?? results, joined !== undefined);
     return join.next;
   }
 
@@ -332,7 +334,8 @@ export class Engine {
       );
     }
     const rec: Recorded = { status: 'completed', value: i, ...(guarded ? { meta: { guard: true } } : {}) };
-    this.settle(node, key, frame, this.journal.result(key) ?? rec, false);
+    const done = this.journal.result(key);
+    this.settle(node, key, frame, done ?? rec, done !== undefined);
   }
 
   private end(node: EndNode, key: string, frame: Frame): unknown {
