@@ -131,9 +131,11 @@ export class Engine {
     }
   }
 
-  /** Writes a result into the frame: the node's entry in `nodes`, its `output` key and its `set` keys. */
+  /** Writes a result into the frame: the node's entry in `nodes`, then (completed) its `output` and `set` keys. */
   private apply(node: WorkflowNode, key: string, frame: Frame, rec: Recorded): void {
     frame.nodes[node.id] = { output: rec.value, status: rec.status };
+    // A failure let through (on_error: continue) writes no state: later nodes read nodes.<id>.status.
+    if (rec.status === 'failed') return;
     const write = (k: string, value: unknown, field: string): void => {
       const schema = this.def.state.shape[k];
       const fit = schema ? fitValue(schema, value) : { ok: true as const, value };

@@ -26,7 +26,8 @@ export function problemLine(file: string, p: DefinitionProblem): string {
   const where = `${file}${p.line === undefined ? '' : `:${p.line}`}`;
   const node = p.node === undefined ? '' : `node "${p.node}": `;
   const key = p.key === undefined ? '' : `${p.key}: `;
-  return `${where}: ${node}${key}${p.message}${p.fix ? `. Fix: ${p.fix}` : ''}`;
+  const stop = /[.?!]$/.test(p.message) ? '' : '.';
+  return `${where}: ${node}${key}${p.message}${p.fix ? `${stop} Fix: ${p.fix}` : ''}`;
 }
 
 /** A run that cannot start or go on (not found, held by another process, finished…). */

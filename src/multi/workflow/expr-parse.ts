@@ -62,7 +62,7 @@ function tokenize(src: string): Token[] {
     }
     if (/[A-Za-z_$]/.test(c)) {
       const m = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(src.slice(i))!;
-      const word = WORD_OPS[m[0]];
+      const word = Object.hasOwn(WORD_OPS, m[0]) ? WORD_OPS[m[0]] : undefined;
       out.push(word ? { k: 'op', v: word, at: i } : { k: 'id', v: m[0], at: i });
       i += m[0].length;
       continue;

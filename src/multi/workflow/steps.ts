@@ -115,10 +115,8 @@ export async function toolStep(
     signal: ctx.signal,
   });
   if (r.status === 'completed') return { status: 'completed', value: r.output };
-  return failed(
-    `${node.tool} ${r.status === 'denied' ? 'was refused' : r.status}: ${short(r.output)}`,
-    r.output,
-  );
+  const said = short(r.output.replace(/^\[ERROR\] /, ''));
+  return failed(r.status === 'denied' ? said : `${node.tool} ${r.status}: ${said}`, r.output);
 }
 
 export async function waitStep(
