@@ -107,10 +107,15 @@ describe('workflow runs', () => {
     expect(store.workflows.checkpoints.list(fork.id).map((c) => c.nodeKey)).toEqual(['a', 'b']);
 
     const child = store.workflows.create({
-      ...newRun(store),
+      workflow: 'child',
+      source: '/p/c.yaml',
+      definition: null,
+      defHash: 'h',
+      cwd: '/p',
+      input: {},
+      state: {},
       parentRunId: run.id,
       parentNode: 'call',
-      id: 'child-1',
     });
     expect(store.workflows.children(run.id).map((r) => r.id)).toEqual([child.id]);
     expect(store.workflows.list().map((r) => r.id)).not.toContain(child.id);
