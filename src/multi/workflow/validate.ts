@@ -5,12 +5,18 @@
  * guard), `end` is in the main flow, and every expression parses and reads only
  * declared state and input keys and existing nodes.
  */
-import { didYouMean } from '../../config/suggest.js';
+import { closest } from '../../config/suggest.js';
 import { type DefinitionProblem, WorkflowDefinitionError } from './errors.js';
 import { FUNCTIONS, SCOPE_NAMES } from './expr-eval.js';
 import { type Ast, callsOf, ExprError, parseExpr, pathsOf } from './expr-parse.js';
 import { templateExprs } from './template.js';
 import type { WorkflowDefinition, WorkflowNode } from './types.js';
+
+/** `; did you mean x?` for a near name only (a node or key name far from every other is just wrong). */
+function didYouMean(word: string, names: readonly string[]): string {
+  const near = closest(word, names);
+  return near.length > 0 ? `; did you mean ${near.join(' or ')}?` : '';
+}
 
 /** A scope's id: `main`, `<parallel>[<i>]` for a branch, `<loop>#` for a body, nested with `>`. */
 export type ScopeId = string;
