@@ -155,7 +155,8 @@ function exprsOf(node: WorkflowNode): Array<{ key: string; asts: () => Ast[] }> 
 function checkExprs(
   def: WorkflowDefinition,
   node: WorkflowNode,
-  scope: ScopeId,
+  /** Undefined for a node not reached (its other problems are still worth naming). */
+  scope: ScopeId | undefined,
   out: DefinitionProblem[],
 ): void {
   const stateKeys = Object.keys(def.state.shape);
@@ -198,7 +199,7 @@ function checkExprs(
             '"result" is the node\'s own result: only its set: can read it',
             'read the state key the node wrote instead',
           );
-        } else if (root === 'loop' && !scope.includes('#')) {
+        } else if (root === 'loop' && scope !== undefined && !scope.includes('#')) {
           p('"loop" is only set inside a loop body');
         }
       }
@@ -281,12 +282,15 @@ export function validateDefinition(
         fix: `name it in a parallel node: join: ${id}`,
       });
   }
+  // A broken reference leaves nodes unreached: that is one problem, said once.
+  const brokenRefs = out.length > 0;
   const scopes = assignScopes(def, out);
   for (const id of ids) {
     const scope = scopes.of.get(id);
     const node = def.nodes[id]!;
     if (scope === undefined) {
-      if (node.kind !== 'join' || joins.has(id))
+      checkExprs(def, node, undefined, out);
+      if (!brokenRefs && (node.kind !== 'join' || joins.has(id)))
         out.push({
           node: id,
           message: `is never reached from the start node "${def.start}"`,
