@@ -100,10 +100,8 @@ export class SqliteJournal implements Journal {
     state: unknown,
     run?: RunPatch,
   ): number | undefined {
-    if (this.results.has(nodeKey)) {
-      if (run) this.repo.patch(this.runId, run);
-      return undefined;
-    }
+    // Replayed: already recorded (the run's row gets its state when the run next writes or ends).
+    if (this.results.has(nodeKey)) return undefined;
     const seq = this.repo.checkpoint(
       this.runId,
       { nodeKey, nodeId: node.id, kind: node.kind, event: 'result', status: rec.status, data: rec, state },
