@@ -204,9 +204,15 @@ export function runWorkflow(target: string, flags: RunFlags): Promise<number> {
 export function resumeWorkflow(run: string, flags: RunFlags): Promise<number> {
   if (flags.approve && flags.reject) throw new UsageError('--approve and --reject cannot be given together');
   const decision = flags.approve ? true : flags.reject ? false : undefined;
-  return withWorkflows(flags, true, (wf) =>
-    follow(wf, () => wf.resume(run, decision === undefined ? {} : { decision }), flags),
-  );
+  return withWorkflows(flags, true, async (wf) => {
+    const { run: row, changed } = await wf.get(run);
+    if (changed) {
+      process.stderr.write(
+        `tea: warning: ${row.source} changed since run ${short(row.id)} started; its recorded steps are replayed over the new code\n`,
+      );
+    }
+    return follow(wf, () => wf.resume(row.id, decision === undefined ? {} : { decision }), flags);
+  });
 }
 
 export function forkWorkflow(run: string, seq: number, flags: RunFlags): Promise<number> {

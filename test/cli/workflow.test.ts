@@ -44,25 +44,34 @@ describe('tea workflow', () => {
 
   it('runs the built-in review flow: output on stdout, one line per node on stderr', async () => {
     t.server.respond((body) =>
-      reply().text(JSON.stringify(body).includes('Write the review report') ? 'REPORT: all good' : '- low: a.ts:1 nit'),
+      reply().text(
+        JSON.stringify(body).includes('Write the review report') ? 'REPORT: all good' : '- low: a.ts:1 nit',
+      ),
     );
     writeFileSync(path.join(t.ctx.work, 'a.ts'), 'export const a = 1;\n');
     const r = await tea(['workflow', 'run', 'review', '--input', 'target=a.ts']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('REPORT: all good\n');
-    expect(r.stderr).toMatch(/^tea: workflow review: run [0-9a-f-]{36}\n▶ scan \(agent\)\n✓ scan\n▶ report \(agent\)\n✓ report\n/);
+    expect(r.stderr).toMatch(
+      /^tea: workflow review: run [0-9a-f-]{36}\n▶ scan \(agent\)\n✓ scan\n▶ report \(agent\)\n✓ report\n/,
+    );
     expect(t.server.requests).toHaveLength(2);
     expect(JSON.stringify(t.server.requests[0]!.body)).toContain('Review a.ts in this workspace');
   });
 
   it('a bad file is exit 2 naming the file, line, node and fix, before any model call; so is a bad --input', async () => {
-    const file = flow('bad.yaml', 'name: bad\nnodes:\n  a: { kind: agent, role: r, prompt: p, next: nowhere }\n');
+    const file = flow(
+      'bad.yaml',
+      'name: bad\nnodes:\n  a: { kind: agent, role: r, prompt: p, next: nowhere }\n',
+    );
     const r = await tea(['workflow', 'run', 'bad']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`tea: invalid workflow\n${file}:3: node "a": next: no node named "nowhere"\n`);
     const input = await tea(['workflow', 'run', 'review', '--input', 'nokey']);
     expect(input.code).toBe(2);
-    expect(input.stderr).toMatch(/^tea: option '-i, --input <key=value>' argument 'nokey' is invalid: expected key=value/);
+    expect(input.stderr).toMatch(
+      /^tea: option '-i, --input <key=value>' argument 'nokey' is invalid: expected key=value/,
+    );
     const unknown = await tea(['workflow', 'run', 'review', '--input', 'targte=x']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/"targte" is not an input of review \(it takes target, focus\)/);
@@ -80,7 +89,9 @@ describe('tea workflow', () => {
 
     const waiting = await tea(['workflow', 'show', id!.slice(0, 8)]);
     expect(waiting.stdout).toMatch(/status: ⏸ waiting/);
-    expect(waiting.stdout).toMatch(/```mermaid\nflowchart TD\n[\s\S]*"⏸ ok<br\/>wait"[\s\S]*class n1 waiting\n```/);
+    expect(waiting.stdout).toMatch(
+      /```mermaid\nflowchart TD\n[\s\S]*"⏸ ok<br\/>wait"[\s\S]*class n1 waiting\n```/,
+    );
 
     const resumed = await tea(['workflow', 'resume', id!, '--approve']);
     expect(resumed.code).toBe(0);
@@ -90,7 +101,16 @@ describe('tea workflow', () => {
     const history = await tea(['workflow', 'history', id!]);
     expect(history.code).toBe(0);
     const lines = history.stdout.split('\n').filter((l) => /^\s+\d+ /.test(l));
-    expect(lines.map((l) => l.replace(/\d\d:\d\d:\d\d/, 'T').replace(/\s+/g, ' ').trim().split(' → ')[0])).toEqual([
+    expect(
+      lines.map(
+        (l) =>
+          l
+            .replace(/\d\d:\d\d:\d\d/, 'T')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .split(' → ')[0],
+      ),
+    ).toEqual([
       '1 T start plan (agent)',
       '2 T result completed plan (agent)',
       '3 T start ok (wait)',
@@ -136,13 +156,19 @@ describe('tea workflow', () => {
     await asked;
     const id = (JSON.parse(run.stdout.split('\n')[0]!) as { run_id: string }).run_id;
     const cancel = await tea(['workflow', 'cancel', id]);
-    expect(cancel.stdout).toBe(`asked the process running ${id} to cancel it (it stops at its next heartbeat)\n`);
+    expect(cancel.stdout).toBe(
+      `asked the process running ${id} to cancel it (it stops at its next heartbeat)\n`,
+    );
     const exit = await run.exit;
     expect(exit.code).toBe(130);
-    expect(exit.stderr).toContain(`tea: run ${id} cancelled; go on with: tea workflow resume ${id.slice(0, 8)}`);
+    expect(exit.stderr).toContain(
+      `tea: run ${id} cancelled; go on with: tea workflow resume ${id.slice(0, 8)}`,
+    );
     const shown = JSON.parse((await tea(['workflow', 'show', id, '--json'])).stdout);
     expect(shown.status).toBe('cancelled');
-    expect(shown.nodes).toEqual([expect.objectContaining({ key: 'plan', status: 'interrupted', attempts: 1 })]);
+    expect(shown.nodes).toEqual([
+      expect.objectContaining({ key: 'plan', status: 'interrupted', attempts: 1 }),
+    ]);
     expect((await tea(['workflow', 'cancel', id])).stdout).toBe(`run ${id} has already finished\n`);
   });
 });

@@ -165,12 +165,16 @@ export function fitValue(
   const direct = schema.safeParse(value);
   if (direct.success) return { ok: true, value: direct.data };
   if (typeof value === 'string') {
+    let json: unknown;
     try {
-      const parsed = schema.safeParse(JSON.parse(unfence(value)));
-      if (parsed.success) return { ok: true, value: parsed.data };
+      json = JSON.parse(unfence(value));
     } catch {
-      // not JSON: the first error stands
+      return { ok: false, error: issueText(direct.error) };
     }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    // Text that is JSON but not of the shape: its own error says more.
+    if (json !== null && typeof json === 'object') return { ok: false, error: issueText(parsed.error) };
   }
   return { ok: false, error: issueText(direct.error) };
 }

@@ -195,3 +195,31 @@ nodes:
     await expect(wf.start('reveiw', {})).rejects.toThrow(/no workflow named "reveiw"; did you mean review\?/);
   });
 });
+
+describe('structured output', () => {
+  const SCHEMA = `name: judged
+state: { verdict: { type: object, properties: { ok: boolean, why: string }, required: [ok] } }
+nodes:
+  judge:
+    kind: agent
+    role: reviewer
+    prompt: "[judge] is it ok?"
+    output_schema: { type: object, properties: { ok: { type: boolean }, why: { type: string } }, required: [ok] }
+    output: verdict
+`;
+
+  it('an agent node with output_schema asks for JSON, checks it and stores the value', async () => {
+    env.server().respond(() => reply().text('{"ok": true, "why": "tests pass"}'));
+    const wf = await env.service();
+    const file = env.writeFlow('judged.yaml', SCHEMA);
+    const out = await (await wf.start(file, {})).done;
+    expect(out).toMatchObject({ status: 'completed', state: { verdict: { ok: true, why: 'tests pass' } } });
+    expect(JSON.stringify(env.server().requests[0]!.body)).toContain('Answer with one JSON value only');
+
+    env.server().reset();
+    env.server().respond(() => reply().text('{"why": "no verdict"}'));
+    const bad = await (await wf.start(file, {})).done;
+    expect(bad.status).toBe('failed');
+    expect(bad.error).toMatch(/^node "judge" \(agent\) failed: the answer does not fit output_schema: ok: /);
+  });
+});
