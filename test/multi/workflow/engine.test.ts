@@ -46,4 +46,17 @@ describe('a workflow with parallel, condition and loop nodes', () => {
     expect(events.filter((e) => e.type === 'checkpoint').length).toBe(wf.history(run.runId).length);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'completed' });
   });
+
+  it("a run's events as an async iterable: from the moment it is asked for to the run's end", async () => {
+    env.server().respond(pipelineReply);
+    const wf = await env.service();
+    const run = await wf.start(PIPELINE, {});
+    const seen: WorkflowEvent[] = [];
+    for await (const e of wf.events(run.runId)) seen.push(e);
+    expect(seen.at(-1)).toMatchObject({ type: 'run_end', runId: run.runId, status: 'completed' });
+    const ended = seen.filter((e) => e.type === 'node_end').map((e) => (e as { nodeKey: string }).nodeKey);
+    expect(ended).toContain('summary');
+    expect(ended).toContain('fan[2]/part_c');
+    expect(seen.some((e) => e.type === 'agent' && e.event.type === 'text_delta')).toBe(true);
+  });
 });
