@@ -171,4 +171,32 @@ describe('tea workflow', () => {
     ]);
     expect((await tea(['workflow', 'cancel', id])).stdout).toBe(`run ${id} has already finished\n`);
   });
+
+  it('Ctrl-C cancels the run (exit 130); resume goes on from where it was', async () => {
+    let arrived: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let hold = true;
+    t.server.respond((body) => {
+      if (hold && tagOf(body) === 'apply') {
+        arrived();
+        return reply().text('never').holdUntil('never');
+      }
+      return reply().text(tagOf(body) === 'plan' ? 'P1' : 'applied');
+    });
+    flow('gated.yaml', GATED.replace('kind: wait, approval: "Apply {{state.plan}}?"', 'kind: wait, seconds: 0'));
+    const run = startTea(['workflow', 'run', 'gated'], { env: t.ctx.env, cwd: t.ctx.work });
+    await asked;
+    run.kill('SIGINT');
+    const exit = await run.exit;
+    expect(exit.code).toBe(130);
+    const id = /run ([0-9a-f-]{36}) cancelled; go on with/.exec(exit.stderr)?.[1];
+    expect(id, exit.stderr).toBeDefined();
+    hold = false;
+    const resumed = await tea(['workflow', 'resume', id!]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe('applied\n');
+    expect(t.server.requests.map((r) => tagOf(r.body))).toEqual(['plan', 'apply', 'apply']);
+  });
 });
