@@ -185,7 +185,10 @@ describe('tea workflow', () => {
       }
       return reply().text(tagOf(body) === 'plan' ? 'P1' : 'applied');
     });
-    flow('gated.yaml', GATED.replace('kind: wait, approval: "Apply {{state.plan}}?"', 'kind: wait, seconds: 0'));
+    flow(
+      'gated.yaml',
+      GATED.replace('kind: wait, approval: "Apply {{state.plan}}?"', 'kind: wait, seconds: 0'),
+    );
     const run = startTea(['workflow', 'run', 'gated'], { env: t.ctx.env, cwd: t.ctx.work });
     await asked;
     run.kill('SIGINT');

@@ -131,11 +131,17 @@ export class Engine {
     }
   }
 
-  /** Writes a result into the frame: the node's entry in `nodes`, then (completed) its `output` and `set` keys. */
+  /**
+   * Writes a result into the frame: the node's entry in `nodes`, then (completed) its
+   * `output` and `set` keys, all or none (a value that does not fit leaves the state as it was).
+   */
   private apply(node: WorkflowNode, key: string, frame: Frame, rec: Recorded): void {
-    frame.nodes[node.id] = { output: rec.value, status: rec.status };
     // A failure let through (on_error: continue) writes no state: later nodes read nodes.<id>.status.
-    if (rec.status === 'failed') return;
+    if (rec.status === 'failed') {
+      frame.nodes[node.id] = { output: rec.value, status: rec.status };
+      return;
+    }
+    const draft = { ...frame.state };
     const write = (k: string, value: unknown, field: string): void => {
       const schema = this.def.state.shape[k];
       const fit = schema ? fitValue(schema, value) : { ok: true as const, value };
@@ -145,18 +151,23 @@ export class Engine {
           `node "${key}": ${field} → state.${k}: ${fit.error} (the value was ${preview(value)})`,
         );
       }
-      frame.state[k] = fit.value;
+      draft[k] = fit.value;
     };
     if (node.output) write(node.output, rec.value, 'output');
+    const nodes = { ...frame.nodes, [node.id]: { output: rec.value, status: rec.status } };
     for (const [k, tpl] of Object.entries(node.set ?? {})) {
       let value: unknown;
       try {
-        value = render(tpl, scopeOf(frame, this.input, rec.value ?? null));
+        const scope = scopeOf({ ...frame, state: draft, nodes }, this.input, rec.value ?? null);
+        value = render(tpl, scope);
       } catch (err) {
         throw new NodeFailed(key, `node "${key}": set.${k}: ${(err as Error).message}`);
       }
       write(k, value, `set.${k}`);
     }
+    // In place: a loop body and its loop share one state object.
+    Object.assign(frame.state, draft);
+    frame.nodes[node.id] = { output: rec.value, status: rec.status };
   }
 
   /** Applies and records a result; a result that does not fit the state fails the node. */
@@ -244,7 +255,7 @@ export class Engine {
       const v = this.expr(node.when, frame, key, 'when');
       label = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
     }
-    const target = node.routes[label] ?? node.default;
+    const target = Object.hasOwn(node.routes, label) ? node.routes[label] : node.default;
     if (target === undefined) {
       const message =
         `node "${key}": the condition gave "${label}", which routes does not name (routes: ${Object.keys(node.routes).join(', ')})` +

@@ -60,6 +60,10 @@ function readNode(
       ...(line ? { line } : {}),
     });
   };
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(id)) {
+    p(undefined, 'a node id must be a name (a letter, then letters, digits, _ and -)', 'rename it');
+    return undefined;
+  }
   if (!isRecord(raw)) {
     p(undefined, 'expected a mapping of keys (kind, next, …)', `write it as "${id}: { kind: agent, … }"`);
     return undefined;

@@ -121,10 +121,10 @@ export function fieldsSchema(section: unknown, name: 'state' | 'input'): Fields 
   const shape: Record<string, z.ZodType> = {};
   const required: string[] = [];
   for (const [key, spec] of Object.entries(section)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) {
       throw new SchemaSpecError(
         `${name}.${key}`,
-        'a key must be a name (letters, digits, _) templates can read',
+        'a key must be a name templates can read (a letter, then letters, digits and _)',
       );
     }
     const field = fieldSchema(spec, `${name}.${key}`);

@@ -143,6 +143,16 @@ describe('workflow definitions', () => {
       /state\.n\.default: the default does not fit the type: expected number, received string/,
     ],
     [
+      'a node id that is not a name',
+      'name: x\nnodes:\n  "two words": { kind: end }\n',
+      /bad\.yaml:3: node "two words": a node id must be a name/,
+    ],
+    [
+      'a state key that is not a name',
+      'name: x\nstate:\n  __proto__: string\nnodes:\n  a: { kind: end }\n',
+      /state\.__proto__: a key must be a name templates can read/,
+    ],
+    [
       'a bad mode',
       'name: x\nmode: god\nnodes:\n  a: { kind: end }\n',
       /mode: "god"\. Fix: use one of read-only, ask, auto-edit, yolo/,
