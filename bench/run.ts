@@ -24,6 +24,7 @@ import { benchMemoryCli } from './memory-cli.js';
 import { benchMemoryIngest } from './memory-ingest.js';
 import { serverLoadBench } from './server-load.js';
 import { benchStartup, stats } from './startup.js';
+import { benchWorkflow } from './workflow.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -165,6 +166,7 @@ await benchGrep();
 await benchMemory();
 await benchMemoryIngest();
 await benchMemoryCli();
+await benchWorkflow();
 await serverLoadBench();
 benchScript('first-request.ts');
 benchScript('tools-memory.ts');

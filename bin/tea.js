@@ -18,7 +18,19 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 function kindOf(args) {
-  const commands = ['sessions', 'db', 'memory', 'tools', 'config', 'trust', 'mcp', 'serve', 'acp', 'help'];
+  const commands = [
+    'sessions',
+    'db',
+    'memory',
+    'tools',
+    'config',
+    'trust',
+    'mcp',
+    'serve',
+    'acp',
+    'workflow',
+    'help',
+  ];
   if (commands.includes(args[0])) return args[0];
   return args.length === 0 || args.includes('-p') || args.includes('--print') ? 'prompt' : 'command';
 }

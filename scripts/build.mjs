@@ -6,7 +6,7 @@
 // and swapped in, so a `tea` started during a rebuild never finds dist/ half-written.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
 import { buildWeb } from './build-web.mjs';
@@ -73,8 +73,10 @@ await build({
   // the shell parser (1.5 MB of GopherJS, imported only when a shell command is
   // checked): all loaded from node_modules. better-sqlite3's JavaScript is bundled (a
   // dozen small files less to resolve and load when `tea` starts); its native addon
-  // stays in node_modules and is located by src/store/sqlite-addon.ts.
-  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh', 'zod/v4'],
+  // stays in node_modules and is located by src/store/sqlite-addon.ts. esbuild (it runs its
+  // own binary) loads workflow modules written in TypeScript, only when one is run. zod/v4
+  // (zod's whole classic API, for role output schemas) loads only when a role needs it.
+  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh', 'zod/v4', 'esbuild'],
   // import() becomes require(): a script compiled by node:vm has no dynamic import.
   supported: { 'dynamic-import': false },
   banner: { js: `${BUILD_ID}\n${WRAPPER}` },
@@ -130,7 +132,7 @@ await build({
   minify: true,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh', 'zod/v4'],
+  external: ['bindings', '@vscode/ripgrep', 'pdfkit', 'mvdan-sh', 'zod/v4', 'esbuild'],
   // Bundled CommonJS dependencies may call require().
   banner: {
     js: "import { createRequire as __teaCreateRequire } from 'node:module'; const require = __teaCreateRequire(import.meta.url);",
@@ -139,6 +141,10 @@ await build({
   alias: { yaml: `${root}node_modules/yaml/browser/index.js` },
   logLevel: 'warning',
 });
+
+// The built-in workflows (review, fix, test, refactor, feature, docs), as YAML files users copy
+// and edit: src/multi/workflow/catalog.ts finds them in dist/workflows beside the bundle.
+cpSync(`${root}src/multi/workflow/flows`, `${tmp}/workflows`, { recursive: true });
 
 // The web UI that `tea serve` serves, built into the same temporary dist.
 await buildWeb(`${tmp}/web`);

@@ -1,5 +1,5 @@
 /**
- * tea's subcommands (sessions, db, memory, tools, config, trust, serve, acp, mcp, help).
+ * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, serve, acp, mcp, help).
  * main.ts adds them only when the command line could name one (or asks for help): a
  * prompt run does not build ~40 commands it will not use. Each loads its implementation
  * only when it runs.
@@ -9,6 +9,7 @@ import { addFaceCommands } from './faces.js';
 import { commandFlags } from './flags.js';
 import { positiveInt } from './options.js';
 import type { TrustFlags } from './trust-cmd.js';
+import { addWorkflowCommand } from './workflow-cli.js';
 
 /** The names of tea's subcommands, as `addCommands` registers them (test/cli/commands.test.ts checks). */
 export const COMMAND_NAMES: readonly string[] = [
@@ -21,6 +22,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'serve',
   'acp',
   'mcp',
+  'workflow',
   'help',
 ];
 
@@ -199,6 +201,7 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
       const { trustCommand } = await import('./trust-cmd.js');
       setCode(await trustCommand(commandFlags<TrustFlags>(cmd)));
     });
+  addWorkflowCommand(program, setCode);
   addFaceCommands(program, setCode);
   program
     .command('help [command...]')

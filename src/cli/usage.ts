@@ -33,6 +33,7 @@ export function commanderMessage(message: string): string {
   return message
     .replace(/^error: /, '')
     .replace(/ is invalid\. /, ' is invalid: ')
+    .replace(/ is invalid for argument '([^']+)'\. /, ' is invalid for <$1>: ')
     .replace(/\s*\n\s*\(Did you mean/, ' (did you mean')
     .replace(/\s*\n\s*/g, ' ')
     .trim();

@@ -24,11 +24,32 @@ export type { Session } from '../agent/index.js';
 export type { PromptOptions } from '../agent/session.js';
 export type { TeaConfig } from '../config/types.js';
 export type { LongTermMemory } from '../memory/api.js';
+// Workflows written in TypeScript import these (see README "Workflows").
+export {
+  agent,
+  condition,
+  defineWorkflow,
+  end,
+  join,
+  loop,
+  parallel,
+  subWorkflow,
+  tool,
+  wait,
+} from '../multi/workflow/define.js';
+export type {
+  CatalogEntry,
+  NodeView,
+  RunOutcome,
+  RunView,
+  WorkflowDefinition,
+  WorkflowEvent,
+} from '../multi/workflow/index.js';
 export type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 export { defineTool, type Tool, type ToolInfo } from '../tools/types.js';
 export { RuntimeError, type RuntimeErrorCode } from './errors.js';
 export type { ProfileInfo } from './models.js';
-export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export { createRuntime, type Runtime, type RuntimeOptions, type WorkflowsSetup } from './runtime.js';
 export type {
   CreateOptions,
   OpenOptions,
@@ -51,3 +72,4 @@ export {
   SubagentTracker,
   unwrapSubagent,
 } from './subagents.js';
+export type { RunDetails, WorkflowsService } from './workflows.js';

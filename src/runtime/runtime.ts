@@ -33,6 +33,12 @@ import { permissionSettings } from './permissions.js';
 import { runtimeRoles } from './roles.js';
 import { SessionsService } from './sessions.js';
 import { builtinRegistry, shellSetup } from './tools.js';
+import type { WorkflowsOptions, WorkflowsService } from './workflows.js';
+
+/** What a face may set when it first asks for the workflows service (the rest comes from the runtime). */
+export type WorkflowsSetup = Partial<
+  Pick<WorkflowsOptions, 'approvals' | 'builtins' | 'now' | 'sleep' | 'heartbeatMs'>
+>;
 
 export { BACKGROUND_GRACE_MS } from '../agent/index.js';
 /** A process still up this long after opening the store takes the day's backup then (else at close). */
@@ -95,6 +101,11 @@ export interface Runtime {
   agentFor(profile?: string, opts?: { approvals?: 'ask' | 'deny' }): Agent;
   /** The agent of the active profile, with the runtime's own `approvals`. */
   readonly agent: Agent;
+  /**
+   * The workflows service (definitions, runs, events), loaded and built on the first
+   * call; `setup` applies to that first call only.
+   */
+  workflows(setup?: WorkflowsSetup): Promise<WorkflowsService>;
   /** WAL checkpoints on a worker thread, for a long-running process (`tea serve`). */
   checkpointInBackground(onError: (message: string) => void): BackgroundCheckpoints;
   /**
@@ -246,6 +257,22 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     agentFor: (profile, approvals) => agentFor(profile, { approvals }),
     hasProfile: (name) => models.has(name),
   });
+  let workflows: Promise<WorkflowsService> | undefined;
+  const workflowsService = (setup: WorkflowsSetup = {}): Promise<WorkflowsService> => {
+    workflows ??= import('./workflows.js').then(
+      ({ WorkflowsService }) =>
+        new WorkflowsService({
+          ...setup,
+          store: openStore,
+          cwd,
+          home: config.home,
+          agent: () => agentFor(undefined, { approvals: 'deny' }),
+          tools,
+          permissions: { mode: permissionMode, rules: permissionRules, roots: allowedRoots },
+        }),
+    );
+    return workflows;
+  };
   let closed = false;
   return {
     config,
@@ -267,6 +294,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     get agent() {
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },
+    workflows: workflowsService,
     checkpointInBackground: (onError) => checkpointInBackground(openStore().db, { onError }),
     async close(o = {}) {
       if (closed) return;

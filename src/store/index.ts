@@ -13,6 +13,7 @@ import { SessionRepo } from './sessions.js';
 import { SessionStateRepo } from './state.js';
 import { ToolCallRepo } from './tool-calls.js';
 import { UsageRepo } from './usage.js';
+import { WorkflowRepo } from './workflows.js';
 
 export {
   BACKUP_EVERY_MS,
@@ -62,6 +63,8 @@ export {
   toolContent,
 } from './tool-record.js';
 export type { UsageRepo, UsageRow, UsageTotals } from './usage.js';
+export type { CheckpointEvent, CheckpointRow, NewCheckpoint } from './workflow-checkpoints.js';
+export type { NewRun, RunAcquire, RunPatch, RunRow, RunStatus, WorkflowRepo } from './workflows.js';
 
 export interface StoreOptions {
   /** Time source in epoch ms (default `Date.now`); the store keeps it strictly increasing. */
@@ -87,8 +90,17 @@ export class Store {
   readonly usage: UsageRepo;
   readonly state: SessionStateRepo;
   readonly leases: LeaseRepo;
+  /** Workflow runs and their checkpoints (statements prepared on first use). */
+  get workflows(): WorkflowRepo {
+    this.workflowRepo ??= new WorkflowRepo(this.db, this.now);
+    return this.workflowRepo;
+  }
+  private workflowRepo: WorkflowRepo | undefined;
 
-  private constructor(db: Database.Database, now: Clock) {
+  private constructor(
+    db: Database.Database,
+    private readonly now: Clock,
+  ) {
     this.db = db;
     this.sessions = new SessionRepo(db, now);
     this.messages = new MessageRepo(db, now);

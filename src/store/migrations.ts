@@ -309,4 +309,64 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX sessions_by_parent ON sessions (parent_id, created_at) WHERE parent_id IS NOT NULL;
     `,
   },
+  {
+    version: 10,
+    name: 'workflow runs and their checkpoints (durable workflows: resume, history, fork)',
+    up: `
+      -- One run of a workflow. definition: the YAML text it started from (null for a
+      -- TypeScript module, read again from source on resume; def_hash tells a change).
+      -- state: the run's state after its last checkpoint. owner…heartbeat_at: the process
+      -- running it now (null when none), as session leases name theirs.
+      CREATE TABLE workflow_runs (
+        id               TEXT PRIMARY KEY NOT NULL,
+        workflow         TEXT NOT NULL,
+        source           TEXT NOT NULL,
+        definition       TEXT,
+        def_hash         TEXT NOT NULL,
+        cwd              TEXT NOT NULL,
+        input            TEXT NOT NULL,
+        state            TEXT NOT NULL,
+        output           TEXT,
+        status           TEXT NOT NULL
+                         CHECK (status IN ('pending', 'running', 'waiting', 'completed', 'failed', 'cancelled')),
+        error            TEXT,
+        parent_run_id    TEXT REFERENCES workflow_runs (id) ON DELETE CASCADE,
+        parent_node      TEXT,
+        forked_from      TEXT,
+        forked_seq       INTEGER,
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        owner            TEXT,
+        pid              INTEGER,
+        host             TEXT,
+        proc_start       TEXT,
+        heartbeat_at     INTEGER,
+        expires_at       INTEGER,
+        created_at       INTEGER NOT NULL,
+        updated_at       INTEGER NOT NULL,
+        finished_at      INTEGER
+      );
+      CREATE INDEX workflow_runs_by_updated ON workflow_runs (updated_at);
+      CREATE INDEX workflow_runs_by_parent ON workflow_runs (parent_run_id, parent_node)
+        WHERE parent_run_id IS NOT NULL;
+
+      -- Every node's start and result, in the order they were committed (seq per run).
+      -- node_key names one execution of a node: its id under its branch and loop
+      -- iteration (checks[1]/lint, fix#2/verify). A node that re-ran after a crash
+      -- has a second start; only a completed result is reused on resume.
+      CREATE TABLE workflow_checkpoints (
+        run_id     TEXT NOT NULL REFERENCES workflow_runs (id) ON DELETE CASCADE,
+        seq        INTEGER NOT NULL,
+        node_key   TEXT NOT NULL,
+        node_id    TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        event      TEXT NOT NULL CHECK (event IN ('start', 'result')),
+        status     TEXT,
+        data       TEXT NOT NULL,
+        state      TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
+      CREATE INDEX workflow_checkpoints_by_node ON workflow_checkpoints (run_id, node_key);
+    `,
+  },
 ];

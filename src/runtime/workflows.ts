@@ -1,0 +1,212 @@
+/**
+ * The workflows service every face uses: the definitions there are (the project's,
+ * the user's, the built-in flows), runs (list, get with a Mermaid graph, start,
+ * resume, cancel, history, fork) and their events. Agent nodes run in sessions of
+ * the runtime's agent where nobody answers approvals; tool nodes run through the
+ * permission entry point in the workflow's mode (at most the runtime's), refused
+ * when they would need an answer.
+ */
+import type { Agent } from '../agent/index.js';
+import { didYouMean } from '../config/suggest.js';
+import { statusById } from '../multi/workflow/history.js';
+import {
+  type ApprovalPort,
+  type CatalogEntry,
+  type RunHandle,
+  type RunOptions,
+  type RunStatusView,
+  type SessionAgentRunner,
+  SqliteWorkflowRunner,
+  sessionAgentRunner,
+  type ToolNodeRunner,
+  WorkflowCatalog,
+  type WorkflowDefinition,
+  type WorkflowEvent,
+} from '../multi/workflow/index.js';
+import { mermaidGraph } from '../multi/workflow/mermaid.js';
+import type { CheckpointRow, RunRow, Store } from '../store/index.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from '../tools/permissions.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { Channel } from '../util/channel.js';
+import { runDirect } from './tool-run.js';
+
+export type { CheckpointRow, RunRow } from '../store/index.js';
+
+export interface WorkflowsOptions {
+  store: () => Store;
+  cwd: string;
+  home: string;
+  /** The agent agent nodes run on (approvals denied: nobody answers inside a workflow). */
+  agent: () => Agent;
+  tools: ToolRegistry;
+  permissions: { mode: PermissionMode; rules: readonly PermissionRule[]; roots: readonly string[] };
+  /** Asks the user about `wait` approvals; absent: such a run waits for `resume` with a decision. */
+  approvals?: ApprovalPort;
+  /** Replaces the built-in flows' directory (tests). */
+  builtins?: string;
+  now?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  heartbeatMs?: number;
+}
+
+export interface RunDetails extends RunStatusView {
+  /** The workflow's Mermaid flowchart, nodes marked by their status in this run. */
+  graph: string;
+  /** The definition changed since the run started (a module edited since). */
+  changed: boolean;
+}
+
+/** The stricter of two modes: a workflow can narrow the runtime's mode, never widen it. */
+export function narrower(a: PermissionMode, b: PermissionMode | undefined): PermissionMode {
+  if (b === undefined) return a;
+  return PERMISSION_MODES.indexOf(b) < PERMISSION_MODES.indexOf(a) ? b : a;
+}
+
+function toolRunner(opts: WorkflowsOptions): ToolNodeRunner {
+  const { tools, permissions } = opts;
+  return {
+    async run(req) {
+      const tool = await tools.load(req.tool);
+      if (!tool) {
+        return {
+          status: 'error',
+          output: `[ERROR] no tool named "${req.tool}"${didYouMean(req.tool, tools.names())}`,
+        };
+      }
+      const parsed = await tool.parameters.safeParseAsync(req.args);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
+        return { status: 'error', output: `[ERROR] invalid arguments for ${req.tool}: ${issues.join('; ')}` };
+      }
+      const r = await runDirect(tool, req.args, parsed.data, {
+        tools,
+        cwd: opts.cwd,
+        mode: narrower(permissions.mode, req.mode),
+        rules: permissions.rules,
+        roots: permissions.roots,
+        signal: req.signal,
+      });
+      if (!r.ran) {
+        const how = r.rerun ? `; to let it run: ${r.rerun}` : '';
+        return { status: 'denied', output: `[ERROR] ${r.label} was refused (${r.verdict.reason})${how}` };
+      }
+      const status = r.status === 'ok' ? 'completed' : r.status === 'cancelled' ? 'cancelled' : r.status;
+      return { status: status === 'denied' ? 'denied' : status, output: r.output };
+    },
+  };
+}
+
+export class WorkflowsService {
+  readonly catalog: WorkflowCatalog;
+  readonly runner: SqliteWorkflowRunner;
+  private readonly agents: SessionAgentRunner;
+
+  constructor(opts: WorkflowsOptions) {
+    this.catalog = new WorkflowCatalog({
+      cwd: opts.cwd,
+      home: opts.home,
+      ...(opts.builtins ? { builtins: opts.builtins } : {}),
+    });
+    this.agents = sessionAgentRunner(opts.agent);
+    this.runner = new SqliteWorkflowRunner({
+      store: opts.store,
+      cwd: opts.cwd,
+      agents: this.agents,
+      tools: toolRunner(opts),
+      definitions: this.catalog,
+      ...(opts.approvals ? { approvals: opts.approvals } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+    });
+  }
+
+  /** Every workflow file (project, user, built-in). */
+  definitions(): Promise<CatalogEntry[]> {
+    return this.catalog.list();
+  }
+
+  /** One definition by name or path (validated). */
+  definition(nameOrPath: string): Promise<WorkflowDefinition> {
+    return this.catalog.resolve(nameOrPath);
+  }
+
+  runs(limit = 20) {
+    return this.runner.list(limit);
+  }
+
+  async get(runId: string): Promise<RunDetails> {
+    const view = this.runner.status(runId);
+    const def = await this.catalog.forRun(view.run);
+    return {
+      ...view,
+      graph: mermaidGraph(def, statusById(view.nodes)),
+      changed: def.source.hash !== view.run.defHash,
+    };
+  }
+
+  async start(nameOrPath: string, input: Record<string, unknown>, opts: RunOptions = {}): Promise<RunHandle> {
+    return this.runner.start(await this.catalog.resolve(nameOrPath), input, opts);
+  }
+
+  /**
+   * Goes on with a run; `decision` answers the approvals it waits for now (in it or
+   * its sub-runs), true to approve.
+   */
+  resume(runId: string, opts: RunOptions & { decision?: boolean } = {}): Promise<RunHandle> {
+    const { decision, ...rest } = opts;
+    if (decision === undefined) return this.runner.resume(runId, rest);
+    const decisions: Record<string, boolean> = { ...rest.decisions };
+    const collect = (id: string): void => {
+      const view = this.runner.status(id);
+      for (const n of view.nodes)
+        if (n.kind === 'wait' && n.status === 'waiting') decisions[n.key] = decision;
+      for (const child of view.children) collect(child.id);
+    };
+    collect(runId);
+    return this.runner.resume(runId, { ...rest, decisions });
+  }
+
+  cancel(runId: string) {
+    return this.runner.cancel(runId);
+  }
+
+  history(runId: string): CheckpointRow[] {
+    return this.runner.history(runId);
+  }
+
+  fork(runId: string, seq: number): RunRow {
+    return this.runner.fork(runId, seq);
+  }
+
+  subscribe(listener: (event: WorkflowEvent) => void): () => void {
+    return this.runner.subscribe(listener);
+  }
+
+  /** The events of one run (and its sub-runs) until it ends or waits. */
+  events(runId: string): AsyncIterable<WorkflowEvent> {
+    const channel = new Channel<WorkflowEvent>();
+    const children = new Set<string>();
+    const off = this.subscribe((e) => {
+      if (
+        e.type === 'run_start' &&
+        e.parentRunId !== undefined &&
+        (e.parentRunId === runId || children.has(e.parentRunId))
+      ) {
+        children.add(e.runId);
+      }
+      if (e.runId !== runId && !children.has(e.runId)) return;
+      channel.push(e);
+      if (e.type === 'run_end' && e.runId === runId) {
+        off();
+        channel.close();
+      }
+    });
+    return channel;
+  }
+
+  /** For a face about to exit: lets the agent sessions' background jobs finish (at most `graceMs`). */
+  settle(graceMs: number): Promise<void> {
+    return this.agents.settle(graceMs);
+  }
+}
