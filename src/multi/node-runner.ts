@@ -5,34 +5,15 @@
  * when the node or its role declares an output schema.
  */
 import type { Agent } from '../agent/agent.js';
-import type { AgentEvent, SubagentInfo } from '../agent/events.js';
 import { Interactions } from '../agent/interactions.js';
-import type { Usage } from '../llm/types.js';
+import type { Session } from '../agent/session.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolError } from '../tools/types.js';
 import type { DelegationLimits } from './delegate.js';
 import { GENERAL_ROLE, type RoleLike, type RoleSource } from './role-like.js';
-import { type OutputChecking, type RunStatus, runRole } from './role-run.js';
-
-export interface NodeRunRequest {
-  role: string;
-  prompt: string;
-  runId: string;
-  nodeId: string;
-  signal: AbortSignal;
-  outputSchema?: Record<string, unknown>;
-}
-
-export interface NodeRunResult {
-  status: RunStatus;
-  text: string;
-  output?: unknown;
-  message?: string;
-  sessionId?: string;
-  usage: Usage;
-  costUsd: number;
-}
+import { type OutputChecking, runRole } from './role-run.js';
+import type { AgentNodeResult, AgentNodeRunner } from './workflow/types.js';
 
 export interface NodeRunnerDeps {
   agentFor(profile?: string): Agent;
@@ -44,14 +25,18 @@ export interface NodeRunnerDeps {
   permissions: { mode: PermissionMode; rules: readonly PermissionRule[] };
   roots: readonly string[];
   output?: OutputChecking;
-  /** Every event of a node's session (for a face following the run). */
-  onEvent?(event: AgentEvent, info: SubagentInfo, node: { runId: string; nodeId: string }): void;
+}
+
+export interface RoleNodeRunner extends AgentNodeRunner {
+  /** Waits up to `graceMs` for the node sessions' background jobs (summaries), then stops them. */
+  settle(graceMs: number): Promise<void>;
 }
 
 /** An agent-node runner over the runtime's roles (nobody answers approvals in a workflow: asks are refused). */
-export function roleNodeRunner(deps: NodeRunnerDeps): { run(req: NodeRunRequest): Promise<NodeRunResult> } {
+export function roleNodeRunner(deps: NodeRunnerDeps): RoleNodeRunner {
+  const sessions = new Set<Session>();
   return {
-    async run(req) {
+    async run(req): Promise<AgentNodeResult> {
       const found = req.role === GENERAL_ROLE.name ? GENERAL_ROLE : deps.roles.get(req.role);
       if (!found) {
         const names = [GENERAL_ROLE.name, ...deps.roles.list().map((r) => r.name)];
@@ -67,14 +52,14 @@ export function roleNodeRunner(deps: NodeRunnerDeps): { run(req: NodeRunRequest)
               ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
             }
           : undefined;
-      return runRole({
+      const r = await runRole({
         agent: deps.agentFor(profile),
         role,
         label: `${role.name} · ${req.nodeId}`,
         title: `workflow ${req.runId.slice(0, 8)} · ${req.nodeId} (${role.name})`,
         cwd: deps.cwd,
         tools: deps.tools,
-        mayDelegate: deps.limits.maxDepth >= 1,
+        mayDelegate: true,
         permissions: deps.permissions,
         roots: deps.roots,
         interactions: new Interactions('deny'),
@@ -82,9 +67,26 @@ export function roleNodeRunner(deps: NodeRunnerDeps): { run(req: NodeRunRequest)
         timeoutMs: deps.limits.timeoutMs,
         signal: req.signal,
         text: req.prompt,
-        onEvent: (e, info) => deps.onEvent?.(e, info, { runId: req.runId, nodeId: req.nodeId }),
+        onEvent: (e) => req.onEvent?.(e),
+        track: (session) => sessions.add(session),
         ...(deps.output ? { output: deps.output } : {}),
       });
+      // A turn limit is a budget to the workflow: the node used what it was given.
+      const status = r.status === 'max_iterations' ? 'budget' : r.status;
+      const text =
+        status === 'completed' || !r.message ? r.text : [r.text, r.message].filter(Boolean).join('\n');
+      return {
+        status,
+        text,
+        ...(r.output === undefined ? {} : { output: r.output }),
+        sessionId: r.sessionId,
+        usage: r.usage,
+        costUsd: r.costUsd,
+      };
+    },
+    async settle(graceMs) {
+      await Promise.all([...sessions].map((s) => s.settle(graceMs)));
+      sessions.clear();
     },
   };
 }

@@ -54,6 +54,8 @@ export interface RoleRunRequest {
   onEvent(event: AgentEvent, info: SubagentInfo): void;
   /** Told the session once it exists (before it runs). */
   onSession?(info: SubagentInfo): void;
+  /** Given the session object (a runner that settles background jobs later keeps it). */
+  track?(session: Session): void;
   output?: OutputChecking;
 }
 
@@ -118,6 +120,7 @@ export async function runRole(req: RoleRunRequest): Promise<RoleRunResult> {
   });
   const info: SubagentInfo = { sessionId: session.id, label: req.label, role: role.name, depth };
   req.onSession?.(info);
+  req.track?.(session);
   // A signal of its own: the starter's signal gets no listener per run (there may be 50).
   const own = new AbortController();
   const signal = AbortSignal.any([req.signal, own.signal]);

@@ -259,14 +259,28 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   });
   let workflows: Promise<WorkflowsService> | undefined;
   const workflowsService = (setup: WorkflowsSetup = {}): Promise<WorkflowsService> => {
-    workflows ??= import('./workflows.js').then(
-      ({ WorkflowsService }) =>
+    workflows ??= Promise.all([
+      import('./workflows.js'),
+      import('../multi/node-runner.js'),
+      import('../multi/roles/output.js'),
+    ]).then(
+      ([{ WorkflowsService }, { roleNodeRunner }, { outputChecker, repairPrompt }]) =>
         new WorkflowsService({
           ...setup,
           store: openStore,
           cwd,
           home: config.home,
-          agent: () => agentFor(undefined, { approvals: 'deny' }),
+          agents: roleNodeRunner({
+            agentFor: (profile) => agentFor(profile, { approvals: 'deny' }),
+            hasProfile: (name) => models.has(name),
+            roles,
+            limits: config.subagents,
+            cwd,
+            tools,
+            permissions: { mode: permissionMode, rules: permissionRules },
+            roots: allowedRoots,
+            output: { checker: outputChecker, repairPrompt },
+          }),
           tools,
           permissions: { mode: permissionMode, rules: permissionRules, roots: allowedRoots },
         }),

@@ -1,13 +1,15 @@
 /**
  * The workflows service every face uses: the definitions there are (the project's,
  * the user's, the built-in flows), runs (list, get with a Mermaid graph, start,
- * resume, cancel, history, fork) and their events. Agent nodes run in sessions of
- * the runtime's agent where nobody answers approvals; tool nodes run through the
+ * resume, cancel, history, fork) and their events. Agent nodes run as roles, each in a
+ * session of its own where nobody answers approvals; tool nodes run through the
  * permission entry point in the workflow's mode (at most the runtime's), refused
  * when they would need an answer.
  */
-import type { Agent } from '../agent/index.js';
+
 import { didYouMean } from '../config/suggest.js';
+import type { RoleNodeRunner } from '../multi/node-runner.js';
+import { narrower } from '../multi/role-run.js';
 import { statusById } from '../multi/workflow/history.js';
 import {
   type ApprovalPort,
@@ -15,9 +17,7 @@ import {
   type RunHandle,
   type RunOptions,
   type RunStatusView,
-  type SessionAgentRunner,
   SqliteWorkflowRunner,
-  sessionAgentRunner,
   type ToolNodeRunner,
   WorkflowCatalog,
   type WorkflowDefinition,
@@ -25,7 +25,7 @@ import {
 } from '../multi/workflow/index.js';
 import { mermaidGraph } from '../multi/workflow/mermaid.js';
 import type { CheckpointRow, RunRow, Store } from '../store/index.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from '../tools/permissions.js';
+import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { Channel } from '../util/channel.js';
 import { runDirect } from './tool-run.js';
@@ -36,8 +36,8 @@ export interface WorkflowsOptions {
   store: () => Store;
   cwd: string;
   home: string;
-  /** The agent agent nodes run on (approvals denied: nobody answers inside a workflow). */
-  agent: () => Agent;
+  /** Runs agent nodes (as roles, in sessions where nobody answers approvals). */
+  agents: RoleNodeRunner;
   tools: ToolRegistry;
   permissions: { mode: PermissionMode; rules: readonly PermissionRule[]; roots: readonly string[] };
   /** Asks the user about `wait` approvals; absent: such a run waits for `resume` with a decision. */
@@ -54,12 +54,6 @@ export interface RunDetails extends RunStatusView {
   graph: string;
   /** The definition changed since the run started (a module edited since). */
   changed: boolean;
-}
-
-/** The stricter of two modes: a workflow can narrow the runtime's mode, never widen it. */
-export function narrower(a: PermissionMode, b: PermissionMode | undefined): PermissionMode {
-  if (b === undefined) return a;
-  return PERMISSION_MODES.indexOf(b) < PERMISSION_MODES.indexOf(a) ? b : a;
 }
 
 function toolRunner(opts: WorkflowsOptions): ToolNodeRunner {
@@ -99,7 +93,7 @@ function toolRunner(opts: WorkflowsOptions): ToolNodeRunner {
 export class WorkflowsService {
   readonly catalog: WorkflowCatalog;
   readonly runner: SqliteWorkflowRunner;
-  private readonly agents: SessionAgentRunner;
+  private readonly agents: RoleNodeRunner;
 
   constructor(opts: WorkflowsOptions) {
     this.catalog = new WorkflowCatalog({
@@ -107,7 +101,7 @@ export class WorkflowsService {
       home: opts.home,
       ...(opts.builtins ? { builtins: opts.builtins } : {}),
     });
-    this.agents = sessionAgentRunner(opts.agent);
+    this.agents = opts.agents;
     this.runner = new SqliteWorkflowRunner({
       store: opts.store,
       cwd: opts.cwd,

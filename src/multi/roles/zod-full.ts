@@ -8,7 +8,12 @@ import type { z } from 'zod';
 
 export type FullZod = typeof z;
 
+/** The whole `zod` module (what `import … from 'zod'` gives), from node_modules. */
+export async function loadZodModule(): Promise<typeof import('zod')> {
+  return (await import('zod/v4')) as typeof import('zod');
+}
+
+/** zod's `z` namespace, from node_modules. */
 export async function loadZod(): Promise<FullZod> {
-  const mod = (await import('zod/v4')) as { z: FullZod };
-  return mod.z;
+  return (await loadZodModule()).z;
 }

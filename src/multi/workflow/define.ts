@@ -18,7 +18,7 @@
  * A function must depend only on its scope: a resumed run calls it again to rebuild
  * what the recorded results lead to.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PermissionMode } from '../../tools/permissions.js';
 import { type DefinitionProblem, WorkflowDefinitionError } from './errors.js';
 import type { Scope } from './expr-eval.js';
@@ -111,8 +111,9 @@ const REQUIRED: Partial<Record<NodeSpec['kind'], string[]>> = {
   workflow: ['workflow'],
 };
 
+/** A zod schema, whichever copy of zod made it (a workflow module's comes from node_modules). */
 function isZod(v: unknown): v is z.ZodType {
-  return v instanceof z.ZodType;
+  return typeof v === 'object' && v !== null && '_zod' in v;
 }
 
 /** State keys are absent until written: each key without a default becomes optional. */

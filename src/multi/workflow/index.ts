@@ -1,5 +1,4 @@
 /** Workflows: definitions (YAML, TypeScript), the durable engine and its runner. See README "Workflows". */
-export { type SessionAgentRunner, sessionAgentRunner } from './agent-runner.js';
 export { builtinDir, type CatalogEntry, type Where, WorkflowCatalog } from './catalog.js';
 export {
   agent,

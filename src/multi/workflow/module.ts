@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-import * as zod from 'zod';
+import { loadZodModule } from '../roles/zod-full.js';
 import * as api from './define.js';
 import { type DefinedWorkflow, fromSpec, WORKFLOW_SPEC } from './define.js';
 import { WorkflowDefinitionError } from './errors.js';
@@ -67,6 +67,8 @@ export async function loadWorkflowModule(file: string): Promise<WorkflowDefiniti
   }
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const projectRequire = createRequire(file);
+  // All of zod, loaded from node_modules (the bundle holds only the parts tea uses itself).
+  const zod = await loadZodModule();
   const shared = (id: string): unknown => (id === 'zod' ? zod : api);
   const requireFor = (id: string): unknown => (SHARED.includes(id) ? shared(id) : projectRequire(id));
   const mod: { exports: Record<string, unknown> } = { exports: {} };

@@ -9,7 +9,7 @@
  *     verdict: { type: string, enum: [pass, fail] }
  *     notes: string
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'any'] as const;
 

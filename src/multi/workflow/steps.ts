@@ -4,8 +4,8 @@
  * its result for the engine to record; none writes state itself.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import type { PermissionMode } from '../../tools/permissions.js';
+import { loadZod } from '../roles/zod-full.js';
 import type { Scope } from './expr-eval.js';
 import { Parked, RunCancelled } from './frame.js';
 import type { Journal, Recorded } from './journal.js';
@@ -88,8 +88,9 @@ export async function agentStep(
     return failed(`the agent stopped (${r.status})${r.text ? `: ${short(r.text)}` : ''}`, r.text, meta);
   }
   if (node.outputSchema && r.output === undefined) {
+    const full = await loadZod();
     const fit = fitValue(
-      z.fromJSONSchema(node.outputSchema as Parameters<typeof z.fromJSONSchema>[0]),
+      full.fromJSONSchema(node.outputSchema as Parameters<typeof full.fromJSONSchema>[0]),
       r.text,
     );
     if (!fit.ok) return failed(`the answer does not fit output_schema: ${fit.error}`, r.text, meta);

@@ -153,7 +153,7 @@ export interface WorkflowDefinition {
   source: DefinitionSource;
 }
 
-/** The port an `agent` node calls (the delegation runner implements it; see agent-runner.ts). */
+/** The port an `agent` node calls (roleNodeRunner in src/multi/node-runner.ts implements it: each node a role in a session of its own). */
 export interface AgentNodeRunner {
   run(req: {
     role: string;

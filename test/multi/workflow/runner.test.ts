@@ -214,12 +214,19 @@ nodes:
     const file = env.writeFlow('judged.yaml', SCHEMA);
     const out = await (await wf.start(file, {})).done;
     expect(out).toMatchObject({ status: 'completed', state: { verdict: { ok: true, why: 'tests pass' } } });
-    expect(JSON.stringify(env.server().requests[0]!.body)).toContain('Answer with one JSON value only');
+    // The node runs as its role, told the schema its answer must match.
+    expect(JSON.stringify(env.server().requests[0]!.body)).toContain(
+      'Your final answer must be only a JSON value matching this JSON Schema',
+    );
 
     env.server().reset();
     env.server().respond(() => reply().text('{"why": "no verdict"}'));
     const bad = await (await wf.start(file, {})).done;
     expect(bad.status).toBe('failed');
-    expect(bad.error).toMatch(/^node "judge" \(agent\) failed: the answer does not fit output_schema: ok: /);
+    // One repair round, then a clear failure naming what does not fit.
+    expect(env.server().requests).toHaveLength(2);
+    expect(bad.error).toMatch(/^node "judge" \(agent\) failed: the agent stopped \(error\)/);
+    expect(bad.error).toContain("did not match the role's output schema after one repair round");
+    expect(bad.error).toContain('- ok: expected boolean, received undefined');
   });
 });
