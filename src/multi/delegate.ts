@@ -10,7 +10,14 @@ import { ToolError } from '../tools/types.js';
 import { Semaphore } from '../util/semaphore.js';
 import { type ChildContext, childBrief } from './brief.js';
 import { GENERAL_ROLE, type RoleLike, type RoleSource } from './role-like.js';
-import { type OutputChecking, type RoleRunResult, type RunStatus, runRole } from './role-run.js';
+import {
+  budgetOf,
+  type OutputChecking,
+  type RoleRunResult,
+  type RunStatus,
+  roleProfile,
+  runRole,
+} from './role-run.js';
 
 export interface DelegationLimits {
   /** Children of one session running at once. */
@@ -126,18 +133,9 @@ export class Delegator {
     signal: AbortSignal,
   ): Promise<ChildResult> {
     const { limits } = this.deps;
-    const profile = role.model && this.deps.hasProfile(role.model) ? role.model : undefined;
-    const maxTokens = spec.maxTokens ?? limits.maxTokens;
-    const maxCostUsd = spec.maxCostUsd ?? limits.maxCostUsd;
-    const budget =
-      maxTokens !== undefined || maxCostUsd !== undefined
-        ? {
-            ...(maxTokens === undefined ? {} : { maxTokens }),
-            ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
-          }
-        : undefined;
+    const budget = budgetOf(spec.maxTokens ?? limits.maxTokens, spec.maxCostUsd ?? limits.maxCostUsd);
     const r = await runRole({
-      agent: this.deps.agentFor(profile),
+      agent: this.deps.agentFor(roleProfile(role, this.deps.hasProfile)),
       role,
       parent: { id: seat.sessionId, callId: seat.callId, depth: seat.depth },
       label,

@@ -12,7 +12,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { ToolError } from '../tools/types.js';
 import type { DelegationLimits } from './delegate.js';
 import { GENERAL_ROLE, type RoleLike, type RoleSource } from './role-like.js';
-import { type OutputChecking, runRole } from './role-run.js';
+import { budgetOf, type OutputChecking, roleProfile, runRole } from './role-run.js';
 import type { AgentNodeResult, AgentNodeRunner } from './workflow/types.js';
 
 export interface NodeRunnerDeps {
@@ -43,17 +43,9 @@ export function roleNodeRunner(deps: NodeRunnerDeps): RoleNodeRunner {
         throw new ToolError(`no role named "${req.role}"`, `use one of: ${names.join(', ')}`);
       }
       const role: RoleLike = req.outputSchema ? { ...found, outputSchema: req.outputSchema } : found;
-      const profile = role.model && deps.hasProfile(role.model) ? role.model : undefined;
-      const { maxTokens, maxCostUsd } = deps.limits;
-      const budget =
-        maxTokens !== undefined || maxCostUsd !== undefined
-          ? {
-              ...(maxTokens === undefined ? {} : { maxTokens }),
-              ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
-            }
-          : undefined;
+      const budget = budgetOf(deps.limits.maxTokens, deps.limits.maxCostUsd);
       const r = await runRole({
-        agent: deps.agentFor(profile),
+        agent: deps.agentFor(roleProfile(role, deps.hasProfile)),
         role,
         label: `${role.name} · ${req.nodeId}`,
         title: `workflow ${req.runId.slice(0, 8)} · ${req.nodeId} (${role.name})`,

@@ -72,6 +72,23 @@ export interface RoleRunResult {
   costUsd: number;
 }
 
+/** A budget from limits that may be unset (undefined: no budget at all). */
+export function budgetOf(
+  maxTokens: number | undefined,
+  maxCostUsd: number | undefined,
+): RoleRunRequest['budget'] {
+  if (maxTokens === undefined && maxCostUsd === undefined) return undefined;
+  return {
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
+  };
+}
+
+/** The profile a role names, when there is one of that name (anything else: the starter's model). */
+export function roleProfile(role: RoleLike, hasProfile: (name: string) => boolean): string | undefined {
+  return role.model && hasProfile(role.model) ? role.model : undefined;
+}
+
 const RANK: Record<PermissionMode, number> = { 'read-only': 0, ask: 1, 'auto-edit': 2, yolo: 3 };
 
 /** The narrower of two modes (a role's mode is a ceiling, never a raise). */
