@@ -1,0 +1,247 @@
+/**
+ * A small OpenTelemetry tracer that keeps spans in tea's own database instead of
+ * exporting them: what `tea trace show <run>` reads when no OTLP endpoint is set. It
+ * implements the API's `Tracer` and `Span` (no SDK: nothing more to load at start-up);
+ * finished spans are buffered and written in one transaction when an `invoke_*` span
+ * ends (a prompt, a sub-agent's prompt, a workflow), when 64 are waiting, and at `flush`.
+ */
+import {
+  type Attributes,
+  type Context,
+  context as contextApi,
+  type Exception,
+  isSpanContextValid,
+  type Link,
+  type Span,
+  type SpanContext,
+  SpanKind,
+  type SpanOptions,
+  type SpanStatus,
+  SpanStatusCode,
+  type TimeInput,
+  TraceFlags,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { runIdOf } from '../agent/trace.js';
+import type { SpanAttributeValue, SpanRow } from '../store/index.js';
+import { randomHex } from '../util/random-id.js';
+
+/** Spans waiting beyond this many are written without waiting for their prompt to end. */
+const BATCH = 64;
+
+function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Epoch milliseconds of an OpenTelemetry time (HrTime, epoch or performance ms, Date). */
+function toMs(t: TimeInput | undefined): number {
+  if (t === undefined) return nowMs();
+  if (t instanceof Date) return t.getTime();
+  if (Array.isArray(t)) return t[0] * 1000 + t[1] / 1e6;
+  return t < performance.timeOrigin ? performance.timeOrigin + t : t;
+}
+
+function isScalar(v: unknown): v is string | number | boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+}
+
+/** A valid attribute value as stored (undefined: OpenTelemetry would drop it too). */
+function cleanValue(v: unknown): SpanAttributeValue | undefined {
+  if (isScalar(v)) return v;
+  if (Array.isArray(v) && v.every(isScalar)) return [...v] as SpanAttributeValue;
+  return undefined;
+}
+
+function cleanAttributes(into: Record<string, SpanAttributeValue>, attrs: Attributes | undefined): void {
+  if (!attrs) return;
+  for (const [k, v] of Object.entries(attrs)) {
+    const value = cleanValue(v);
+    if (value !== undefined) into[k] = value;
+  }
+}
+
+class LocalSpan implements Span {
+  private readonly attributes: Record<string, SpanAttributeValue> = {};
+  private events: NonNullable<SpanRow['events']> | undefined;
+  private status: SpanStatus = { code: SpanStatusCode.UNSET };
+  private ended = false;
+
+  constructor(
+    private readonly tracer: LocalTracer,
+    private readonly ctx: SpanContext,
+    private name: string,
+    private readonly kind: SpanKind,
+    private readonly parentId: string | undefined,
+    readonly runId: string,
+    private readonly startMs: number,
+    attributes: Attributes | undefined,
+  ) {
+    cleanAttributes(this.attributes, attributes);
+  }
+
+  spanContext(): SpanContext {
+    return this.ctx;
+  }
+
+  setAttribute(key: string, value: unknown): this {
+    const v = cleanValue(value);
+    if (!this.ended && v !== undefined) this.attributes[key] = v;
+    return this;
+  }
+
+  setAttributes(attributes: Attributes): this {
+    if (!this.ended) cleanAttributes(this.attributes, attributes);
+    return this;
+  }
+
+  addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
+    if (this.ended) return this;
+    const isTime =
+      typeof attributesOrTime === 'number' ||
+      Array.isArray(attributesOrTime) ||
+      attributesOrTime instanceof Date;
+    const attributes: Record<string, SpanAttributeValue> = {};
+    if (!isTime) cleanAttributes(attributes, attributesOrTime as Attributes | undefined);
+    this.events ??= [];
+    this.events.push({
+      name,
+      atMs: toMs(isTime ? (attributesOrTime as TimeInput) : time),
+      ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
+    });
+    return this;
+  }
+
+  addLink(_link: Link): this {
+    return this;
+  }
+
+  addLinks(_links: Link[]): this {
+    return this;
+  }
+
+  setStatus(status: SpanStatus): this {
+    if (!this.ended) this.status = status;
+    return this;
+  }
+
+  updateName(name: string): this {
+    if (!this.ended) this.name = name;
+    return this;
+  }
+
+  recordException(exception: Exception, time?: TimeInput): void {
+    const e = typeof exception === 'string' ? { message: exception } : exception;
+    this.addEvent(
+      'exception',
+      {
+        ...('name' in e && e.name ? { 'exception.type': e.name } : {}),
+        ...(e.message ? { 'exception.message': e.message } : {}),
+      },
+      time,
+    );
+  }
+
+  isRecording(): boolean {
+    return !this.ended;
+  }
+
+  end(endTime?: TimeInput): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.tracer.ended({
+      traceId: this.ctx.traceId,
+      spanId: this.ctx.spanId,
+      ...(this.parentId ? { parentId: this.parentId } : {}),
+      runId: this.runId,
+      name: this.name,
+      kind: this.kind,
+      startMs: this.startMs,
+      durationMs: Math.max(0, toMs(endTime) - this.startMs),
+      status: this.status.code,
+      ...(this.status.message ? { statusMessage: this.status.message } : {}),
+      attributes: this.attributes,
+      ...(this.events ? { events: this.events } : {}),
+    });
+  }
+}
+
+export interface LocalTracerOptions {
+  /** Writes a batch of finished spans (one transaction). */
+  write(spans: SpanRow[]): void;
+  /** Told once when a batch could not be written (spans are never worth failing a turn for). */
+  onError?(message: string): void;
+}
+
+/** An OpenTelemetry `Tracer` whose finished spans go to `write`, a batch at a time. */
+export class LocalTracer implements Tracer {
+  private buffer: SpanRow[] = [];
+  private failed = false;
+
+  constructor(private readonly opts: LocalTracerOptions) {}
+
+  startSpan(name: string, options: SpanOptions = {}, ctx: Context = contextApi.active()): Span {
+    const parentSpan = options.root ? undefined : trace.getSpan(ctx);
+    const parent = parentSpan?.spanContext();
+    const valid = parent !== undefined && isSpanContextValid(parent);
+    const traceId = valid ? parent.traceId : randomHex(16);
+    const spanContext: SpanContext = { traceId, spanId: randomHex(8), traceFlags: TraceFlags.SAMPLED };
+    const runId = runIdOf(ctx) ?? (parentSpan instanceof LocalSpan ? parentSpan.runId : traceId);
+    return new LocalSpan(
+      this,
+      spanContext,
+      name,
+      options.kind ?? SpanKind.INTERNAL,
+      valid ? parent.spanId : undefined,
+      runId,
+      options.startTime === undefined ? nowMs() : toMs(options.startTime),
+      options.attributes,
+    );
+  }
+
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, fn: F): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    options: SpanOptions,
+    fn: F,
+  ): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    options: SpanOptions,
+    context: Context,
+    fn: F,
+  ): ReturnType<F>;
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    a: F | SpanOptions,
+    b?: F | Context,
+    c?: F,
+  ): ReturnType<F> {
+    const fn = (c ?? (typeof b === 'function' ? b : a)) as F;
+    const options = typeof a === 'function' ? {} : a;
+    const parent = b !== undefined && typeof b !== 'function' ? b : contextApi.active();
+    const span = this.startSpan(name, options, parent);
+    const run = fn as (span: Span) => ReturnType<F>;
+    return contextApi.with(trace.setSpan(parent, span), run, undefined, span);
+  }
+
+  /** A span has ended: kept, and written now when it closes a prompt or a workflow. */
+  ended(span: SpanRow): void {
+    this.buffer.push(span);
+    if (span.name.startsWith('invoke_') || this.buffer.length >= BATCH) this.flush();
+  }
+
+  /** Writes the spans waiting (at the end of a prompt, and before the process exits). */
+  flush(): void {
+    if (this.buffer.length === 0) return;
+    const batch = this.buffer;
+    this.buffer = [];
+    try {
+      this.opts.write(batch);
+    } catch (e) {
+      if (this.failed) return;
+      this.failed = true;
+      this.opts.onError?.(`trace spans were not kept: ${(e as Error).message}`);
+    }
+  }
+}
