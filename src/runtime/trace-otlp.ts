@@ -20,8 +20,13 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 
+/**
+ * One export's time, retries included, unless `OTEL_EXPORTER_OTLP_TIMEOUT` says otherwise
+ * (the SDK's own default, 10 s of retries, would hold a `tea -p` whose collector is down).
+ */
+export const OTLP_EXPORT_TIMEOUT_MS = 3000;
 /** How long closing waits for the last spans to reach the collector. */
-export const OTLP_CLOSE_WAIT_MS = 5000;
+export const OTLP_CLOSE_WAIT_MS = 4000;
 
 export interface OtlpTracing {
   tracer: Tracer;
@@ -53,11 +58,17 @@ export function otlpTracing(opts: {
   endpoint: string;
   version: string;
   warn: (message: string) => void;
+  env: NodeJS.ProcessEnv;
 }): OtlpTracing {
+  const { env } = opts;
+  const timeoutSet = Boolean(
+    env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?.trim() || env.OTEL_EXPORTER_OTLP_TIMEOUT?.trim(),
+  );
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'tea-agent', 'service.version': opts.version }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const exporter = reporting(new OTLPTraceExporter(), opts.endpoint, opts.warn);
+  const otlp = new OTLPTraceExporter(timeoutSet ? {} : { timeoutMillis: OTLP_EXPORT_TIMEOUT_MS });
+  const exporter = reporting(otlp, opts.endpoint, opts.warn);
   const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter })] });
   return {
     tracer: provider.getTracer('tea-agent', opts.version),

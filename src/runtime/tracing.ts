@@ -81,7 +81,7 @@ export async function startTracing(opts: TracingOptions): Promise<Tracing> {
     );
   } else if (endpoint !== undefined) {
     const { otlpTracing } = await import('./trace-otlp.js');
-    const otlp = otlpTracing({ endpoint, version: opts.version, warn });
+    const otlp = otlpTracing({ endpoint, version: opts.version, warn, env });
     return { mode: 'otlp', endpoint, tracer: otlp.tracer, close: () => otlp.close() };
   }
   return localTracing(opts);
