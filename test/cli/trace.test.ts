@@ -4,12 +4,12 @@
  * loopback receives them instead, before `tea -p` exits.
  */
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NO_MEMORY_JOBS, runTea, useScriptedCli } from '../support/cli.js';
+import { NO_MEMORY_JOBS, runTea, TEA_BIN, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 
 const cli = useScriptedCli('sk-test', { config: NO_MEMORY_JOBS });
@@ -152,6 +152,18 @@ const value = (v: OtlpValue | undefined): unknown =>
   (v?.intValue !== undefined ? Number(v.intValue) : (v?.boolValue ?? v?.arrayValue?.values.map(value)));
 const attrs = (list: Array<{ key: string; value: OtlpValue }>): Record<string, unknown> =>
   Object.fromEntries(list.map((a) => [a.key, value(a.value)]));
+
+describe('the OpenTelemetry SDK', () => {
+  // test/global-setup.ts has built dist/.
+  const dist = path.resolve(path.dirname(TEA_BIN), '..', 'dist');
+
+  it('is not in the CLI bundle: dist/otlp.cjs holds it, required only when an endpoint is set', () => {
+    const sdk = 'Export failed after maximum retry attempts'; // the OTLP exporter's own words
+    expect(readFileSync(path.join(dist, 'tea.cjs'), 'latin1')).not.toContain(sdk);
+    expect(readFileSync(path.join(dist, 'tea.cjs'), 'latin1')).toContain('require("./otlp.cjs")');
+    expect(readFileSync(path.join(dist, 'otlp.cjs'), 'latin1')).toContain(sdk);
+  });
+});
 
 describe('OTLP export', () => {
   let server: Server | undefined;
