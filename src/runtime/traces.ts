@@ -150,15 +150,19 @@ export class TracesService {
       if (!up) break;
       top = up;
     }
-    if (!spans.has(top.id)) {
-      throw new RuntimeError('not_found', `no trace is kept for session ${top.id} (${NOT_KEPT})`);
+    if (spans.has(top.id)) {
+      return top.id === session.id
+        ? { runId: top.id }
+        : {
+            runId: top.id,
+            note: `session ${session.id} is a sub-agent's: its spans are in its top-level session's run`,
+          };
     }
-    return top.id === session.id
-      ? { runId: top.id }
-      : {
-          runId: top.id,
-          note: `session ${session.id} is a sub-agent's: its spans are in its top-level session's run`,
-        };
+    // A session run inside another run (a workflow's agent node): found by its spans.
+    const run = spans.runOfConversation(session.id);
+    if (run === undefined)
+      throw new RuntimeError('not_found', `no trace is kept for session ${session.id} (${NOT_KEPT})`);
+    return { runId: run, note: `session ${session.id} ran inside run ${run}: its spans are there` };
   }
 }
 

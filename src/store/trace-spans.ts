@@ -131,6 +131,16 @@ export class TraceSpanRepo {
     );
   }
 
+  /** The run holding the spans of a conversation (a session), if any are kept (a scan: for look-ups by hand). */
+  runOfConversation(sessionId: string): string | undefined {
+    return this.db
+      .prepare<[string], string>(
+        `SELECT run_id FROM trace_spans WHERE json_extract(attributes, '$."gen_ai.conversation.id"') = ? LIMIT 1`,
+      )
+      .pluck()
+      .get(sessionId);
+  }
+
   /** Up to `limit` run ids starting with `prefix`. */
   runIdsStartingWith(prefix: string, limit: number): string[] {
     return this.db
