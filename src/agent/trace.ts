@@ -261,17 +261,16 @@ export class ChatTrace extends OneSpan {
       reasoning += u.usage.reasoningTokens ?? 0;
       cost += u.costUsd;
     }
+    const span = this.span;
     const last = usage.at(-1);
-    this.span.setAttributes({
-      ...(last ? { 'gen_ai.response.model': last.model.model } : {}),
-      ...(finish ? { 'gen_ai.response.finish_reasons': [FINISH[finish]] } : {}),
-      'gen_ai.usage.input_tokens': input,
-      'gen_ai.usage.output_tokens': output,
-      ...(cached > 0 ? { 'gen_ai.usage.cache_read.input_tokens': cached } : {}),
-      ...(reasoning > 0 ? { 'gen_ai.usage.reasoning.output_tokens': reasoning } : {}),
-      ...(cost > 0 ? { 'tea.usage.cost_usd': cost } : {}),
-      ...(outcome.cancelled ? { 'tea.cancelled': true } : {}),
-    });
+    if (last) span.setAttribute('gen_ai.response.model', last.model.model);
+    if (finish) span.setAttribute('gen_ai.response.finish_reasons', [FINISH[finish]]);
+    span.setAttribute('gen_ai.usage.input_tokens', input);
+    span.setAttribute('gen_ai.usage.output_tokens', output);
+    if (cached > 0) span.setAttribute('gen_ai.usage.cache_read.input_tokens', cached);
+    if (reasoning > 0) span.setAttribute('gen_ai.usage.reasoning.output_tokens', reasoning);
+    if (cost > 0) span.setAttribute('tea.usage.cost_usd', cost);
+    if (outcome.cancelled) span.setAttribute('tea.cancelled', true);
     if (error) this.fail(errorType(error), error.message);
     this.span.end();
   }

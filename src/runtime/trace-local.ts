@@ -55,8 +55,8 @@ function cleanValue(v: unknown): SpanAttributeValue | undefined {
 
 function cleanAttributes(into: Record<string, SpanAttributeValue>, attrs: Attributes | undefined): void {
   if (!attrs) return;
-  for (const [k, v] of Object.entries(attrs)) {
-    const value = cleanValue(v);
+  for (const k in attrs) {
+    const value = cleanValue(attrs[k]);
     if (value !== undefined) into[k] = value;
   }
 }
@@ -149,20 +149,21 @@ class LocalSpan implements Span {
   end(endTime?: TimeInput): void {
     if (this.ended) return;
     this.ended = true;
-    this.tracer.ended({
+    const row: SpanRow = {
       traceId: this.ctx.traceId,
       spanId: this.ctx.spanId,
-      ...(this.parentId ? { parentId: this.parentId } : {}),
       runId: this.runId,
       name: this.name,
       kind: this.kind,
       startMs: this.startMs,
       durationMs: Math.max(0, toMs(endTime) - this.startMs),
       status: this.status.code,
-      ...(this.status.message ? { statusMessage: this.status.message } : {}),
       attributes: this.attributes,
-      ...(this.events ? { events: this.events } : {}),
-    });
+    };
+    if (this.parentId) row.parentId = this.parentId;
+    if (this.status.message) row.statusMessage = this.status.message;
+    if (this.events) row.events = this.events;
+    this.tracer.ended(row);
   }
 }
 

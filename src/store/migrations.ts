@@ -375,7 +375,8 @@ export const migrations: readonly Migration[] = [
     // run_id: the top-level session's id, or a workflow run's id; no foreign key, so a
     // trace outlives a deleted session until retention removes it. Times in epoch ms.
     // status: OpenTelemetry's codes (0 unset, 1 ok, 2 error). attributes: a JSON object;
-    // events: a JSON array of {name, at_ms, attributes} or null.
+    // events: a JSON array of {name, at_ms, attributes} or null. One index only (rows are
+    // written a few per prompt; retention goes by rowid, which follows time).
     up: `
       CREATE TABLE trace_spans (
         trace_id       TEXT NOT NULL,
@@ -389,11 +390,9 @@ export const migrations: readonly Migration[] = [
         status         INTEGER NOT NULL DEFAULT 0,
         status_message TEXT,
         attributes     TEXT NOT NULL DEFAULT '{}',
-        events         TEXT,
-        PRIMARY KEY (trace_id, span_id)
+        events         TEXT
       );
       CREATE INDEX trace_spans_by_run ON trace_spans (run_id, start_ms);
-      CREATE INDEX trace_spans_by_start ON trace_spans (start_ms);
     `,
   },
 ];

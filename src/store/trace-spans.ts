@@ -84,11 +84,11 @@ export class TraceSpanRepo {
 
   constructor(private readonly db: Database.Database) {}
 
-  /** Stores finished spans (a span stored again replaces itself). */
+  /** Stores finished spans. */
   insert(rows: readonly SpanRow[]): void {
     if (rows.length === 0) return;
     this.insertStmt ??= this.db.prepare(
-      `INSERT OR REPLACE INTO trace_spans (trace_id, span_id, parent_id, run_id, name, kind, start_ms,
+      `INSERT INTO trace_spans (trace_id, span_id, parent_id, run_id, name, kind, start_ms,
          duration_ms, status, status_message, attributes, events)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -177,11 +177,18 @@ export class TraceSpanRepo {
   }
 
   /**
-   * Drops spans that started before `beforeMs`, and the oldest beyond the newest
-   * `keep` (by insertion order); returns how many went.
+   * Drops the spans written before the first that started at `beforeMs` or later (rows
+   * go in as spans end, so their order is time's), and the oldest beyond the newest
+   * `keep`; returns how many went. Both walk the rowid, not an index on time.
    */
   prune(opts: { beforeMs: number; keep: number }): number {
-    const old = this.db.prepare('DELETE FROM trace_spans WHERE start_ms < ?').run(opts.beforeMs).changes;
+    const old = this.db
+      .prepare(
+        `DELETE FROM trace_spans WHERE rowid < coalesce(
+           (SELECT rowid FROM trace_spans WHERE start_ms >= ? ORDER BY rowid LIMIT 1),
+           (SELECT max(rowid) + 1 FROM trace_spans))`,
+      )
+      .run(opts.beforeMs).changes;
     const over = this.db
       .prepare('DELETE FROM trace_spans WHERE rowid <= (SELECT max(rowid) FROM trace_spans) - ?')
       .run(opts.keep).changes;
