@@ -25,13 +25,19 @@ import {
 } from '@opentelemetry/api';
 import { runIdOf } from '../agent/trace.js';
 import type { SpanAttributeValue, SpanRow } from '../store/index.js';
+import { monotonicMs } from '../util/monotonic.js';
 import { randomHex } from '../util/random-id.js';
 
 /** Spans waiting beyond this many are written without waiting for their prompt to end. */
 const BATCH = 64;
 
+/** Epoch ms at monotonic 0 (process.hrtime: the `performance` global would load perf_hooks at start). */
+let origin: number | undefined;
+
 function nowMs(): number {
-  return performance.timeOrigin + performance.now();
+  const mono = monotonicMs();
+  origin ??= Date.now() - mono;
+  return origin + mono;
 }
 
 /** Epoch milliseconds of an OpenTelemetry time (HrTime, epoch or performance ms, Date). */
@@ -39,7 +45,8 @@ function toMs(t: TimeInput | undefined): number {
   if (t === undefined) return nowMs();
   if (t instanceof Date) return t.getTime();
   if (Array.isArray(t)) return t[0] * 1000 + t[1] / 1e6;
-  return t < performance.timeOrigin ? performance.timeOrigin + t : t;
+  // A small number is `performance.now()` time (never from tea's own code).
+  return t < 1e12 ? performance.timeOrigin + t : t;
 }
 
 function isScalar(v: unknown): v is string | number | boolean {
