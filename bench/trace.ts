@@ -111,7 +111,7 @@ export async function benchTrace(): Promise<void> {
       loop: await loopFrom(path.resolve(base), 'none'),
       per: [],
     });
-  columns.push({ label: 'spans to the no-op API', loop: await loopFrom(ROOT, 'none'), per: [] });
+  columns.push({ label: 'no tracer (no-op spans)', loop: await loopFrom(ROOT, 'none'), per: [] });
   columns.push({ label: 'spans kept locally', loop: await loopFrom(ROOT, 'local'), per: [] });
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of columns) {
@@ -143,7 +143,7 @@ export async function benchSpans(): Promise<void> {
   const usage = [{ model: info, usage: { inputTokens: 100, outputTokens: 10 }, costUsd: 0 }];
   const n = 20_000;
   for (const [label, tracer] of [
-    ['no-op API', tracerOr(undefined)],
+    ['no tracer', tracerOr(undefined)],
     ['kept locally', local],
   ] as const) {
     const times: number[] = [];

@@ -5,33 +5,35 @@
  * (a sub-agent's `invoke_agent` nests under the `execute_tool task` that started it),
  * and `invoke_workflow {workflow}` around a workflow run (`traceWorkflow`).
  *
- * Spans go to the tracer in the agent's services; without one, to the global
- * OpenTelemetry API, which does nothing unless the host application registered a
- * tracer provider. Parents are passed explicitly (a generator resumes in its
- * consumer's async context, so an ambient context would be the wrong one).
+ * Spans go to the tracer in the agent's services (any tracer of the OpenTelemetry API:
+ * the runtime's local one, the SDK's, an embedding application's); without one they
+ * record nothing. Parents are passed explicitly, never taken from an ambient context (a
+ * generator resumes in its consumer's async context, which would be the wrong one), so
+ * the API package itself need not load: only its types are used (trace-context.ts).
  */
-import {
-  type Attributes,
-  type Context,
-  context,
-  createContextKey,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
 import type { LlmError } from '../llm/errors.js';
 import type { FinishReason, ModelInfo } from '../llm/types.js';
 import type { ToolRunStatus } from '../tools/run.js';
 import type { ModelUsage } from './record.js';
+import {
+  contextKey,
+  NOOP_TRACER,
+  ROOT_CONTEXT,
+  SPAN_KIND_CLIENT,
+  SPAN_KIND_INTERNAL,
+  STATUS_ERROR,
+  withSpan,
+} from './trace-context.js';
 
 export type { Span, Tracer } from '@opentelemetry/api';
 /** Where new spans attach: a span's context (`AgentTrace.context`, the argument of `traceWorkflow`'s function). */
 export type TraceParent = Context;
 
 /** The tea run a trace belongs to: the top-level session's id, or a workflow run's id. */
-const RUN = createContextKey('tea.run.id');
+const RUN = contextKey('tea.run.id');
+const INTERNAL = SPAN_KIND_INTERNAL as SpanKind;
+const CLIENT = SPAN_KIND_CLIENT as SpanKind;
 
 /** The run id `parent` carries (set by the outermost `invoke_agent` or `invoke_workflow`). */
 export function runIdOf(parent: Context): string | undefined {
@@ -39,13 +41,9 @@ export function runIdOf(parent: Context): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-let globalTracer: Tracer | undefined;
-
-/** `tracer`, or the global API's (a no-op until a tracer provider is registered). */
+/** `tracer`, or one that records nothing. */
 export function tracerOr(tracer: Tracer | undefined): Tracer {
-  if (tracer) return tracer;
-  globalTracer ??= trace.getTracer('tea-agent');
-  return globalTracer;
+  return tracer ?? NOOP_TRACER;
 }
 
 interface Endpoint {
@@ -123,7 +121,7 @@ abstract class OneSpan {
 
   protected fail(type: string, message: string): void {
     this.span.setAttribute('error.type', type);
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: message.slice(0, 500) });
+    this.span.setStatus({ code: STATUS_ERROR, message: message.slice(0, 500) });
   }
 }
 
@@ -145,12 +143,12 @@ export class AgentTrace extends OneSpan {
     parent: Context | undefined,
     private readonly info: AgentTraceInfo,
   ) {
-    let ctx = parent ?? context.active();
+    let ctx = parent ?? ROOT_CONTEXT;
     if (ctx.getValue(RUN) === undefined) ctx = ctx.setValue(RUN, info.sessionId);
     const span = tracer.startSpan(
       `invoke_agent ${info.agentName}`,
       {
-        kind: SpanKind.INTERNAL,
+        kind: INTERNAL,
         attributes: {
           'gen_ai.operation.name': 'invoke_agent',
           'gen_ai.agent.name': info.agentName,
@@ -162,7 +160,7 @@ export class AgentTrace extends OneSpan {
       ctx,
     );
     super(span);
-    this.context = trace.setSpan(ctx, span);
+    this.context = withSpan(ctx, span);
   }
 
   /** A `chat` span for one model call of this prompt. */
@@ -170,7 +168,7 @@ export class AgentTrace extends OneSpan {
     const span = this.tracer.startSpan(
       `chat ${model.model}`,
       {
-        kind: SpanKind.CLIENT,
+        kind: CLIENT,
         attributes: {
           'gen_ai.operation.name': 'chat',
           'gen_ai.conversation.id': this.info.sessionId,
@@ -190,7 +188,7 @@ export class AgentTrace extends OneSpan {
     const span = this.tracer.startSpan(
       `execute_tool ${call.name}`,
       {
-        kind: SpanKind.INTERNAL,
+        kind: INTERNAL,
         attributes: {
           'gen_ai.operation.name': 'execute_tool',
           'gen_ai.tool.name': call.name,
@@ -200,7 +198,7 @@ export class AgentTrace extends OneSpan {
       },
       this.context,
     );
-    return new ToolTrace(span, trace.setSpan(this.context, span));
+    return new ToolTrace(span, withSpan(this.context, span));
   }
 
   /** Ends the span with the prompt's outcome: its usage (sub-agents' included) and why it stopped. */
@@ -312,7 +310,7 @@ export interface WorkflowTraceOptions {
   runId: string;
   /** The tracer (an agent's `services.tracer`); default: the global API's. */
   tracer?: Tracer;
-  /** A parent (a sub-workflow under its parent's node); default: the active context. */
+  /** A parent (a sub-workflow under its parent's node); default: none (a new trace). */
   parent?: TraceParent;
   attributes?: Attributes;
 }
@@ -327,12 +325,12 @@ export async function traceWorkflow<T>(
   opts: WorkflowTraceOptions,
   fn: (parent: TraceParent, span: Span) => Promise<T>,
 ): Promise<T> {
-  let ctx = opts.parent ?? context.active();
+  let ctx = opts.parent ?? ROOT_CONTEXT;
   if (ctx.getValue(RUN) === undefined) ctx = ctx.setValue(RUN, opts.runId);
   const span = tracerOr(opts.tracer).startSpan(
     `invoke_workflow ${opts.name}`,
     {
-      kind: SpanKind.INTERNAL,
+      kind: INTERNAL,
       attributes: {
         'gen_ai.operation.name': 'invoke_workflow',
         'gen_ai.workflow.name': opts.name,
@@ -342,13 +340,13 @@ export async function traceWorkflow<T>(
     },
     ctx,
   );
-  const inner = trace.setSpan(ctx, span);
+  const inner = withSpan(ctx, span);
   try {
-    return await context.with(inner, () => fn(inner, span));
+    return await fn(inner, span);
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
     span.setAttribute('error.type', err.name || '_OTHER');
-    span.setStatus({ code: SpanStatusCode.ERROR, message: err.message.slice(0, 500) });
+    span.setStatus({ code: STATUS_ERROR, message: err.message.slice(0, 500) });
     throw e;
   } finally {
     span.end();

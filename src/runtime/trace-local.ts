@@ -1,29 +1,32 @@
 /**
  * A small OpenTelemetry tracer that keeps spans in tea's own database instead of
  * exporting them: what `tea trace show <run>` reads when no OTLP endpoint is set. It
- * implements the API's `Tracer` and `Span` (no SDK: nothing more to load at start-up);
+ * implements the API's `Tracer` and `Span` (neither SDK nor API code: nothing to load);
  * finished spans are buffered and written in one transaction when an `invoke_*` span
  * ends (a prompt, a sub-agent's prompt, a workflow), when 64 are waiting, and at `flush`.
  */
-import {
-  type Attributes,
-  type Context,
-  context as contextApi,
-  type Exception,
-  isSpanContextValid,
-  type Link,
-  type Span,
-  type SpanContext,
+import type {
+  Attributes,
+  Context,
+  Exception,
+  Link,
+  Span,
+  SpanContext,
   SpanKind,
-  type SpanOptions,
-  type SpanStatus,
-  SpanStatusCode,
-  type TimeInput,
-  TraceFlags,
-  type Tracer,
-  trace,
+  SpanOptions,
+  SpanStatus,
+  TimeInput,
+  Tracer,
 } from '@opentelemetry/api';
 import { runIdOf } from '../agent/trace.js';
+import {
+  isValidSpanContext,
+  ROOT_CONTEXT,
+  SPAN_KIND_INTERNAL,
+  STATUS_UNSET,
+  spanOf,
+  startActive,
+} from '../agent/trace-context.js';
 import type { SpanAttributeValue, SpanRow } from '../store/index.js';
 import { monotonicMs } from '../util/monotonic.js';
 import { randomHex } from '../util/random-id.js';
@@ -71,7 +74,7 @@ function cleanAttributes(into: Record<string, SpanAttributeValue>, attrs: Attrib
 class LocalSpan implements Span {
   private readonly attributes: Record<string, SpanAttributeValue> = {};
   private events: NonNullable<SpanRow['events']> | undefined;
-  private status: SpanStatus = { code: SpanStatusCode.UNSET };
+  private status: SpanStatus = { code: STATUS_UNSET };
   private ended = false;
 
   constructor(
@@ -188,18 +191,19 @@ export class LocalTracer implements Tracer {
 
   constructor(private readonly opts: LocalTracerOptions) {}
 
-  startSpan(name: string, options: SpanOptions = {}, ctx: Context = contextApi.active()): Span {
-    const parentSpan = options.root ? undefined : trace.getSpan(ctx);
+  startSpan(name: string, options: SpanOptions = {}, ctx: Context = ROOT_CONTEXT): Span {
+    const parentSpan = options.root ? undefined : spanOf(ctx);
     const parent = parentSpan?.spanContext();
-    const valid = parent !== undefined && isSpanContextValid(parent);
+    const valid = parent !== undefined && isValidSpanContext(parent);
     const traceId = valid ? parent.traceId : randomHex(16);
-    const spanContext: SpanContext = { traceId, spanId: randomHex(8), traceFlags: TraceFlags.SAMPLED };
+    // traceFlags 1: sampled (every span is kept).
+    const spanContext: SpanContext = { traceId, spanId: randomHex(8), traceFlags: 1 };
     const runId = runIdOf(ctx) ?? (parentSpan instanceof LocalSpan ? parentSpan.runId : traceId);
     return new LocalSpan(
       this,
       spanContext,
       name,
-      options.kind ?? SpanKind.INTERNAL,
+      options.kind ?? (SPAN_KIND_INTERNAL as SpanKind),
       valid ? parent.spanId : undefined,
       runId,
       options.startTime === undefined ? nowMs() : toMs(options.startTime),
@@ -219,18 +223,9 @@ export class LocalTracer implements Tracer {
     context: Context,
     fn: F,
   ): ReturnType<F>;
-  startActiveSpan<F extends (span: Span) => unknown>(
-    name: string,
-    a: F | SpanOptions,
-    b?: F | Context,
-    c?: F,
-  ): ReturnType<F> {
-    const fn = (c ?? (typeof b === 'function' ? b : a)) as F;
-    const options = typeof a === 'function' ? {} : a;
-    const parent = b !== undefined && typeof b !== 'function' ? b : contextApi.active();
-    const span = this.startSpan(name, options, parent);
-    const run = fn as (span: Span) => ReturnType<F>;
-    return contextApi.with(trace.setSpan(parent, span), run, undefined, span);
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, ...args: unknown[]): ReturnType<F> {
+    // No ambient context here: `fn` gets its span, and passes it on as it needs.
+    return startActive(this, name, args as [F]);
   }
 
   /** A span has ended: kept, and written now when it closes a prompt or a workflow. */

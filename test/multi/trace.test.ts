@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { traceWorkflow } from '../../src/agent/trace.js';
 import type { TraceNode } from '../../src/runtime/traces.js';
@@ -155,6 +156,41 @@ describe('traces kept per run', () => {
         errors: 0,
       }),
     ]);
+  });
+
+  it("go to an embedding application's tracer instead (the OpenTelemetry SDK), as the same tree", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const { rt } = await runtimeIn('', { tracer: provider.getTracer('host-app') });
+    model().respond((body) => {
+      if (isChild(body)) return reply().text('child done').usage(3, 1);
+      return toolResults(body) === 0
+        ? reply().toolCall('task', { description: 'sub', prompt: 'Do the sub-task.' }).usage(1, 1)
+        : reply().text('parent done').usage(2, 1);
+    });
+    const session = rt.sessions.create();
+    expect(doneOf(await collect(session.prompt('delegate it'))).reason).toBe('completed');
+    const spans = exporter.getFinishedSpans();
+    const byName = (name: string) => spans.filter((s) => s.name === name);
+    const [root] = byName('invoke_agent tea');
+    const [task] = byName('execute_tool task');
+    const [child] = byName('invoke_agent general');
+    expect(spans.map((s) => s.name).sort()).toEqual([
+      'chat scripted-model',
+      'chat scripted-model',
+      'chat scripted-model',
+      'execute_tool task',
+      'invoke_agent general',
+      'invoke_agent tea',
+    ]);
+    expect(root!.parentSpanContext).toBeUndefined();
+    expect(task!.parentSpanContext?.spanId).toBe(root!.spanContext().spanId);
+    expect(child!.parentSpanContext?.spanId).toBe(task!.spanContext().spanId);
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
+    expect(child!.attributes['gen_ai.usage.input_tokens']).toBe(3);
+    // Nothing was kept locally.
+    expect(rt.traces.list().runs).toEqual([]);
+    await provider.shutdown();
   });
 
   it('marks failed model calls and tool calls, and keeps each prompt as a trace of the same run', async () => {
