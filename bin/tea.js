@@ -29,6 +29,7 @@ function kindOf(args) {
     'serve',
     'acp',
     'workflow',
+    'trace',
     'help',
   ];
   if (commands.includes(args[0])) return args[0];

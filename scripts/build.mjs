@@ -34,6 +34,16 @@ const commanderSpawnsLazily = {
   },
 };
 
+// The OTLP exporter (src/runtime/trace-otlp.ts and the OpenTelemetry SDK under it, ~300 KB)
+// is a file of its own, dist/otlp.cjs, required only when an OTLP endpoint is set: in the
+// bundle it would slow every start (bytes cost), and from node_modules it loads 2-3x slower.
+const otlpApart = {
+  name: 'otlp-apart',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]trace-otlp\.js$/ }, () => ({ path: './otlp.cjs', external: true }));
+  },
+};
+
 // The built-in tools' catalogue (src/tools/builtin/catalogue-data.ts), made from their
 // code, so the bundle never offers specs its tools no longer have.
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/tool-catalogue.ts'], {
@@ -90,7 +100,22 @@ await build({
   // yaml's Node entry is CommonJS (bundled as one opaque module body); its ESM build is
   // the same code as ES modules, which esbuild hoists and trims: ~7 ms off reading a config.
   alias: { yaml: `${root}node_modules/yaml/browser/index.js` },
-  plugins: [commanderSpawnsLazily],
+  plugins: [commanderSpawnsLazily, otlpApart],
+  logLevel: 'warning',
+});
+
+// dist/otlp.cjs: required by the bundle (createRequire of dist/tea.cjs) when an endpoint is set.
+await build({
+  entryPoints: { otlp: 'src/runtime/trace-otlp.ts' },
+  absWorkingDir: root,
+  outdir: tmp,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
   logLevel: 'warning',
 });
 

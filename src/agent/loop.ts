@@ -212,6 +212,7 @@ async function* streamStep(
   const messages: Message[] = closing ? [...built.messages, note(closing)] : built.messages;
   const specs = wrapUp ? [] : services.tools.specs(toolNames);
   await yieldToEventLoop();
+  const chat = state.trace.chat(info);
   try {
     try {
       for await (const d of services.provider.stream(
@@ -248,6 +249,7 @@ async function* streamStep(
             break;
           case 'retry':
             if (d.discard) reset();
+            chat.event('retry', { attempt: d.attempt, 'error.type': d.kind, reason: d.reason });
             yield {
               type: 'retry',
               attempt: d.attempt,
@@ -262,6 +264,7 @@ async function* streamStep(
           case 'fallback':
             // A fallback starts the request over on another profile.
             reset();
+            chat.event('fallback', { from: d.from, to: d.to, reason: d.reason });
             yield { type: 'fallback', from: d.from, to: d.to, reason: d.reason };
             break;
         }
@@ -273,6 +276,7 @@ async function* streamStep(
     }
     const cancelled = state.stop.aborted;
     const complete = !cancelled && !error;
+    chat.end({ usage, ...(finish ? { finish } : {}), ...(error ? { error } : {}), cancelled });
     // An interrupted stream keeps its text but not half-received tool calls.
     if (!complete) calls = [];
     const final = parts();
@@ -283,6 +287,7 @@ async function* streamStep(
   } finally {
     // The consumer stopped reading mid-step: still keep what was streamed and what it cost.
     if (!recorded) record(parts(), 'partial');
+    chat.end({ usage, cancelled: true });
   }
 }
 

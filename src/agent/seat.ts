@@ -9,6 +9,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs, ToolHost } from '../tools/types.js';
 import type { AgentEvent } from './events.js';
 import type { Interactions } from './interactions.js';
+import type { TraceParent } from './trace.js';
 import type { TurnState } from './turn.js';
 
 export interface ParentSeat {
@@ -33,6 +34,8 @@ export interface ParentSeat {
   emit(event: AgentEvent): void;
   /** Counts a finished child's usage into the parent's prompt. */
   addUsage(usage: Usage, costUsd: number): void;
+  /** The call's `execute_tool` span: a child's `invoke_agent` span attaches here. */
+  trace?: TraceParent;
 }
 
 const SEAT = Symbol('tea.parentSeat');
@@ -48,6 +51,7 @@ export function seated(
   state: TurnState,
   callId: string,
   emit: (e: AgentEvent) => void,
+  trace?: TraceParent,
 ): ToolHost {
   const seat: ParentSeat = {
     sessionId: state.sessionId,
@@ -62,6 +66,7 @@ export function seated(
     ...(state.host.fs ? { fs: state.host.fs } : {}),
     emit,
     addUsage: (usage, costUsd) => state.usage.addSubagent(usage, costUsd),
+    ...(trace ? { trace } : {}),
   };
   return Object.assign(host, { [SEAT]: seat });
 }

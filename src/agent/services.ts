@@ -8,6 +8,7 @@ import type { LongTermMemory } from '../memory/api.js';
 import type { Store } from '../store/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentSettings } from './settings.js';
+import type { Tracer } from './trace.js';
 
 export interface AgentServices {
   provider: Provider;
@@ -19,6 +20,8 @@ export interface AgentServices {
   memory?: LongTermMemory;
   /** Token-estimate calibration per model. */
   calibrator: TokenCalibrator;
+  /** Where the spans of prompts, model calls and tool calls go (default: the global OpenTelemetry API). */
+  tracer?: Tracer;
 }
 
 /** What a session is made with: its agent's services and settings, by reference. */

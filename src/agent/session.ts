@@ -24,6 +24,7 @@ import type { AgentServices, AgentSetup } from './services.js';
 import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
 import { abortFlag, TurnStopped, turnSignal } from './stop.js';
+import { AgentTrace, type TraceParent, tracerOr } from './trace.js';
 import type { Turn, TurnState } from './turn.js';
 
 /**
@@ -49,6 +50,8 @@ export interface PromptOptions {
   images?: TurnInput['images'];
   /** Instead of the input, run the last message again (see `retry`). */
   retry?: boolean;
+  /** Where this prompt's `invoke_agent` span attaches (a sub-agent's: its parent's tool call). */
+  traceParent?: TraceParent;
 }
 
 /**
@@ -193,10 +196,16 @@ export class Session {
         },
         Math.min(limit, MAX_TIMER_MS),
       );
+      const trace = new AgentTrace(tracerOr(this.services.tracer), opts.traceParent, {
+        sessionId: this.id,
+        agentName: this.row.role ?? 'tea',
+        model: this.services.provider.info,
+      });
       try {
         this.catchUp();
-        yield* this.run(input, opts, turn.signal);
+        yield* this.run(input, opts, turn.signal, trace);
       } finally {
+        trace.end(); // after `done` it has ended; a consumer that stopped early ends it here
         clearTimeout(deadline);
         turn.dispose();
         this.storedCount = this.services.store.messages.count(this.id);
@@ -227,7 +236,12 @@ export class Session {
     this.storedCount = stored;
   }
 
-  private async *run(input: string, opts: PromptOptions, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+  private async *run(
+    input: string,
+    opts: PromptOptions,
+    signal: AbortSignal,
+    trace: AgentTrace,
+  ): AsyncGenerator<AgentEvent> {
     const usage = new UsageMeter();
     const again = opts.retry ? retryInput(this.history) : undefined;
     if (opts.retry && !again) return yield* nothingToRetry(this.id);
@@ -264,6 +278,7 @@ export class Session {
       context,
       recorder: this.recorder,
       usage,
+      trace,
     };
     const turn: Turn = { services: this.services, settings: this.settings, state };
     while (next) {
@@ -278,7 +293,7 @@ export class Session {
       this.memoryInBackground(context);
     }
     const leftover = await this.saveLeftovers();
-    yield {
+    const done: Extract<AgentEvent, { type: 'done' }> = {
       type: 'done',
       sessionId: this.id,
       reason: last.reason,
@@ -288,6 +303,8 @@ export class Session {
       costUsd: usage.costUsd,
       ...(usage.subagents ? { subagents: structuredClone(usage.subagents) } : {}),
     };
+    trace.end(done);
+    yield done;
   }
 
   /** The memories for this input (L0); memory failures never stop a turn. */

@@ -202,6 +202,7 @@ async function runOne(
 ): Promise<void> {
   const { services, settings, state } = turn;
   const { signal, host, policy } = state;
+  const span = state.trace.tool(call);
   let started = 0;
   const r = await runTool(
     services.tools,
@@ -218,6 +219,7 @@ async function runOne(
         state,
         call.id,
         emit,
+        span.context,
       ),
       ...(host.fs ? { fs: host.fs } : {}),
       permissions: policy,
@@ -247,6 +249,7 @@ async function runOne(
   const ran = record.current.startedAt !== undefined;
   // Images a model cannot take (too big, another type) stay out, the output says why.
   const { output, images } = screenToolImages(r.output, r.images);
+  span.end(r.status, output);
   emit(
     record.move(OUTCOME[r.status], {
       content: toolContent(output, images),

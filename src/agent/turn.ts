@@ -10,6 +10,7 @@ import type { SessionHost } from './host.js';
 import type { TurnRecorder, UsageMeter } from './record.js';
 import type { AgentServices } from './services.js';
 import type { AgentSettings } from './settings.js';
+import type { AgentTrace } from './trace.js';
 
 /** What one turn needs of the session's context: building requests, and L2 pairs after it. */
 export type TurnContext = Pick<
@@ -51,6 +52,8 @@ export interface TurnState {
   recorder: TurnRecorder;
   /** The prompt's usage, added to once per model call. */
   usage: UsageMeter;
+  /** The prompt's `invoke_agent` span: its model calls and tool calls are spans under it. */
+  trace: AgentTrace;
 }
 
 export interface Turn {

@@ -1,5 +1,5 @@
 /**
- * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, serve, acp, mcp, help).
+ * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, serve, acp, mcp, trace, help).
  * main.ts adds them only when the command line could name one (or asks for help): a
  * prompt run does not build ~40 commands it will not use. Each loads its implementation
  * only when it runs.
@@ -23,6 +23,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'acp',
   'mcp',
   'workflow',
+  'trace',
   'help',
 ];
 
@@ -203,6 +204,22 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
     });
   addWorkflowCommand(program, setCode);
   addFaceCommands(program, setCode);
+  const trace = program
+    .command('trace')
+    .description('traces of runs kept here: the spans of each prompt, model call and tool call');
+  trace
+    .command('list', { isDefault: true })
+    .description('runs with kept traces, the most recent first')
+    .option('-n, --limit <n>', 'how many', positiveInt, 20)
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => setCode(await (await import('./trace-cmd.js')).traceList(opts)));
+  trace
+    .command('show <run>')
+    .description('the span tree of a run: a session id or a workflow run id (or a unique prefix)')
+    .option('--json', 'machine-readable output')
+    .action(async (run: string, opts) =>
+      setCode(await (await import('./trace-cmd.js')).traceShow(run, opts)),
+    );
   program
     .command('help [command...]')
     .description('show the help of tea or of one of its commands (tea help sessions list)')

@@ -147,6 +147,7 @@ export class Delegator {
       roots: seat.roots,
       interactions: seat.interactions,
       ...(seat.fs ? { fs: seat.fs } : {}),
+      ...(seat.trace ? { traceParent: seat.trace } : {}),
       ...(budget ? { budget } : {}),
       timeoutMs: spec.timeoutMs ?? limits.timeoutMs,
       signal,

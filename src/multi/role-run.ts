@@ -9,6 +9,7 @@ import type { AgentEvent, SubagentInfo } from '../agent/events.js';
 import type { Interactions } from '../agent/interactions.js';
 import type { Session } from '../agent/session.js';
 import { TurnStopped } from '../agent/stop.js';
+import type { TraceParent } from '../agent/trace.js';
 import type { Usage } from '../llm/types.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -57,6 +58,8 @@ export interface RoleRunRequest {
   /** Given the session object (a runner that settles background jobs later keeps it). */
   track?(session: Session): void;
   output?: OutputChecking;
+  /** Where the session's `invoke_agent` spans attach (a parent's `execute_tool`, a workflow's span). */
+  traceParent?: TraceParent;
 }
 
 export interface RoleRunResult {
@@ -144,7 +147,9 @@ export async function runRole(req: RoleRunRequest): Promise<RoleRunResult> {
   const timer = setTimeout(() => own.abort(new TimedOut(req.timeoutMs)), req.timeoutMs);
   const total = { usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 };
   const drive = async (text: string): Promise<Drive> => {
-    const r = await driveOnce(session, text, signal, (e) => req.onEvent(e, info));
+    const r = await driveOnce(session, text, { signal, traceParent: req.traceParent }, (e) =>
+      req.onEvent(e, info),
+    );
     total.usage.inputTokens += r.usage.inputTokens;
     total.usage.outputTokens += r.usage.outputTokens;
     total.costUsd += r.costUsd;
@@ -172,11 +177,11 @@ export async function runRole(req: RoleRunRequest): Promise<RoleRunResult> {
 async function driveOnce(
   session: Session,
   text: string,
-  signal: AbortSignal,
+  { signal, traceParent }: { signal: AbortSignal; traceParent: TraceParent | undefined },
   onEvent: (e: AgentEvent) => void,
 ): Promise<Drive> {
   let done: Extract<AgentEvent, { type: 'done' }> | undefined;
-  for await (const e of session.prompt(text, { signal })) {
+  for await (const e of session.prompt(text, { signal, ...(traceParent ? { traceParent } : {}) })) {
     onEvent(e);
     if (e.type === 'done') done = e;
   }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Agent } from '../agent/index.js';
 
 import { settingsFrom } from '../agent/settings.js';
+import type { Tracer } from '../agent/trace.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
@@ -33,6 +34,8 @@ import { permissionSettings } from './permissions.js';
 import { runtimeRoles } from './roles.js';
 import { SessionsService } from './sessions.js';
 import { builtinRegistry, shellSetup } from './tools.js';
+import { TracesService } from './traces.js';
+import { startTracing } from './tracing.js';
 import type { WorkflowsOptions, WorkflowsService } from './workflows.js';
 
 /** What a face may set when it first asks for the workflows service (the rest comes from the runtime). */
@@ -77,6 +80,11 @@ export interface RuntimeOptions {
   onConfig?: (config: TeaConfig) => void;
   /** Name and version this runtime gives MCP servers. */
   clientInfo?: { name: string; version: string };
+  /**
+   * Where spans go (an embedding application's own tracer). Default: exported over
+   * OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else kept per run for `traces`.
+   */
+  tracer?: Tracer;
 }
 
 export interface Runtime {
@@ -95,6 +103,8 @@ export interface Runtime {
   /** Long-term memory (opened on first use). */
   readonly memory: LongTermMemory;
   readonly sessions: SessionsService;
+  /** The traces kept per run (when no OTLP endpoint takes them): `tea trace list|show`. */
+  readonly traces: TracesService;
   /** Token-estimate calibration per model, shared by every agent, saved on close. */
   readonly calibrator: TokenCalibrator;
   /** The agent for `profile` (default: the active one); 'deny' for faces nobody answers. */
@@ -189,6 +199,14 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     backupTimer.unref();
     return opened;
   };
+  // Spans: kept in the store per run, or (only when an endpoint is set) exported over OTLP.
+  const tracing = await startTracing({
+    env: process.env,
+    store: openStore,
+    warn,
+    version: opts.clientInfo?.version ?? '0',
+    ...(opts.tracer ? { tracer: opts.tracer } : {}),
+  });
   // Memory modules load on first real use (a new home's recall needs none of them).
   let memory: LazyMemory | undefined;
   const openMemory = (): LazyMemory => {
@@ -246,6 +264,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
         store: openStore(),
         memory: openMemory(),
         calibrator,
+        ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
         settings: { ...settings, approvals },
       });
       agents.set(key, agent);
@@ -303,6 +322,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       return openMemory();
     },
     sessions,
+    traces: new TracesService(openStore),
     calibrator,
     agentFor,
     get agent() {
@@ -315,6 +335,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       closed = true;
       clearTimeout(backupTimer);
       saveCalibration(calibrationFile, calibrator);
+      await tracing.close();
       // MCP stdio servers also exit when their stdin closes with this process.
       await mcp?.close();
       // Exiting: a small write-ahead log stays for the next process (store/later.ts), so

@@ -62,6 +62,12 @@ export {
   type ToolContent,
   toolContent,
 } from './tool-record.js';
+export {
+  type SpanAttributeValue,
+  type SpanRow,
+  type TraceRunSummary,
+  TraceSpanRepo,
+} from './trace-spans.js';
 export type { UsageRepo, UsageRow, UsageTotals } from './usage.js';
 export type { CheckpointEvent, CheckpointRow, NewCheckpoint } from './workflow-checkpoints.js';
 export type { NewRun, RunAcquire, RunPatch, RunRow, RunStatus, WorkflowRepo } from './workflows.js';

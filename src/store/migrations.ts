@@ -369,4 +369,30 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX workflow_checkpoints_by_node ON workflow_checkpoints (run_id, node_key);
     `,
   },
+  {
+    version: 11,
+    name: 'trace spans kept per run (tea trace show): the OpenTelemetry spans of sessions and workflows',
+    // run_id: the top-level session's id, or a workflow run's id; no foreign key, so a
+    // trace outlives a deleted session until retention removes it. Times in epoch ms.
+    // status: OpenTelemetry's codes (0 unset, 1 ok, 2 error). attributes: a JSON object;
+    // events: a JSON array of {name, at_ms, attributes} or null. One index only (rows are
+    // written a few per prompt; retention goes by rowid, which follows time).
+    up: `
+      CREATE TABLE trace_spans (
+        trace_id       TEXT NOT NULL,
+        span_id        TEXT NOT NULL,
+        parent_id      TEXT,
+        run_id         TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        kind           INTEGER NOT NULL,
+        start_ms       REAL NOT NULL,
+        duration_ms    REAL NOT NULL,
+        status         INTEGER NOT NULL DEFAULT 0,
+        status_message TEXT,
+        attributes     TEXT NOT NULL DEFAULT '{}',
+        events         TEXT
+      );
+      CREATE INDEX trace_spans_by_run ON trace_spans (run_id, start_ms);
+    `,
+  },
 ];

@@ -15,6 +15,7 @@ import { runTurn } from '../../src/agent/loop.js';
 import { type RecordEvent, type TurnRecorder, UsageMeter } from '../../src/agent/record.js';
 import { agentSettings } from '../../src/agent/settings.js';
 import { abortFlag } from '../../src/agent/stop.js';
+import { AgentTrace, tracerOr } from '../../src/agent/trace.js';
 import type { Turn, TurnContext } from '../../src/agent/turn.js';
 import { buildContext } from '../../src/context/build.js';
 import { estimateMessage } from '../../src/context/tokens.js';
@@ -138,6 +139,11 @@ function turnOf(recorder: TurnRecorder, provider: Provider, usage: UsageMeter): 
       context,
       recorder,
       usage,
+      trace: new AgentTrace(tracerOr(undefined), undefined, {
+        sessionId: 's1',
+        agentName: 'tea',
+        model: provider.info,
+      }),
     },
   };
 }
