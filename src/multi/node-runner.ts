@@ -60,6 +60,7 @@ export function roleNodeRunner(deps: NodeRunnerDeps): RoleNodeRunner {
         signal: req.signal,
         text: req.prompt,
         onEvent: (e) => req.onEvent?.(e),
+        ...(req.traceParent ? { traceParent: req.traceParent } : {}),
         track: (session) => sessions.add(session),
         ...(deps.output ? { output: deps.output } : {}),
       });

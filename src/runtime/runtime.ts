@@ -302,6 +302,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
           }),
           tools,
           permissions: { mode: permissionMode, rules: permissionRules, roots: allowedRoots },
+          ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
         }),
     );
     return workflows;

@@ -7,6 +7,7 @@
  * when they would need an answer.
  */
 
+import type { Tracer } from '../agent/trace.js';
 import { didYouMean } from '../config/suggest.js';
 import type { RoleNodeRunner } from '../multi/node-runner.js';
 import { narrower } from '../multi/role-run.js';
@@ -33,6 +34,8 @@ import { runDirect } from './tool-run.js';
 export type { CheckpointRow, RunRow } from '../store/index.js';
 
 export interface WorkflowsOptions {
+  /** Where invoke_workflow spans go (the runtime's tracer). */
+  tracer?: Tracer;
   store: () => Store;
   cwd: string;
   home: string;
@@ -112,6 +115,7 @@ export class WorkflowsService {
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
       ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+      ...(opts.tracer ? { tracer: opts.tracer } : {}),
     });
   }
 

@@ -3,7 +3,7 @@
  * of a prompt with a tool call and a sub-agent, with the GenAI attributes and token
  * usage; failures; a sub-agent's session leading to its parent's run; workflow spans.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
@@ -260,5 +260,38 @@ describe('traces kept per run', () => {
     const broken = rt.traces.show('wf-run-2').traces[0]!.roots[0]!.span;
     expect(broken).toMatchObject({ status: 2, statusMessage: 'bad state' });
     expect(broken.attributes['error.type']).toBe('TypeError');
+  });
+
+  it('traces a real workflow run: invoke_workflow, its agent nodes (as roles) and their model calls', async () => {
+    const { rt, work } = await runtimeIn();
+    const flows = path.join(work, '.tea', 'workflows');
+    mkdirSync(flows, { recursive: true });
+    writeFileSync(
+      path.join(flows, 'twostep.yaml'),
+      [
+        'name: twostep',
+        'state: { seen: string, verdict: string }',
+        'nodes:',
+        '  look: { kind: agent, role: analyst, prompt: "Look.", output: seen, next: judge }',
+        '  judge: { kind: agent, role: reviewer, prompt: "Judge: {{state.seen}}", output: verdict, next: done }',
+        '  done: { kind: end }',
+      ].join('\n'),
+    );
+    model().script(reply().text('looked').usage(5, 1), reply().text('fine').usage(6, 1));
+    const wf = await rt.workflows();
+    const handle = await wf.start('twostep', {});
+    expect((await handle.done).status).toBe('completed');
+    const run = rt.traces.show(handle.runId);
+    expect(run).toMatchObject({ runId: handle.runId, kind: 'workflow' });
+    const root = run.traces[0]!.roots[0]!;
+    expect(shape(root)).toEqual([
+      'invoke_workflow twostep',
+      [
+        ['invoke_agent analyst', ['chat scripted-model']],
+        ['invoke_agent reviewer', ['chat scripted-model']],
+      ],
+    ]);
+    const chats = flat(root).filter((n) => n.span.name.startsWith('chat'));
+    expect(chats.map((n) => n.span.attributes['gen_ai.usage.input_tokens'])).toEqual([5, 6]);
   });
 });

@@ -15,6 +15,7 @@
  * `cancel` is DBOS.cancelWorkflow, `status` reads its workflow status, and events go
  * through DBOS.setEvent / a LISTEN channel instead of the in-process listeners.
  */
+import { type TraceParent, type Tracer, traceWorkflow } from '../../agent/trace.js';
 import type { CheckpointRow, LeaseOwner, RunRow, Store } from '../../store/index.js';
 import { thisProcess } from '../../store/index.js';
 import { randomUUID } from '../../util/random-id.js';
@@ -22,8 +23,11 @@ import { Engine, type Outcome } from './engine.js';
 import { WorkflowRunError } from './errors.js';
 import { type NodeView, nodeViews, type RunView, runView } from './history.js';
 import { SqliteJournal } from './journal.js';
-import { fitValue, issueText } from './schema.js';
+import { abortableSleep, checkInput } from './run-input.js';
 import type { EngineDeps, SubWorkflowPort } from './steps.js';
+
+export { abortableSleep, checkInput } from './run-input.js';
+
 import type {
   AgentNodeRunner,
   ApprovalPort,
@@ -92,26 +96,13 @@ export interface SqliteRunnerOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** How often a running run is renewed and checked for a cancel from elsewhere (default 1 s). */
   heartbeatMs?: number;
+  /** Where `invoke_workflow` spans go (its agent nodes' spans nest under them). */
+  tracer?: Tracer;
 }
 
 /** How long another host trusts a run's holder without a heartbeat. */
 const HOLD_TTL_MS = 30_000;
 const MAX_DEPTH = 5;
-
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export class SqliteWorkflowRunner implements WorkflowRunner {
   private readonly listeners = new Set<(event: WorkflowEvent) => void>();
@@ -166,7 +157,7 @@ export class SqliteWorkflowRunner implements WorkflowRunner {
   private execute(
     row: RunRow,
     def: WorkflowDefinition,
-    opts: RunOptions & { resumed: boolean; signal?: AbortSignal },
+    opts: RunOptions & { resumed: boolean; signal?: AbortSignal; traceParent?: TraceParent },
   ): RunHandle {
     const repo = this.repo;
     const owner: LeaseOwner = { id: randomUUID(), ...thisProcess() };
@@ -209,9 +200,20 @@ export class SqliteWorkflowRunner implements WorkflowRunner {
       ...(row.parentRunId ? { parentRunId: row.parentRunId } : {}),
     });
     const input = (row.input ?? {}) as Record<string, unknown>;
-    const engine = new Engine(def, row.id, input, journal, deps, controller.signal);
-    const done = engine
-      .run()
+    // Each start or resume is one invoke_workflow span, filed under the run's id (a
+    // sub-workflow's nests under its parent's node).
+    const traced = traceWorkflow(
+      {
+        name: row.workflow,
+        runId: row.id,
+        ...(this.opts.tracer ? { tracer: this.opts.tracer } : {}),
+        ...(opts.traceParent ? { parent: opts.traceParent } : {}),
+        attributes: { 'tea.workflow.resumed': opts.resumed },
+      },
+      (traceParent) =>
+        new Engine(def, row.id, input, journal, { ...deps, traceParent }, controller.signal).run(),
+    );
+    const done = traced
       .catch(
         (e: unknown): Outcome => ({
           status: 'failed',
@@ -292,6 +294,7 @@ export class SqliteWorkflowRunner implements WorkflowRunner {
     const handle = this.execute(row, def, {
       resumed,
       signal: req.signal,
+      ...(req.traceParent ? { traceParent: req.traceParent } : {}),
       ...(req.decisions ? { decisions: req.decisions } : {}),
     });
     return handle.done;
@@ -355,36 +358,4 @@ export class SqliteWorkflowRunner implements WorkflowRunner {
       .list(limit)
       .map((r) => ({ ...r, view: runView(r, this.active.has(r.id) || this.repo.holderLive(r.id)) }));
   }
-}
-
-/** The input checked against the definition's input schema (text that is JSON for a non-text key is parsed). */
-export function checkInput(def: WorkflowDefinition, input: Record<string, unknown>): Record<string, unknown> {
-  const shape = def.input.shape;
-  const out: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [k, v] of Object.entries(input)) {
-    const schema = shape[k];
-    if (!schema) {
-      const known = Object.keys(shape);
-      problems.push(
-        `"${k}" is not an input of ${def.name} (${known.length > 0 ? `it takes ${known.join(', ')}` : 'it takes none'})`,
-      );
-      continue;
-    }
-    const fit = fitValue(schema, v);
-    if (fit.ok) out[k] = fit.value;
-    else problems.push(`${k}: ${fit.error}`);
-  }
-  const parsed = def.input.safeParse(out);
-  if (!parsed.success && problems.length === 0) {
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? '');
-      problems.push(
-        out[key] === undefined && key ? `"${key}" is required (--input ${key}=…)` : issueText(parsed.error),
-      );
-    }
-  }
-  if (problems.length > 0)
-    throw new WorkflowRunError(`input of workflow ${def.name}: ${problems.join('; ')}`, 'invalid');
-  return (parsed.success ? parsed.data : out) as Record<string, unknown>;
 }

@@ -3,7 +3,9 @@
  * start (with what a re-run needs: a timer's end, the rendered prompt) and returns
  * its result for the engine to record; none writes state itself.
  */
+
 import { createHash } from 'node:crypto';
+import type { TraceParent } from '../../agent/trace.js';
 import type { PermissionMode } from '../../tools/permissions.js';
 import { loadZod } from '../roles/zod-full.js';
 import type { Scope } from './expr-eval.js';
@@ -33,6 +35,7 @@ export type SubWorkflowPort = (req: {
   /** The sub-run's id: the same for the same parent and node, so a resume finds it. */
   runId: string;
   decisions?: Record<string, boolean>;
+  traceParent?: TraceParent;
   signal: AbortSignal;
 }) => Promise<{ status: 'completed' | 'failed' | 'cancelled' | 'waiting'; output?: unknown; error?: string }>;
 
@@ -49,6 +52,8 @@ export interface EngineDeps {
   /** Resolves after `ms`, rejects when `signal` aborts. */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   emit: (event: WorkflowEvent) => void;
+  /** The run's invoke_workflow span: agent nodes and sub-workflows trace under it. */
+  traceParent?: TraceParent;
 }
 
 export interface StepContext {
@@ -82,6 +87,7 @@ export async function agentStep(
     signal: ctx.signal,
     ...(node.outputSchema ? { outputSchema: node.outputSchema } : {}),
     onEvent: (event) => ctx.deps.emit({ type: 'agent', runId: ctx.runId, nodeKey: key, event }),
+    ...(ctx.deps.traceParent ? { traceParent: ctx.deps.traceParent } : {}),
   });
   const meta = { sessionId: r.sessionId ?? null, usage: r.usage, costUsd: r.costUsd, agentStatus: r.status };
   if (r.status !== 'completed') {
@@ -176,6 +182,7 @@ export async function workflowStep(
     parentNode: key,
     runId,
     ...(ctx.deps.decisions ? { decisions: ctx.deps.decisions } : {}),
+    ...(ctx.deps.traceParent ? { traceParent: ctx.deps.traceParent } : {}),
     signal: ctx.signal,
   });
   if (r.status === 'completed') return { status: 'completed', value: r.output ?? null, meta: { runId } };

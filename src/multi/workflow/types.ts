@@ -3,8 +3,10 @@
  * ports the engine calls (agent and tool nodes, approvals), and the events a run
  * emits. See README "Workflows" for the file format.
  */
+
 import type { z } from 'zod';
 import type { AgentEvent } from '../../agent/events.js';
+import type { TraceParent } from '../../agent/trace.js';
 import type { PermissionMode } from '../../tools/permissions.js';
 import type { Scope } from './expr-eval.js';
 import type { Template } from './template.js';
@@ -164,6 +166,8 @@ export interface AgentNodeRunner {
     outputSchema?: Record<string, unknown>;
     /** Told the child session's events as they come (optional: a runner may not). */
     onEvent?: (event: AgentEvent) => void;
+    /** The run's invoke_workflow span: the node's invoke_agent nests under it. */
+    traceParent?: TraceParent;
   }): Promise<{
     status: 'completed' | 'budget' | 'timeout' | 'error' | 'cancelled';
     text: string;
