@@ -115,6 +115,8 @@ function textEvents(): (e: WorkflowEvent) => void {
         return `▶ ${e.nodeKey} (${e.kind})`;
       case 'node_end':
         if (e.status === 'failed') return `✗ ${e.nodeKey}: ${e.error ?? 'failed'}`;
+        if (e.approved !== undefined)
+          return `${e.approved ? '✓' : '✗'} ${e.nodeKey}: ${e.approved ? 'approved' : 'rejected'}`;
         return ['agent', 'tool', 'wait', 'workflow'].includes(e.kind) ? `✓ ${e.nodeKey}` : undefined;
       case 'approval_request':
         return `⏸ ${e.nodeKey}: ${e.question}`;
@@ -154,7 +156,9 @@ function finish(out: RunOutcome, json: boolean): number {
       return EXIT.OK;
     case 'failed':
       process.stderr.write(
-        `tea: run ${id} failed: ${out.error}\n  after a fix: tea workflow resume ${short(id)}\n`,
+        `tea: run ${id} failed: ${out.error}\n` +
+          `  to retry the failed node (after fixing its cause): tea workflow resume ${short(id)}\n` +
+          '  (a run keeps the workflow as it started: after changing the file, start a new run)\n',
       );
       return EXIT.ERROR;
     case 'cancelled':

@@ -66,6 +66,26 @@ const BY_PATH: Record<string, Hint> = {
     expected: 'a mapping',
     fix: 'e.g. `subagents: { max_parallel: 4, max_tasks_per_call: 6, max_depth: 1, timeout_s: 300 }`.',
   },
+  'subagents.max_parallel': {
+    expected: 'a whole number of at least 1',
+    fix: 'set how many sub-agents of one session may run at once, e.g. 4.',
+  },
+  'subagents.max_tasks_per_call': {
+    expected: 'a whole number of at least 1',
+    fix: 'set how many sub-tasks one delegate_tasks call may hold, e.g. 6.',
+  },
+  'subagents.timeout_s': {
+    expected: 'a positive number of seconds',
+    fix: "set one sub-agent's time limit, e.g. 300.",
+  },
+  'subagents.max_tokens': {
+    expected: 'a whole number of at least 1',
+    fix: "set one sub-agent's token budget (input + output), e.g. 200000; leave it out for none.",
+  },
+  'subagents.max_cost_usd': {
+    expected: 'a positive number of US dollars',
+    fix: "set one sub-agent's cost budget, e.g. 0.5; leave it out for none.",
+  },
   'subagents.max_depth': {
     expected: '1 or 2',
     fix: 'use 1 (sub-agents may not delegate, the default) or 2 (they may, once).',

@@ -96,16 +96,27 @@ export class Delegator {
       );
     }
     const role = this.role(spec.role);
-    const brief = await childBrief({
-      prompt: spec.prompt,
-      context: spec.context ?? 'isolated',
-      ...(spec.files ? { files: spec.files } : {}),
-      seat,
-    });
+    // Numbered and queued in the order the tasks were given (before anything is awaited).
     const label = `${role.name} #${this.nextNumber(seat.sessionId, role.name)}`;
     const slot = this.slot(seat.sessionId);
     try {
-      const release = await slot.acquire(signal);
+      const acquiring = slot.acquire(signal);
+      let brief: string;
+      try {
+        brief = await childBrief({
+          prompt: spec.prompt,
+          context: spec.context ?? 'isolated',
+          ...(spec.files ? { files: spec.files } : {}),
+          seat,
+        });
+      } catch (e) {
+        void acquiring.then(
+          (release) => release(),
+          () => undefined,
+        );
+        throw e;
+      }
+      const release = await acquiring;
       try {
         return await this.runChild(seat, spec, role, label, brief, signal);
       } finally {

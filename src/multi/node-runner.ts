@@ -28,6 +28,8 @@ export interface NodeRunnerDeps {
 }
 
 export interface RoleNodeRunner extends AgentNodeRunner {
+  /** The roles nodes may name (`general` and the runtime's). */
+  roleNames(): string[];
   /** Waits up to `graceMs` for the node sessions' background jobs (summaries), then stops them. */
   settle(graceMs: number): Promise<void>;
 }
@@ -36,6 +38,7 @@ export interface RoleNodeRunner extends AgentNodeRunner {
 export function roleNodeRunner(deps: NodeRunnerDeps): RoleNodeRunner {
   const sessions = new Set<Session>();
   return {
+    roleNames: () => [GENERAL_ROLE.name, ...deps.roles.list().map((r) => r.name)],
     async run(req): Promise<AgentNodeResult> {
       const found = req.role === GENERAL_ROLE.name ? GENERAL_ROLE : deps.roles.get(req.role);
       if (!found) {

@@ -129,6 +129,8 @@ export async function runRole(req: RoleRunRequest): Promise<RoleRunResult> {
       permissionMode: mode,
       ...(role.maxTurns ? { maxIterations: role.maxTurns } : {}),
       allowedRoots: req.roots,
+      // A role's own short tool list goes to the model whole: it has no tool_search to load more.
+      ...(role.tools ? { toolLoading: 'all' as const } : {}),
       titles: false,
       recall: false,
       memoryJobs: { extract: false, tune: false },

@@ -23,6 +23,7 @@ import {
   WorkflowCatalog,
   type WorkflowDefinition,
   type WorkflowEvent,
+  WorkflowRunError,
 } from '../multi/workflow/index.js';
 import { mermaidGraph } from '../multi/workflow/mermaid.js';
 import type { CheckpointRow, RunRow, Store } from '../store/index.js';
@@ -97,6 +98,7 @@ export class WorkflowsService {
   readonly catalog: WorkflowCatalog;
   readonly runner: SqliteWorkflowRunner;
   private readonly agents: RoleNodeRunner;
+  private readonly toolNames: () => string[];
 
   constructor(opts: WorkflowsOptions) {
     this.catalog = new WorkflowCatalog({
@@ -105,6 +107,7 @@ export class WorkflowsService {
       ...(opts.builtins ? { builtins: opts.builtins } : {}),
     });
     this.agents = opts.agents;
+    this.toolNames = () => opts.tools.names();
     this.runner = new SqliteWorkflowRunner({
       store: opts.store,
       cwd: opts.cwd,
@@ -144,7 +147,24 @@ export class WorkflowsService {
   }
 
   async start(nameOrPath: string, input: Record<string, unknown>, opts: RunOptions = {}): Promise<RunHandle> {
-    return this.runner.start(await this.catalog.resolve(nameOrPath), input, opts);
+    const def = await this.catalog.resolve(nameOrPath);
+    this.checkNames(def);
+    return this.runner.start(def, input, opts);
+  }
+
+  /** The roles and tools a definition names exist (before anything runs or a run is stored). */
+  private checkNames(def: WorkflowDefinition): void {
+    const problems: string[] = [];
+    const roles = this.agents.roleNames();
+    const tools = this.toolNames();
+    for (const [id, node] of Object.entries(def.nodes)) {
+      if (node.kind === 'agent' && !roles.includes(node.role))
+        problems.push(`node "${id}": no role named "${node.role}"${didYouMean(node.role, roles)}`);
+      if (node.kind === 'tool' && !tools.includes(node.tool))
+        problems.push(`node "${id}": no tool named "${node.tool}"${didYouMean(node.tool, tools)}`);
+    }
+    if (problems.length > 0)
+      throw new WorkflowRunError(`${def.source.file}: ${problems.join('; ')}`, 'invalid');
   }
 
   /**

@@ -46,7 +46,7 @@ export interface ListSessionsOptions {
   limit?: number;
   offset?: number;
   cwd?: string;
-  /** Also list sub-agents' sessions (default: top-level sessions only). */
+  /** Also list sub-agents' and workflow steps' sessions (default: the sessions people started). */
   children?: boolean;
 }
 
@@ -69,7 +69,8 @@ interface SessionRecord {
 
 const COLUMNS =
   'id, title, cwd, model, profile, created_at, updated_at, parent_id, parent_call_id, role, depth';
-const TOP_LEVEL = 'parent_id IS NULL';
+/** A session a person started: not a sub-agent's (a parent), nor a workflow step's (a role, no parent). */
+const TOP_LEVEL = 'parent_id IS NULL AND role IS NULL';
 const NEWEST_FIRST = 'ORDER BY updated_at DESC, rowid DESC';
 
 export class SessionRepo {

@@ -78,6 +78,42 @@ describe('tea workflow', () => {
     expect(t.server.requests).toHaveLength(0);
   });
 
+  it('refuses a workflow naming a role or tool that does not exist, before any model call or stored run', async () => {
+    const file = flow(
+      'typos.yaml',
+      [
+        'name: typos',
+        'nodes:',
+        '  a: { kind: agent, role: analsyt, prompt: p, next: b }',
+        '  b: { kind: tool, tool: write_flie, args: { path: x, content: y }, next: c }',
+        '  c: { kind: end }',
+      ].join('\n'),
+    );
+    const r = await tea(['workflow', 'run', 'typos']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}: node "a": no role named "analsyt"; did you mean analyst?`);
+    expect(r.stderr).toContain('node "b": no tool named "write_flie"; did you mean write_file?');
+    expect(t.server.requests).toHaveLength(0);
+    const list = await tea(['workflow', 'list']);
+    expect(list.stdout).not.toContain('typos ·');
+  });
+
+  it('resume --reject says the approval was refused, and the run takes the refusal branch', async () => {
+    t.server.respond((body) => reply().text(tagOf(body) === 'plan' ? 'P1' : 'applied'));
+    flow(
+      'gated.yaml',
+      `${GATED.replace('next: apply }', 'on_reject: stop, next: apply }')}  stop: { kind: end, result: "not applied" }\n`,
+    );
+    const first = await tea(['workflow', 'run', 'gated']);
+    const id = /run ([0-9a-f-]{36}) waits/.exec(first.stderr)?.[1];
+    expect(id, first.stderr).toBeDefined();
+    const rejected = await tea(['workflow', 'resume', id!, '--reject']);
+    expect(rejected.stderr).toContain('✗ ok: rejected');
+    expect(rejected.stderr).not.toContain('✓ ok');
+    expect(rejected.stdout).toBe('not applied\n');
+    expect(t.server.requests.filter((r) => tagOf(r.body) === 'apply')).toHaveLength(0);
+  });
+
   it('an approval nobody can answer here waits (exit 4); resume --approve goes on; show, history and fork', async () => {
     t.server.respond((body) => reply().text(tagOf(body) === 'plan' ? 'P1' : 'applied'));
     flow('gated.yaml', GATED);

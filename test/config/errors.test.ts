@@ -91,6 +91,24 @@ describe('config errors', () => {
     expect(err.message).toContain('expected an http(s) URL');
   });
 
+  it.each([
+    ['max_parallel: 0', 'subagents.max_parallel', 'expected a whole number of at least 1, got 0', 'at once'],
+    ['max_depth: 3', 'subagents.max_depth', 'expected 1 or 2, got 3', 'they may, once'],
+    ['timeout_s: -1', 'subagents.timeout_s', 'expected a positive number of seconds, got -1', 'time limit'],
+    [
+      'max_cost_usd: free',
+      'subagents.max_cost_usd',
+      'expected a positive number of US dollars, got "free"',
+      'budget',
+    ],
+  ])('subagents: %s names the key, what it expects and a fix', async (line, key, expected, fix) => {
+    dirs.writeUser(`subagents:\n  ${line}\n`);
+    const err = await failure();
+    expect(err.key).toBe(key);
+    expect(err.message).toContain(expected);
+    expect(err.message).toContain(fix);
+  });
+
   it('a bad web search provider lists the search providers, not the model providers', async () => {
     dirs.writeUser('tools:\n  web_search: { provider: google }\n');
     const err = await failure();

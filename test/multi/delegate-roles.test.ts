@@ -67,6 +67,20 @@ describe('roles', () => {
     expect(toolOutput(all, 'task')).toContain('[sub-agent analyst #1 · completed');
   });
 
+  it("sends a role's whole tool list (it has no tool_search to load more)", async () => {
+    const { rt } = await runtimeIn();
+    model().respond((body) => {
+      if (isChild(body)) return reply().text('reviewed');
+      if (isFirstCall(body)) return reply().toolCall('task', task(1, { role: 'reviewer' }));
+      return reply().text('done');
+    });
+    await collect(rt.sessions.create().prompt('review part 1'));
+    const child = model().requests.find((r) => isChild(r.body))!;
+    expect(toolNames(child.body)).toEqual(expect.arrayContaining(['read_file', 'grep', 'glob', 'git_diff']));
+    expect(toolNames(child.body)).not.toContain('tool_search');
+    expect(systemOf(child.body)).not.toContain('load with tool_search');
+  });
+
   it('lists the roles, built-in and from files, in the task tool’s description', async () => {
     const { rt } = await runtimeIn('tools: { loading: all }', { before: withRole('auditor.md', AUDITOR) });
     model().script(reply().text('hi'));

@@ -68,6 +68,14 @@ describe('delegate_tasks', () => {
     const children = new Set(subs(all).map((s) => s.agent.sessionId));
     expect(children.size).toBe(6);
     expect(subs(all).every((s) => s.agent.label.startsWith('general #') && s.agent.depth === 1)).toBe(true);
+    // Children are numbered (and queued) in the order the tasks were given.
+    for (const s of subs(all)) {
+      const first = rt.sessions
+        .messages(s.agent.sessionId)[0]!
+        .parts.map((p) => (p.type === 'text' ? p.text : ''))
+        .join('');
+      expect(first).toContain(`Check part ${s.agent.label.slice('general #'.length)} and report.`);
+    }
     const out = toolOutput(all, 'delegate_tasks');
     for (const n of [1, 2, 3, 4, 5, 6]) expect(out).toContain(`part ${n} is fine`);
     expect(out).toContain('## Task 6: check part 6');

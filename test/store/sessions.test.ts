@@ -158,3 +158,36 @@ describe('session ordering with a coarse clock', () => {
     }
   });
 });
+
+describe('sessions people started, and the others', () => {
+  it('leaves sub-agents’ and workflow steps’ sessions out of latest, list and count', () => {
+    const { store } = openStore();
+    const mine = store.sessions.create({ cwd: '/w', title: 'mine' });
+    const child = store.sessions.create({
+      cwd: '/w',
+      title: 'reviewer #1',
+      role: 'reviewer',
+      parent: { id: mine.id, callId: 'call_1', depth: 1 },
+    });
+    // A workflow step: a role session without a parent, written after the person's session.
+    const step = store.sessions.create({
+      cwd: '/w',
+      title: 'workflow ab12 · judge (reviewer)',
+      role: 'reviewer',
+    });
+    expect(store.sessions.latest()?.id).toBe(mine.id);
+    expect(store.sessions.latest({ cwd: '/w' })?.id).toBe(mine.id);
+    expect(store.sessions.list().map((s) => s.id)).toEqual([mine.id]);
+    expect(store.sessions.count()).toBe(1);
+    expect(new Set(store.sessions.list({ children: true }).map((s) => s.id))).toEqual(
+      new Set([mine.id, child.id, step.id]),
+    );
+    expect(store.sessions.get(child.id)).toMatchObject({
+      parentId: mine.id,
+      parentCallId: 'call_1',
+      role: 'reviewer',
+      depth: 1,
+    });
+    expect(store.sessions.children(mine.id).map((s) => s.id)).toEqual([child.id]);
+  });
+});

@@ -200,7 +200,9 @@ export class Engine {
       nodeId: node.id,
       kind: node.kind,
     } as const;
-    this.deps.emit({ ...done, status: rec.status, reused });
+    // A wait node's approval: faces say which way it went.
+    const decided = node.kind === 'wait' && typeof rec.value === 'boolean' ? { approved: rec.value } : {};
+    this.deps.emit({ ...done, status: rec.status, reused, ...decided });
   }
 
   private fail(node: WorkflowNode, key: string, frame: Frame, rec: Recorded, message: string): never {

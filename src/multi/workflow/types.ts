@@ -216,6 +216,8 @@ export type WorkflowEvent =
       /** The result recorded before a crash was reused: the node did not run again. */
       reused: boolean;
       error?: string;
+      /** A wait node's approval: given (true) or refused (false). */
+      approved?: boolean;
     }
   | { type: 'checkpoint'; runId: string; seq: number; nodeKey: string; event: 'start' | 'result' }
   | { type: 'agent'; runId: string; nodeKey: string; event: AgentEvent }
