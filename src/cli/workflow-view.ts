@@ -73,7 +73,10 @@ function nodeLine(n: NodeView): string {
     : n.value !== undefined && n.value !== null
       ? `  → ${oneLine(n.value, 60)}`
       : '';
-  return `  ${MARK[n.status] ?? ' '} ${n.key}  (${n.kind})${tries}${what}\n`;
+  const session = n.sessionId
+    ? `\n      session ${n.sessionId.slice(0, 8)} (tea sessions show ${n.sessionId.slice(0, 8)})`
+    : '';
+  return `  ${MARK[n.status] ?? ' '} ${n.key}  (${n.kind})${tries}${what}${session}\n`;
 }
 
 export function showRun(id: string, flags: RunFlags): Promise<number> {

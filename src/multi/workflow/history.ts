@@ -16,6 +16,8 @@ export interface NodeView {
   /** The recorded result (for a failure: its error). */
   value?: unknown;
   error?: string;
+  /** An agent node's session (its transcript: `tea sessions show`). */
+  sessionId?: string;
 }
 
 /** `interrupted`: its status says running, but no live process runs it (it crashed or was killed). */
@@ -42,7 +44,8 @@ export function nodeViews(checkpoints: readonly CheckpointRow[], run: RunView): 
       delete v.error;
       continue;
     }
-    const data = (cp.data ?? {}) as { value?: unknown; meta?: { error?: string } };
+    const data = (cp.data ?? {}) as { value?: unknown; meta?: { error?: string; sessionId?: string | null } };
+    if (data.meta?.sessionId) v.sessionId = data.meta.sessionId;
     v.status = cp.status === 'completed' ? 'completed' : 'failed';
     v.finishedAt = cp.createdAt;
     v.value = data.value;

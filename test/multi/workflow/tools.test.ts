@@ -25,20 +25,28 @@ describe('tool nodes', () => {
     expect(existsSync(path.join(env.work(), 'out.txt'))).toBe(false);
   });
 
-  it('a read-only tool runs; an unknown tool or bad arguments fail with a hint', async () => {
+  it('a read-only tool runs; bad arguments fail with a hint; an unknown tool is refused before the run', async () => {
     const wf = await env.service();
     const flow = env.writeFlow(
       'read.yaml',
       `name: read
 nodes:
   list: { kind: tool, tool: list_dir, args: { path: "." }, next: bad }
-  bad: { kind: tool, tool: raed_file, args: {} }
+  bad: { kind: tool, tool: read_file, args: {} }
 `,
     );
     const out = await (await wf.start(flow, {})).done;
-    expect(out.error).toMatch(
-      /node "bad" \(tool\) failed: raed_file error: no tool named "raed_file"; did you mean read_file/,
-    );
+    expect(out.error).toMatch(/node "bad" \(tool\) failed: .*invalid arguments for read_file: path/);
     expect(wf.runner.status(out.runId).nodes[0]).toMatchObject({ key: 'list', status: 'completed' });
+
+    const typo = env.writeFlow(
+      'typo.yaml',
+      'name: typo\nnodes:\n  bad: { kind: tool, tool: raed_file, args: {} }\n',
+    );
+    const runs = wf.runs().length;
+    await expect(wf.start(typo, {})).rejects.toThrow(
+      /node "bad": no tool named "raed_file"; did you mean read_file\?/,
+    );
+    expect(wf.runs()).toHaveLength(runs);
   });
 });
