@@ -58,7 +58,10 @@ export function workflowEventRoutes(ctx: AppContext): void {
       const status = async (): Promise<string> => (await wf.get(runId)).status;
       const sendStatus = async (): Promise<void> => {
         const now = await status();
-        await stream.writeSSE({ event: 'status', data: JSON.stringify({ type: 'status', runId, status: now }) });
+        await stream.writeSSE({
+          event: 'status',
+          data: JSON.stringify({ type: 'status', runId, status: now }),
+        });
       };
       stream.onAbort(end);
       c.req.raw.signal.addEventListener('abort', end, { once: true });

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
+import { didYouMean } from '../config/suggest.js';
 import type { WorkflowsService } from '../runtime/workflows.js';
 import { apiError } from './errors.js';
 import { CLIENT_HEADER } from './guard.js';
@@ -110,7 +111,23 @@ export function workflowRoutes(ctx: AppContext): void {
     }
     const body = await readJson(c, startBody, { optional: true });
     const wf = await runs.service();
-    const handle = await mapped(() => wf.start(name, body.input), 'input');
+    const handle = await mapped(async () => {
+      try {
+        return await wf.start(name, body.input);
+      } catch (e) {
+        if (!(e instanceof Error && (e as { code?: string }).code === 'not_found')) throw e;
+        // Not the command line's advice: the names this API knows.
+        const known = [...new Set((await wf.definitions()).map((d) => d.name))];
+        throw apiError(
+          404,
+          `no workflow named "${name}"${didYouMean(name, known)} (GET /v1/workflows lists them)`,
+          {
+            param: 'name',
+            code: 'workflow_not_found',
+          },
+        );
+      }
+    }, 'input');
     runs.track(handle);
     return c.json(await runDetails(wf, handle.runId), 201);
   });
@@ -145,7 +162,8 @@ export function workflowRoutes(ctx: AppContext): void {
   doc(ctx, {
     method: 'get',
     path: '/v1/workflow-runs/:id/history',
-    summary: "A run's checkpoints, numbered: each node's start and result with the state after it (fork from any)",
+    summary:
+      "A run's checkpoints, numbered: each node's start and result with the state after it (fork from any)",
     tag: 'workflows',
   });
   app.get('/v1/workflow-runs/:id/history', async (c) => {

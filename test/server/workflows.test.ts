@@ -118,7 +118,10 @@ async function settled(id: string): Promise<RunBody> {
 describe('workflow routes', () => {
   it('lists the definitions with their source and inputs', async () => {
     flow('broken.yaml', 'name: broken\nnodes:\n  a: { kind: agent, role: r, prompt: p, next: nowhere }\n');
-    const res = await t.json<{ data: Array<Data & { name: string; inputs: Data[] }> }>('GET', '/v1/workflows');
+    const res = await t.json<{ data: Array<Data & { name: string; inputs: Data[] }> }>(
+      'GET',
+      '/v1/workflows',
+    );
     expect(res.status).toBe(200);
     const byName = new Map(res.body.data.map((d) => [d.name, d]));
     expect(byName.get('relay')).toMatchObject({
@@ -171,7 +174,11 @@ describe('workflow routes', () => {
     expect(nested.length).toBeGreaterThan(0);
     for (const a of nested) {
       expect(a.nodeKey).toBe('plan');
-      expect((a.event as Data).parent).toMatchObject({ role: 'general', depth: 1, sessionId: expect.any(String) });
+      expect((a.event as Data).parent).toMatchObject({
+        role: 'general',
+        depth: 1,
+        sessionId: expect.any(String),
+      });
     }
     expect(nested.some((a) => (a.event as Data).type === 'done')).toBe(true);
     expect(events.filter((e) => e.event === 'checkpoint').length).toBeGreaterThan(5);
@@ -218,7 +225,10 @@ describe('workflow routes', () => {
     const waiting = (await t.json<RunBody>('GET', `/v1/workflow-runs/${run.id}`)).body;
     expect(waiting.status).toBe('waiting');
     expect(waiting.waiting).toEqual([{ run_id: run.id, node_key: 'ok', question: 'Apply P1?' }]);
-    expect(waiting.nodes.find((n) => n.key === 'ok')).toMatchObject({ status: 'waiting', question: 'Apply P1?' });
+    expect(waiting.nodes.find((n) => n.key === 'ok')).toMatchObject({
+      status: 'waiting',
+      question: 'Apply P1?',
+    });
     expect(waiting.graph).toContain('class n1 waiting');
 
     // A decision is an approval: it needs the client header, and a node the run waits at.
