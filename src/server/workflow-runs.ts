@@ -5,7 +5,7 @@
  * Ctrl-C in `tea workflow run`); a server killed outright leaves them `interrupted`,
  * which `resume` also takes.
  */
-import type { RunHandle, RunOutcome } from '../multi/workflow/index.js';
+import type { RunHandle, RunOutcome, WorkflowEvent } from '../multi/workflow/index.js';
 import type { WorkflowsService } from '../runtime/workflows.js';
 import type { ServerDeps } from './types.js';
 
@@ -16,10 +16,29 @@ export class WorkflowRuns {
 
   constructor(private readonly deps: Pick<ServerDeps, 'workflows'>) {}
 
+  /** The session of each agent node running here (by run, then node key), known from its first turn. */
+  private readonly sessions = new Map<string, Map<string, string>>();
+
   /** The workflows service (loaded by the first request that needs it). */
   service(): Promise<WorkflowsService> {
-    this.loaded ??= this.deps.workflows();
+    this.loaded ??= this.deps.workflows().then((wf) => {
+      wf.subscribe((e) => this.note(e));
+      return wf;
+    });
     return this.loaded;
+  }
+
+  /** The session of agent node `nodeKey` of `runId` while it runs here (the run records it when the node ends). */
+  liveSession(runId: string, nodeKey: string): string | undefined {
+    return this.sessions.get(runId)?.get(nodeKey);
+  }
+
+  private note(e: WorkflowEvent): void {
+    if (e.type === 'agent' && e.event.type === 'turn_start') {
+      let nodes = this.sessions.get(e.runId);
+      if (!nodes) this.sessions.set(e.runId, (nodes = new Map()));
+      nodes.set(e.nodeKey, e.event.sessionId);
+    } else if (e.type === 'run_end') this.sessions.delete(e.runId);
   }
 
   /** Whether this server runs `runId` now (its events come through this process). */

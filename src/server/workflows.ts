@@ -12,6 +12,7 @@ import { apiError } from './errors.js';
 import { CLIENT_HEADER } from './guard.js';
 import { type AppContext, doc } from './routes.js';
 import { readJson, readQuery } from './validate.js';
+import type { WorkflowRuns } from './workflow-runs.js';
 import {
   checkpointView,
   type DefinitionView,
@@ -41,19 +42,28 @@ const forkBody = z.object({
 const MAX_NESTING = 5;
 const FILE_LIKE = /[\\/]|\.(ya?ml|[mc]?[jt]s)$/i;
 
-/** The run with its nodes, graph and the approvals it (or a sub-run) waits for. */
-export async function runDetails(wf: WorkflowsService, id: string, depth = 0): Promise<RunDetailsView> {
+/**
+ * The run with its nodes, graph and the approvals it (or a sub-run) waits for; an
+ * agent node running here names its session before the run records it.
+ */
+export async function runDetails(
+  wf: WorkflowsService,
+  runs: WorkflowRuns,
+  id: string,
+  depth = 0,
+): Promise<RunDetailsView> {
   const d = await wf.get(id);
   const history = wf.history(d.run.id);
   const view = runDetailsView(d, history, []);
   for (const n of view.nodes) {
+    if (n.kind === 'agent' && !n.session_id) n.session_id = runs.liveSession(d.run.id, n.key) ?? null;
     if (n.kind === 'wait' && n.status === 'waiting' && n.question !== undefined)
       view.waiting.push({ run_id: d.run.id, node_key: n.key, question: n.question });
   }
   if (depth < MAX_NESTING) {
     for (const child of d.children) {
       if (child.status !== 'waiting') continue;
-      view.waiting.push(...(await runDetails(wf, child.id, depth + 1)).waiting);
+      view.waiting.push(...(await runDetails(wf, runs, child.id, depth + 1)).waiting);
     }
   }
   return view;
@@ -129,7 +139,7 @@ export function workflowRoutes(ctx: AppContext): void {
       }
     }, 'input');
     runs.track(handle);
-    return c.json(await runDetails(wf, handle.runId), 201);
+    return c.json(await runDetails(wf, runs, handle.runId), 201);
   });
 
   doc(ctx, {
@@ -156,7 +166,7 @@ export function workflowRoutes(ctx: AppContext): void {
   });
   app.get('/v1/workflow-runs/:id', async (c) => {
     const wf = await runs.service();
-    return c.json(await mapped(() => runDetails(wf, c.req.param('id'))));
+    return c.json(await mapped(() => runDetails(wf, runs, c.req.param('id'))));
   });
 
   doc(ctx, {
@@ -184,7 +194,7 @@ export function workflowRoutes(ctx: AppContext): void {
   app.post('/v1/workflow-runs/:id/resume', async (c) => {
     const body = await readJson(c, resumeBody, { optional: true });
     const wf = await runs.service();
-    const before = await mapped(() => runDetails(wf, c.req.param('id')));
+    const before = await mapped(() => runDetails(wf, runs, c.req.param('id')));
     let opts: { decision?: boolean; decisions?: Record<string, boolean> } = {};
     if (body.node !== undefined && body.decision === undefined) {
       throw apiError(400, 'node names the approval to decide: give decision ("approve" or "reject") too', {
@@ -214,7 +224,7 @@ export function workflowRoutes(ctx: AppContext): void {
     }
     const handle = await mapped(() => wf.resume(before.id, opts));
     runs.track(handle);
-    return c.json(await runDetails(wf, handle.runId), 202);
+    return c.json(await runDetails(wf, runs, handle.runId), 202);
   });
 
   doc(ctx, {
@@ -245,6 +255,6 @@ export function workflowRoutes(ctx: AppContext): void {
     const from = (await mapped(() => wf.get(c.req.param('id')))).run;
     const row = await mapped(() => wf.fork(from.id, body.checkpoint), 'checkpoint');
     if (body.start) runs.track(await mapped(() => wf.resume(row.id)));
-    return c.json(await runDetails(wf, row.id), 201);
+    return c.json(await runDetails(wf, runs, row.id), 201);
   });
 }

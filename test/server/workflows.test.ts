@@ -279,6 +279,11 @@ describe('workflow routes', () => {
     );
     const run = await start('gated');
     await t.model.waitForRequests(1);
+    // The running agent node names its session before the run records it.
+    const running = (await t.json<RunBody>('GET', `/v1/workflow-runs/${run.id}`)).body;
+    const plan = running.nodes.find((n) => n.key === 'plan')!;
+    expect(plan).toMatchObject({ status: 'running', session_id: expect.any(String) });
+    expect((await t.req('GET', `/v1/sessions/${plan.session_id}`)).status).toBe(200);
     const stream = follow(run.id);
     const cancel = await t.json<Data>('POST', `/v1/workflow-runs/${run.id}/cancel`);
     expect(cancel).toEqual({ status: 200, body: { id: run.id, result: 'cancelled', status: 'cancelled' } });
