@@ -35,9 +35,9 @@ export class WorkflowRuns {
 
   private note(e: WorkflowEvent): void {
     if (e.type === 'agent' && e.event.type === 'turn_start') {
-      let nodes = this.sessions.get(e.runId);
-      if (!nodes) this.sessions.set(e.runId, (nodes = new Map()));
+      const nodes = this.sessions.get(e.runId) ?? new Map<string, string>();
       nodes.set(e.nodeKey, e.event.sessionId);
+      this.sessions.set(e.runId, nodes);
     } else if (e.type === 'run_end') this.sessions.delete(e.runId);
   }
 
