@@ -2,7 +2,8 @@
  * The Workflows panel against the real `tea serve` and the scripted model: the
  * workflows with a start form for their inputs, a run's nodes live from its event
  * stream (an agent node's session link while it runs), approve, the output, the
- * session opened in the chat; cancel, resume, reject and fork from the run view.
+ * session opened in the chat; cancel, resume, reject and fork from the run view; on
+ * a phone, the panel opened from the session list.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -153,6 +154,23 @@ describe('web UI: workflows', () => {
     await page.getByTestId('run-approve').click();
     await poll(() => status(page)).toBe('completed');
     await shot(page, 'workflows-forked');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('on a phone: opened from the session list, a run’s agent session opens in the chat, the panel making way', async () => {
+    const { page, errors } = await openApp(web.browser, web.srv.url, { width: 375, height: 740 });
+    await page.getByTestId('sidebar-toggle').click();
+    await page.getByTestId('workflows-toggle').click();
+    await page.getByTestId('workflows-panel').waitFor();
+    await poll(() => page.locator('body').getAttribute('class')).not.toContain('sidebar-open');
+    const done = page.locator('[data-testid="run-item"][data-status="completed"]').first();
+    await done.click();
+    await poll(() => status(page)).toBe('completed');
+    await shot(page, 'workflows-phone');
+    await node(page, 'plan').getByTestId('run-node-session').click();
+    await page.locator('#drawer').waitFor({ state: 'hidden' });
+    await poll(() => page.getByTestId('session-title').textContent()).toMatch(/plan \(analyst\)$/);
     expect(errors).toEqual([]);
     await page.context().close();
   });

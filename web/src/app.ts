@@ -62,7 +62,12 @@ export class App {
     });
     this.memory = new MemoryPanel(api);
     this.settings = new SettingsPanel(api, (name, models) => this.badge.setProfiles(name, models));
-    this.workflows = new WorkflowsPanel(api, { openSession: (id) => void this.openById(id) });
+    this.workflows = new WorkflowsPanel(api, {
+      openSession: (id) => {
+        this.panels.chatChosen();
+        void this.openById(id);
+      },
+    });
     this.panels = new Panels(
       (name) => {
         if (name === 'workflows') void this.workflows.refresh();

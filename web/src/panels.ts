@@ -13,6 +13,8 @@ const PANELS: readonly PanelName[] = ['workflows', 'memory', 'settings'];
 
 /** Must match the narrow breakpoint in styles/responsive.css. */
 const NARROW = '(max-width: 760px)';
+/** Must match the width below which the drawer slides over the chat (styles/responsive.css). */
+const OVERLAY = '(max-width: 1099px)';
 
 export class Panels {
   private readonly drawer = byId('drawer');
@@ -40,6 +42,11 @@ export class Panels {
 
   get sidebarOpen(): boolean {
     return document.body.classList.contains('sidebar-open');
+  }
+
+  /** A session opened from the drawer (a workflow's agent node): where the drawer covers the chat, it makes way. */
+  chatChosen(): void {
+    if (!this.drawer.hidden && matchMedia(OVERLAY).matches) this.closeDrawer();
   }
 
   /** After a session is picked or a new chat started: on a phone the list makes way. */
