@@ -199,7 +199,7 @@ export function nodeViews(nodes: readonly NodeView[], history: readonly Checkpoi
     if (n.kind === 'agent') {
       const role = text(start.role);
       if (role) view.role = role;
-      view.session_id = text(meta.sessionId) ?? null;
+      view.session_id = n.sessionId ?? text(meta.sessionId) ?? null;
     } else if (n.kind === 'tool') {
       const tool = text(start.tool);
       if (tool) view.tool = tool;

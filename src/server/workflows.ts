@@ -125,7 +125,13 @@ export function workflowRoutes(ctx: AppContext): void {
       try {
         return await wf.start(name, body.input);
       } catch (e) {
-        if (!(e instanceof Error && (e as { code?: string }).code === 'not_found')) throw e;
+        if (!(e instanceof Error && e.name === 'WorkflowRunError')) throw e;
+        const code = (e as { code?: string }).code;
+        // Not the input but the file: a role or tool it names does not exist.
+        if (code === 'invalid' && !e.message.startsWith('input of workflow ')) {
+          throw apiError(422, `the workflow cannot run: ${e.message}`, { code: 'invalid_workflow' });
+        }
+        if (code !== 'not_found') throw e;
         // Not the command line's advice: the names this API knows.
         const known = [...new Set((await wf.definitions()).map((d) => d.name))];
         throw apiError(

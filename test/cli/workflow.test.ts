@@ -126,7 +126,9 @@ describe('tea workflow', () => {
     const waiting = await tea(['workflow', 'show', id!.slice(0, 8)]);
     expect(waiting.stdout).toMatch(/status: ⏸ waiting/);
     // The agent step names its session, and that session shows its transcript.
-    const step = /✓ plan {2}\(agent\).*\n {6}session ([0-9a-f]{8}) \(tea sessions show \1\)/.exec(waiting.stdout);
+    const step = /✓ plan {2}\(agent\).*\n {6}session ([0-9a-f]{8}) \(tea sessions show \1\)/.exec(
+      waiting.stdout,
+    );
     expect(step, waiting.stdout).not.toBeNull();
     const transcript = await tea(['sessions', 'show', step![1]!]);
     expect(transcript.stdout).toContain('[plan]');

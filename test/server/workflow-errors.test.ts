@@ -50,6 +50,7 @@ beforeAll(async () => {
   t = await startTestServer({ mode: 'ask' });
   flow(t.work, 'one.yaml', ONE);
   flow(t.work, 'gate.yaml', GATE);
+  flow(t.work, 'norole.yaml', 'name: norole\nnodes:\n  a: { kind: agent, role: nobody, prompt: p }\n');
   flow(
     t.work,
     'broken.yaml',
@@ -139,6 +140,14 @@ const cases: Case[] = [
     status: 422,
     code: 'invalid_workflow',
     message: /broken\.yaml:3: node "a": next: no node named "nowhere"/,
+  },
+  {
+    name: 'a workflow naming a role there is not',
+    method: 'POST',
+    path: () => '/v1/workflows/norole/runs',
+    status: 422,
+    code: 'invalid_workflow',
+    message: /node "a": no role named "nobody"/,
   },
   {
     name: 'unknown run',
