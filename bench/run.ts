@@ -25,6 +25,7 @@ import { benchMemoryIngest } from './memory-ingest.js';
 import { serverLoadBench } from './server-load.js';
 import { benchStartup, stats } from './startup.js';
 import { benchWorkflow } from './workflow.js';
+import { benchWorkflowHttp } from './workflow-http.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -167,6 +168,7 @@ await benchMemory();
 await benchMemoryIngest();
 await benchMemoryCli();
 await benchWorkflow();
+await benchWorkflowHttp();
 await serverLoadBench();
 benchScript('first-request.ts');
 benchScript('tools-memory.ts');

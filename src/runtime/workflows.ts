@@ -201,10 +201,17 @@ export class WorkflowsService {
     return this.runner.subscribe(listener);
   }
 
-  /** The events of one run (and its sub-runs) until it ends or waits. */
-  events(runId: string): AsyncIterable<WorkflowEvent> {
+  /**
+   * The events of one run (and its sub-runs) until it ends or waits, or until `signal`
+   * aborts (a listener that went away: the subscription ends with it).
+   */
+  events(runId: string, signal?: AbortSignal): AsyncIterable<WorkflowEvent> {
     const channel = new Channel<WorkflowEvent>();
     const children = new Set<string>();
+    const stop = (): void => {
+      off();
+      channel.close();
+    };
     const off = this.subscribe((e) => {
       if (
         e.type === 'run_start' &&
@@ -216,10 +223,12 @@ export class WorkflowsService {
       if (e.runId !== runId && !children.has(e.runId)) return;
       channel.push(e);
       if (e.type === 'run_end' && e.runId === runId) {
-        off();
-        channel.close();
+        signal?.removeEventListener('abort', stop);
+        stop();
       }
     });
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
     return channel;
   }
 

@@ -41,6 +41,7 @@ export type RuntimeDeps = Pick<
   | 'tools'
   | 'memory'
   | 'agents'
+  | 'workflows'
   | 'cwd'
   | 'permissionMode'
   | 'permissionRules'
@@ -54,6 +55,7 @@ export function runtimeDeps(rt: Runtime): RuntimeDeps {
     tools: rt.tools,
     memory: rt.memory,
     agents: agentSource(rt),
+    workflows: () => rt.workflows(),
     cwd: rt.cwd,
     permissionMode: rt.permissionMode,
     permissionRules: rt.permissionRules,

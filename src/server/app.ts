@@ -21,12 +21,16 @@ import { eventRoutes } from './sse.js';
 import { isApiPath, staticRoutes } from './static.js';
 import { toolRoutes } from './tools.js';
 import { DEFAULT_BODY_LIMIT, type ServerDeps } from './types.js';
+import { workflowEventRoutes } from './workflow-events.js';
+import { WorkflowRuns } from './workflow-runs.js';
+import { workflowRoutes } from './workflows.js';
 
 export interface TeaApp {
   app: Hono;
   /** The Host values answered; `startServer` binds it to the listening address. */
   hosts: HostPolicy;
   live: LiveSessions;
+  runs: WorkflowRuns;
   docs: RouteDoc[];
   stats: ServerStats;
 }
@@ -35,6 +39,7 @@ export interface TeaApp {
 export function createTeaApp(deps: ServerDeps): TeaApp {
   const app = new Hono();
   const live = new LiveSessions(deps);
+  const runs = new WorkflowRuns(deps);
   const docs: RouteDoc[] = [];
   const hosts = new HostPolicy(deps.allowedHosts, join(deps.config.home, CONFIG_FILE));
   app.onError(onError);
@@ -63,7 +68,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   app.use('*', jsonBodies());
 
   const stats: ServerStats = { chatsRunning: 0, chatsTotal: 0 };
-  const ctx: AppContext = { app, deps, live, docs, stats };
+  const ctx: AppContext = { app, deps, live, runs, docs, stats };
   ctx.docs.push({ method: 'get', path: '/health', summary: 'Liveness', tag: 'meta' });
   app.get('/health', (c) => c.json({ status: 'ok', version: deps.version }));
   openaiRoutes(ctx);
@@ -74,6 +79,8 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   searchRoutes(ctx);
   configRoutes(ctx);
   exportRoutes(ctx);
+  workflowRoutes(ctx);
+  workflowEventRoutes(ctx);
   openapiRoutes(ctx);
   if (deps.webDir) staticRoutes(app, deps.webDir);
   app.get('/', (c) =>
@@ -84,7 +91,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   app.all('/v1/*', (c) => {
     throw methodNotAllowed(c.req.method, c.req.path, docs);
   });
-  return { app, hosts, live, docs, stats };
+  return { app, hosts, live, runs, docs, stats };
 }
 
 /** The Hono app alone. */

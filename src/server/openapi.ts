@@ -83,7 +83,8 @@ export function openapiDocument(docs: readonly RouteDoc[], version: string): Rec
     info: {
       title: 'Tea Agent API',
       version,
-      description: 'OpenAI-compatible chat plus sessions, memory, tools, search, config and export.',
+      description:
+        'OpenAI-compatible chat plus sessions, memory, tools, search, config, export and workflows.',
     },
     paths,
     components: {

@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import type * as z from 'zod';
 import type { LiveSessions } from './live.js';
 import type { ServerDeps } from './types.js';
+import type { WorkflowRuns } from './workflow-runs.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -37,6 +38,8 @@ export interface AppContext {
   app: Hono;
   deps: ServerDeps;
   live: LiveSessions;
+  /** The workflow runs this server executes. */
+  runs: WorkflowRuns;
   docs: RouteDoc[];
   stats: ServerStats;
 }

@@ -86,7 +86,7 @@ export async function startServer(
     port,
     tea,
     async close() {
-      await tea.live.closeAll();
+      await Promise.all([tea.live.closeAll(), tea.runs.closeAll()]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

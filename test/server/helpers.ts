@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { TeaConfig } from '../../src/config/types.js';
 import type { MemoryService } from '../../src/memory/service.js';
 import type { LazyMemory } from '../../src/runtime/lazy-memory.js';
-import { createRuntime } from '../../src/runtime/runtime.js';
+import { createRuntime, type Runtime, type WorkflowsSetup } from '../../src/runtime/runtime.js';
 import { runtimeDeps } from '../../src/server/agents.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import type { ServerDeps } from '../../src/server/types.js';
@@ -27,6 +27,7 @@ export interface TestServer {
   work: string;
   log: ToolLogEntry[];
   server: RunningServer;
+  rt: Runtime;
   /** fetch relative to the server with JSON helpers. */
   req(method: string, p: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   json<T = Record<string, unknown>>(
@@ -51,6 +52,8 @@ export interface TestServerOptions {
   llm?: string;
   /** Leave the runtime's memory service unloaded until a request needs it (then `memory` throws). */
   lazyMemory?: boolean;
+  /** How the workflows service is built (on the first workflow request). */
+  workflows?: WorkflowsSetup;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -91,6 +94,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const server = await startServer(
     {
       ...runtimeDeps(rt),
+      workflows: () => rt.workflows(opts.workflows),
       version: '0.0.0-test',
       pingIntervalMs: 200,
       ...opts.deps,
@@ -116,6 +120,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     work,
     log,
     server,
+    rt,
     req,
     async json<T>(method: string, p: string, body?: unknown, headers?: Record<string, string>) {
       const res = await req(method, p, body, headers);

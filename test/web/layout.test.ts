@@ -1,7 +1,8 @@
 /**
  * The web UI's layout at common widths against the real `tea serve`: the session
- * list on a phone opens and closes, the top bar never wraps or spills (a side panel
- * open or not, a long model id, big token counts), and the model badge names the model.
+ * list on a phone opens and closes, the top bar never wraps or spills (a side panel,
+ * workflows included, open or not, a long model id, big token counts), and the model
+ * badge names the model.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -137,10 +138,14 @@ describe('web UI: layout', () => {
       await page.setViewportSize({ width, height: 800 });
       // On a phone the session list slides away (off screen, closed).
       if (width === 375) await expectSidebar(page, false);
-      for (const panel of ['none', 'settings', 'memory'] as const) {
+      for (const panel of ['none', 'settings', 'memory', 'workflows'] as const) {
         if (panel !== 'none') {
+          // Workflows opens from the session list, which a phone shows on demand.
+          if (panel === 'workflows' && width === 375) await page.getByTestId('sidebar-toggle').click();
           await page.getByTestId(`${panel}-toggle`).click();
           await page.getByTestId(`${panel}-panel`).waitFor();
+          // …and makes way for the panel.
+          if (panel === 'workflows' && width === 375) await expectSidebar(page, false);
         }
         for (const problem of await layoutProblems(page))
           found.push(`${width} px, panel ${panel}: ${problem}`);

@@ -15,6 +15,7 @@ import type {
   StoredMessage,
   SubagentSummary,
 } from './types.js';
+import type { Checkpoint, RunDetails, RunSummary, WorkflowDef } from './workflow-types.js';
 
 /** An error the server reported (or a network failure, with status 0). */
 export class ApiError extends Error {
@@ -228,6 +229,45 @@ export class Api {
 
   switchProfile(profile: string): Promise<{ active_profile: string }> {
     return this.json('POST', '/v1/config/switch', { profile });
+  }
+
+  /** The workflows there are (the project's, the user's, the built-in ones), with their inputs. */
+  listWorkflows(): Promise<ListOf<WorkflowDef>> {
+    return this.json('GET', '/v1/workflows');
+  }
+
+  /** Starts a run of a workflow; it runs in the server. */
+  startWorkflow(name: string, input: Record<string, unknown>): Promise<RunDetails> {
+    return this.json('POST', `/v1/workflows/${enc(name)}/runs`, { input });
+  }
+
+  listRuns(limit = 30): Promise<ListOf<RunSummary>> {
+    return this.json('GET', `/v1/workflow-runs?limit=${limit}`);
+  }
+
+  getRun(id: string): Promise<RunDetails> {
+    return this.json('GET', `/v1/workflow-runs/${enc(id)}`);
+  }
+
+  runHistory(id: string): Promise<ListOf<Checkpoint>> {
+    return this.json('GET', `/v1/workflow-runs/${enc(id)}/history`);
+  }
+
+  /** Goes on with a run; `decision` answers the approval at `node` (or every one it waits for). */
+  resumeRun(id: string, decision?: 'approve' | 'reject', node?: string): Promise<RunDetails> {
+    const body: Record<string, string> = {};
+    if (decision) body.decision = decision;
+    if (decision && node) body.node = node;
+    return this.json('POST', `/v1/workflow-runs/${enc(id)}/resume`, body);
+  }
+
+  cancelRun(id: string): Promise<{ id: string; result: 'cancelled' | 'requested' | 'finished' }> {
+    return this.json('POST', `/v1/workflow-runs/${enc(id)}/cancel`, {});
+  }
+
+  /** A new run from `id`'s checkpoints up to `checkpoint`, started at once. */
+  forkRun(id: string, checkpoint: number): Promise<RunDetails> {
+    return this.json('POST', `/v1/workflow-runs/${enc(id)}/fork`, { checkpoint });
   }
 
   /** Downloads an export of a session as a Blob, with the server's file name when it gives one. */

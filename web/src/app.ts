@@ -16,6 +16,7 @@ import { EventStream, LIVE_ONLY } from './sse.js';
 import { oneLine, truncate } from './text.js';
 import type { ApprovalDecision, ImageInput, Session, StreamEvent } from './types.js';
 import { UsageMeter } from './usage.js';
+import { WorkflowsPanel } from './workflows-panel.js';
 import { WorkingIndicator } from './working.js';
 
 export class App {
@@ -29,6 +30,7 @@ export class App {
   private readonly sessions: SessionList;
   private readonly memory: MemoryPanel;
   private readonly settings: SettingsPanel;
+  private readonly workflows: WorkflowsPanel;
   private readonly panels: Panels;
   private readonly usage = new UsageMeter();
   private readonly badge = new ModelBadge();
@@ -60,10 +62,22 @@ export class App {
     });
     this.memory = new MemoryPanel(api);
     this.settings = new SettingsPanel(api, (name, models) => this.badge.setProfiles(name, models));
-    this.panels = new Panels((name) => {
-      if (name === 'memory') void this.memory.refresh();
-      else void this.settings.refresh();
+    this.workflows = new WorkflowsPanel(api, {
+      openSession: (id) => {
+        this.panels.chatChosen();
+        void this.openById(id);
+      },
     });
+    this.panels = new Panels(
+      (name) => {
+        if (name === 'workflows') void this.workflows.refresh();
+        else if (name === 'memory') void this.memory.refresh();
+        else void this.settings.refresh();
+      },
+      (name) => {
+        if (name === 'workflows') this.workflows.hidden();
+      },
+    );
     for (const prefix of ['', 'session-']) {
       byId(`${prefix}export-markdown`).addEventListener('click', () => void this.exportAs('markdown'));
       byId(`${prefix}export-pdf`).addEventListener('click', () => void this.exportAs('pdf'));
@@ -83,6 +97,12 @@ export class App {
     // taking the focus would end what they started.
     const active = document.activeElement;
     if (active === null || active === document.body) this.composer.focus();
+  }
+
+  /** Opens a session by id (a workflow's agent node). */
+  private async openById(id: string): Promise<void> {
+    const session = await attempt(() => this.api.getSession(id));
+    if (session) await this.open(session);
   }
 
   /** An empty chat; the session is created on the first send. */

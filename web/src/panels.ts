@@ -1,25 +1,34 @@
 /**
- * The session sidebar and the right-hand drawer (memory, settings). On narrow
+ * The session sidebar and the right-hand drawer (workflows, opened from the
+ * sidebar; memory and settings, from the top bar). On narrow
  * screens the sidebar slides over the chat: its ×, a tap beside it (the scrim),
  * Esc, or picking a session closes it again. Esc also closes the drawer while the
  * focus is inside it (and then never stops the running turn).
  */
 import { byId } from './dom.js';
 
-export type PanelName = 'memory' | 'settings';
+export type PanelName = 'workflows' | 'memory' | 'settings';
+
+const PANELS: readonly PanelName[] = ['workflows', 'memory', 'settings'];
 
 /** Must match the narrow breakpoint in styles/responsive.css. */
 const NARROW = '(max-width: 760px)';
+/** Must match the width below which the drawer slides over the chat (styles/responsive.css). */
+const OVERLAY = '(max-width: 1099px)';
 
 export class Panels {
   private readonly drawer = byId('drawer');
   private readonly toggle = byId('sidebar-toggle');
   private opener: HTMLElement | null = null;
 
-  /** `opened` runs when a panel is shown (to load its content). */
-  constructor(private readonly opened: (name: PanelName) => void) {
-    byId('memory-toggle').addEventListener('click', () => this.show('memory'));
-    byId('settings-toggle').addEventListener('click', () => this.show('settings'));
+  /** `opened` runs when a panel is shown (to load its content), `closed` when it is hidden again. */
+  constructor(
+    private readonly opened: (name: PanelName) => void,
+    private readonly closed: (name: PanelName) => void = () => {},
+  ) {
+    for (const name of PANELS) byId(`${name}-toggle`).addEventListener('click', () => this.show(name));
+    // Workflows is opened from the session list: on a phone the list makes way for the panel.
+    byId('workflows-toggle').addEventListener('click', () => this.sessionChosen());
     byId('drawer-close').addEventListener('click', () => this.closeDrawer());
     this.toggle.addEventListener('click', () => {
       if (this.sidebarOpen) this.closeSidebar(true);
@@ -33,6 +42,11 @@ export class Panels {
 
   get sidebarOpen(): boolean {
     return document.body.classList.contains('sidebar-open');
+  }
+
+  /** A session opened from the drawer (a workflow's agent node): where the drawer covers the chat, it makes way. */
+  chatChosen(): void {
+    if (!this.drawer.hidden && matchMedia(OVERLAY).matches) this.closeDrawer();
   }
 
   /** After a session is picked or a new chat started: on a phone the list makes way. */
@@ -58,10 +72,11 @@ export class Panels {
       this.closeDrawer();
       return;
     }
+    const before = this.drawer.hidden ? undefined : (this.drawer.dataset.panel as PanelName | undefined);
+    if (before) this.closed(before);
     this.drawer.hidden = false;
     this.drawer.dataset.panel = name;
-    byId('memory-panel').hidden = name !== 'memory';
-    byId('settings-panel').hidden = name !== 'settings';
+    for (const other of PANELS) byId(`${other}-panel`).hidden = other !== name;
     this.setExpanded(name);
     this.opener = byId(`${name}-toggle`);
     this.opened(name);
@@ -69,14 +84,17 @@ export class Panels {
 
   private closeDrawer(): void {
     const hadFocus = this.drawer.contains(document.activeElement);
+    const shown = this.drawer.hidden ? undefined : (this.drawer.dataset.panel as PanelName | undefined);
     this.drawer.hidden = true;
+    if (shown) this.closed(shown);
     this.setExpanded(null);
-    if (hadFocus) this.opener?.focus();
+    // Back to what opened it; the list's Workflows button may be off screen now (a phone).
+    const back = this.opener?.closest('.sidebar') && !this.sidebarOpen && matchMedia(NARROW).matches;
+    if (hadFocus) (back ? this.toggle : this.opener)?.focus();
   }
 
   private setExpanded(name: PanelName | null): void {
-    byId('memory-toggle').setAttribute('aria-expanded', String(name === 'memory'));
-    byId('settings-toggle').setAttribute('aria-expanded', String(name === 'settings'));
+    for (const other of PANELS) byId(`${other}-toggle`).setAttribute('aria-expanded', String(name === other));
   }
 
   private onEscape(e: KeyboardEvent): void {

@@ -9,13 +9,13 @@ import type { StreamEvent } from './types.js';
 /** `after` value that skips the server's whole backlog: only events from now on. */
 export const LIVE_ONLY = Number.MAX_SAFE_INTEGER;
 
-export interface SseOptions {
+export interface SseOptions<E extends { type: string } = StreamEvent> {
   url: string;
   /** Read at every (re)connect, so a new token is used. */
   headers: () => Record<string, string>;
   /** On a refused token (401): resolves once there is a new one, then the stream reconnects. */
   reauthorize?: () => Promise<void>;
-  onEvent: (event: StreamEvent, seq: number) => void;
+  onEvent: (event: E, seq: number) => void;
   onStatus?: (status: 'connecting' | 'open' | 'retrying' | 'failed') => void;
   /**
    * `event: gap`: events after the id we resumed from are gone (more passed than the
@@ -47,7 +47,8 @@ interface RawEvent {
   data: string;
 }
 
-export class EventStream {
+/** `E`: the stream's events (a session's by default; a workflow run's has its own). */
+export class EventStream<E extends { type: string } = StreamEvent> {
   private lastId = -1;
   private controller: AbortController | null = null;
   private closed = false;
@@ -56,7 +57,7 @@ export class EventStream {
   /** Resolves once the first connection is open (events from then on are not missed). */
   readonly ready: Promise<void>;
 
-  constructor(private readonly opts: SseOptions) {
+  constructor(private readonly opts: SseOptions<E>) {
     this.delay = opts.retryMs ?? 500;
     this.ready = new Promise((resolve) => {
       this.readyResolve = resolve;
@@ -133,9 +134,9 @@ export class EventStream {
     // new; a smaller id than before means the server restarted and counts afresh.
     const seq = raw.id === null ? Number.NaN : Number(raw.id);
     if (Number.isInteger(seq) && seq >= 0) this.lastId = seq;
-    let event: StreamEvent;
+    let event: E;
     try {
-      event = JSON.parse(raw.data) as StreamEvent;
+      event = JSON.parse(raw.data) as E;
     } catch {
       return;
     }
