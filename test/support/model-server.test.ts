@@ -243,7 +243,9 @@ describe('model server, failure modes', () => {
     server.script(reply().hang());
     const ctrl = new AbortController();
     const pending = post(openai(), { stream: true }, { signal: ctrl.signal });
-    setTimeout(() => ctrl.abort(), 50);
+    // The server has the request and holds it (no headers): then the client gives up.
+    await server.waitForRequests(1);
+    ctrl.abort();
     await expect(pending).rejects.toThrow(/abort/i);
     expect(server.requests).toHaveLength(1);
   });
