@@ -3,7 +3,7 @@
  * everywhere: `--permission-mode` (with `--mode`, its old name on `tea serve` and
  * `tea mcp serve`, kept as a hidden alias that warns).
  */
-import { InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { PermissionMode } from '../tools/permissions.js';
 
 /** Spelled out here (not imported) so that parsing flags does not load the permission policy. */
@@ -39,6 +39,19 @@ export function givenMode(flags: { permissionMode?: string; mode?: string }): st
 /** A repeatable option's values, in the order given. */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** `--yolo`, `--allow <rule>` and `--add-dir <dir>`, as every command that runs tools reads them. */
+export function addPermissionFlags(cmd: Command): Command {
+  return cmd
+    .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
+    .option(
+      '--allow <rule>',
+      "allow a tool without asking: 'tool' or 'tool:pattern' (repeatable)",
+      collect,
+      [],
+    )
+    .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, []);
 }
 
 /** Commander parser of a count: a positive integer. */

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { commandFlags } from './flags.js';
-import { collect, permissionModeOption, positiveInt } from './options.js';
+import { addPermissionFlags, permissionModeOption, positiveInt } from './options.js';
 import type { RunFlags } from './workflow-cmd.js';
 
 function keyValue(value: string, previous: string[]): string[] {
@@ -26,19 +26,13 @@ function checkpoint(value: string): number {
 
 /** The options of the subcommands that run a workflow (run, resume, fork). */
 function runOptions(cmd: Command): Command {
-  return cmd
-    .option('--json', 'one JSON event per line on stdout (the last: run_end)')
-    .addOption(
-      permissionModeOption('read-only | ask | auto-edit | yolo for tool nodes (default: config, else ask)'),
-    )
-    .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
-    .option(
-      '--allow <rule>',
-      "allow a tool without asking: 'tool' or 'tool:pattern' (repeatable)",
-      collect,
-      [],
-    )
-    .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
+  return addPermissionFlags(
+    cmd
+      .option('--json', 'one JSON event per line on stdout (the last: run_end)')
+      .addOption(
+        permissionModeOption('read-only | ask | auto-edit | yolo for tool nodes (default: config, else ask)'),
+      ),
+  )
     .option('--profile <name>', 'config profile agent nodes use')
     .option('-m, --model <model>', 'model for agent nodes (overrides the profile)')
     .option('--max-turns <n>', 'model calls per agent node before it stops', positiveInt)

@@ -193,28 +193,18 @@ export class Engine {
     }
     this.journal.finish(key, node, rec, frame.state, this.topPatch(frame, run));
     frame.last = rec.value;
-    const done = {
-      type: 'node_end',
-      runId: this.runId,
-      nodeKey: key,
-      nodeId: node.id,
-      kind: node.kind,
-    } as const;
     // A wait node's approval: faces say which way it went.
     const decided = node.kind === 'wait' && typeof rec.value === 'boolean' ? { approved: rec.value } : {};
-    this.deps.emit({ ...done, status: rec.status, reused, ...decided });
+    this.deps.emit({ ...this.nodeEnd(node, key), status: rec.status, reused, ...decided });
+  }
+
+  private nodeEnd(node: WorkflowNode, key: string) {
+    return { type: 'node_end', runId: this.runId, nodeKey: key, nodeId: node.id, kind: node.kind } as const;
   }
 
   private fail(node: WorkflowNode, key: string, frame: Frame, rec: Recorded, message: string): never {
     this.journal.finish(key, node, rec, frame.state, this.topPatch(frame));
-    const e = {
-      type: 'node_end',
-      runId: this.runId,
-      nodeKey: key,
-      nodeId: node.id,
-      kind: node.kind,
-    } as const;
-    this.deps.emit({ ...e, status: 'failed', reused: false, error: message });
+    this.deps.emit({ ...this.nodeEnd(node, key), status: 'failed', reused: false, error: message });
     throw new NodeFailed(key, message);
   }
 
