@@ -6,12 +6,12 @@
  */
 import { buildContext } from '../context/build.js';
 import { BuildMemo } from '../context/memo.js';
-import type { ToolCallRecord } from '../context/summarize.js';
+import { summarizePairs, summarizeToolChain, type ToolCallRecord } from '../context/summarize.js';
 import { estimateMessages, estimateText, type TokenCalibrator } from '../context/tokens.js';
 import type { BuildResult, HistoryPair, Summaries } from '../context/types.js';
 import { costUsd } from '../llm/cost.js';
 import { withImagesDescribed } from '../llm/images.js';
-import type { Message, ModelInfo, Part, Usage } from '../llm/types.js';
+import type { Message, ModelInfo, Part, Provider, Usage } from '../llm/types.js';
 import type { Store } from '../store/index.js';
 import type { PlanItem } from '../tools/types.js';
 import { headAndTail } from '../util/head-tail.js';
@@ -130,6 +130,23 @@ function resumeText(items: readonly PlanItem[] | undefined, title?: string): str
   return `${head}${items.map((i) => `${marks[i.status]} ${i.content}`).join('\n')}`;
 }
 
+/** Summaries on `cheap` (none without a cheap model), as `SessionContextOptions` takes them. */
+export function cheapSummarizer(cheap: Provider | undefined): { summarize?: Summarizer } {
+  if (!cheap) return {};
+  return {
+    summarize: {
+      pairs: async (previous, pairs, signal) => ({
+        ...(await summarizePairs(cheap, { ...(previous ? { previous } : {}), pairs, signal })),
+        model: cheap.info,
+      }),
+      toolChain: async (previous, calls, signal) => ({
+        ...(await summarizeToolChain(cheap, { ...(previous ? { previous } : {}), calls, signal })),
+        model: cheap.info,
+      }),
+    },
+  };
+}
+
 export interface SessionContextOptions {
   store: Store;
   sessionId: string;
@@ -151,6 +168,8 @@ export class SessionContext {
   failedCompactions = 0;
   /** The long-term memories recalled for the current turn (L0). */
   memories = '';
+  /** The skills block for the current turn (L0). */
+  skills = '';
   /** Background summaries that landed since the last request (reported as compactions). */
   private landed: Array<{ tokensBefore: number; tokensAfter: number }> = [];
   /** Work kept from one request's context to the next (each step only adds to the transcript). */
@@ -189,6 +208,7 @@ export class SessionContext {
         instructions: this.opts.instructions,
         ...(resume ? { resume } : {}),
         ...(this.memories ? { memories: this.memories } : {}),
+        ...(this.skills ? { skills: this.skills } : {}),
         summaries: this.summaries,
         pairs: older,
         recent,

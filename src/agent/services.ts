@@ -7,6 +7,7 @@ import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { Store } from '../store/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { EvolveHooks } from './evolve-hooks.js';
 import type { AgentSettings } from './settings.js';
 import type { Tracer } from './trace.js';
 
@@ -22,6 +23,8 @@ export interface AgentServices {
   calibrator: TokenCalibrator;
   /** Where the spans of prompts, model calls and tool calls go (default: the global OpenTelemetry API). */
   tracer?: Tracer;
+  /** Skills for L0 and the after-prompt jobs of the evolve layer (top-level sessions only). */
+  evolve?: EvolveHooks;
 }
 
 /** What a session is made with: its agent's services and settings, by reference. */

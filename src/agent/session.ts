@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatInstructions, loadInstructions } from '../context/instructions.js';
-import { summarizePairs, summarizeToolChain, titleFor } from '../context/summarize.js';
+import { titleFor } from '../context/summarize.js';
 import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message } from '../llm/types.js';
 import type { SessionRow } from '../store/index.js';
@@ -9,8 +9,9 @@ import type { ClientFs } from '../tools/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
-import { SessionContext, type Settled } from './context.js';
+import { cheapSummarizer, SessionContext, type Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
+import { afterPromptInBackground, evolveHooks, skillsBlock } from './evolve-run.js';
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
 import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
@@ -260,7 +261,9 @@ export class Session {
       : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
     context.memories = this.settings.recall ? await this.recall(next.text) : '';
+    context.skills = await skillsBlock(evolveHooks(this.row, this.services), next.text, this.row.cwd);
     await yieldToEventLoop();
+    const firstMessage = this.history.length;
     const state: TurnState = {
       sessionId: this.id,
       cwd: this.row.cwd,
@@ -292,6 +295,16 @@ export class Session {
       this.nameInBackground(context);
       this.memoryInBackground(context);
     }
+    const { reason, text } = last;
+    const record = {
+      sessionId: this.id,
+      cwd: this.row.cwd,
+      input,
+      reason,
+      text,
+      messages: this.history.slice(firstMessage),
+    };
+    afterPromptInBackground(this.row, this.services, context, this.history, record);
     const leftover = await this.saveLeftovers();
     const done: Extract<AgentEvent, { type: 'done' }> = {
       type: 'done',
@@ -331,28 +344,16 @@ export class Session {
   private async sessionContext(): Promise<SessionContext> {
     if (this.context) return this.context;
     const cwd = this.row.cwd;
-    const found = await loadInstructions({ cwd, home: this.settings.home ?? '' });
-    const cheap = this.services.cheapProvider;
+    const instructions = formatInstructions(await loadInstructions({ cwd, home: this.settings.home ?? '' }), {
+      cwd,
+    });
     this.context = new SessionContext({
       store: this.services.store,
       sessionId: this.id,
       system: this.systemPrompt,
-      instructions: formatInstructions(found, { cwd }),
+      instructions,
       calibrator: this.services.calibrator,
-      ...(cheap
-        ? {
-            summarize: {
-              pairs: async (previous, pairs, signal) => ({
-                ...(await summarizePairs(cheap, { ...(previous ? { previous } : {}), pairs, signal })),
-                model: cheap.info,
-              }),
-              toolChain: async (previous, calls, signal) => ({
-                ...(await summarizeToolChain(cheap, { ...(previous ? { previous } : {}), calls, signal })),
-                model: cheap.info,
-              }),
-            },
-          }
-        : {}),
+      ...cheapSummarizer(this.services.cheapProvider),
     });
     return this.context;
   }

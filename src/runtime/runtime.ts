@@ -28,6 +28,7 @@ import type { Tool } from '../tools/types.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
 import { workspaceDir } from './directories.js';
 import { RuntimeError } from './errors.js';
+import { composeHooks, type EvolveParts } from './evolve.js';
 import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
@@ -249,6 +250,9 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     );
     return delegator;
   });
+  // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
+  const evolveParts: EvolveParts = { afterPrompt: [] };
+  const evolve = composeHooks(evolveParts);
   const agents = new Map<string, Agent>();
   const agentFor = (profile?: string, o: { approvals?: 'ask' | 'deny' } = {}): Agent => {
     const name = profile ?? models.active;
@@ -265,6 +269,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
         memory: openMemory(),
         calibrator,
         ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
+        ...(evolve ? { evolve } : {}),
         settings: { ...settings, approvals },
       });
       agents.set(key, agent);
