@@ -34,6 +34,7 @@ import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
 import { runtimeRoles } from './roles.js';
 import { SessionsService } from './sessions.js';
+import { runtimeSkills, type SkillsService } from './skills.js';
 import { builtinRegistry, shellSetup } from './tools.js';
 import { TracesService } from './traces.js';
 import { startTracing } from './tracing.js';
@@ -81,6 +82,8 @@ export interface RuntimeOptions {
   onConfig?: (config: TeaConfig) => void;
   /** Name and version this runtime gives MCP servers. */
   clientInfo?: { name: string; version: string };
+  /** The user's home directory, where other agents keep skills (`~/.agents/skills`, `~/.claude/skills`); default the OS's. */
+  userHome?: string;
   /**
    * Where spans go (an embedding application's own tracer). Default: exported over
    * OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else kept per run for `traces`.
@@ -117,6 +120,8 @@ export interface Runtime {
    * call; `setup` applies to that first call only.
    */
   workflows(setup?: WorkflowsSetup): Promise<WorkflowsService>;
+  /** The installed skills and the inbox of drafted ones (loaded on the first call). */
+  skills(): Promise<SkillsService>;
   /** WAL checkpoints on a worker thread, for a long-running process (`tea serve`). */
   checkpointInBackground(onError: (message: string) => void): BackgroundCheckpoints;
   /**
@@ -152,6 +157,13 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   const shell = shellSetup(config, opts.sandbox, warn);
   const tools = await builtinRegistry(config, shell);
   if (opts.tools) tools.registerAll(opts.tools);
+  const skills = runtimeSkills({
+    home: config.home,
+    cwd,
+    ...(opts.userHome ? { userHome: opts.userHome } : {}),
+    tools,
+    warn,
+  });
   const mcpNames = Object.keys(config.mcpServers);
   const permissions = permissionSettings(config, opts, tools.names());
   const { mode: permissionMode, rules: permissionRules, roots: allowedRoots } = permissions;
@@ -251,7 +263,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     return delegator;
   });
   // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
-  const evolveParts: EvolveParts = { afterPrompt: [] };
+  const evolveParts: EvolveParts = { skills: skills.hook, afterPrompt: [] };
   const evolve = composeHooks(evolveParts);
   const agents = new Map<string, Agent>();
   const agentFor = (profile?: string, o: { approvals?: 'ask' | 'deny' } = {}): Agent => {
@@ -335,6 +347,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },
     workflows: workflowsService,
+    skills: () => skills.service(),
     checkpointInBackground: (onError) => checkpointInBackground(openStore().db, { onError }),
     async close(o = {}) {
       if (closed) return;
