@@ -1,5 +1,5 @@
 /**
- * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, serve, acp, mcp, trace, help).
+ * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, skills, serve, acp, mcp, trace, help).
  * main.ts adds them only when the command line could name one (or asks for help): a
  * prompt run does not build ~40 commands it will not use. Each loads its implementation
  * only when it runs.
@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { addFaceCommands } from './faces.js';
 import { commandFlags } from './flags.js';
 import { positiveInt } from './options.js';
+import { addSkillsCommand } from './skills-cli.js';
 import type { TrustFlags } from './trust-cmd.js';
 import { addWorkflowCommand } from './workflow-cli.js';
 
@@ -23,6 +24,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'acp',
   'mcp',
   'workflow',
+  'skills',
   'trace',
   'help',
 ];
@@ -203,6 +205,7 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
       setCode(await trustCommand(commandFlags<TrustFlags>(cmd)));
     });
   addWorkflowCommand(program, setCode);
+  addSkillsCommand(program, setCode);
   addFaceCommands(program, setCode);
   const trace = program
     .command('trace')

@@ -38,14 +38,18 @@ export interface RuntimeSkills {
   service(): Promise<SkillsService>;
 }
 
-/** `allowed-tools` entries as tea's tools: `Bash(git:*)` as Bash, Claude Code names mapped as for roles. */
+/**
+ * `allowed-tools` entries as tea's tools: `Bash(git:*)` as Bash, a Claude Code name as
+ * its closest tea twin (the first the role loader maps it to: Bash → bash, Read →
+ * read_file), a tea or MCP name as it is; an unknown name maps to nothing.
+ */
 async function toolMapper(): Promise<ToolNameMapper> {
   const { resolveTool } = await import('../multi/roles/tool-names.js');
   const none = new Set<string>();
   return (entry) => {
     const head = /^([A-Za-z][\w-]*)\s*\(.*\)$/s.exec(entry.trim())?.[1] ?? entry.trim();
     const resolved = resolveTool(head, none);
-    return resolved.ok ? resolved.tools : [];
+    return resolved.ok ? resolved.tools.slice(0, 1) : [];
   };
 }
 

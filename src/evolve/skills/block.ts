@@ -8,8 +8,12 @@
 import { estimateText } from '../../context/tokens.js';
 import type { Matchable } from './match.js';
 
-/** The most the block may cost (estimated tokens). 20 skills fit with short descriptions. */
-export const BLOCK_TOKENS = 250;
+/**
+ * The most the block may cost, in estimated tokens and in characters / 4 (the loop's
+ * pre-load budget counts that way). With the `skill` tool's schema it keeps a first
+ * request with 20 skills installed within 1,500 tokens.
+ */
+export const BLOCK_TOKENS = 210;
 /** The longest description shown for a likely match, and for any other skill (characters). */
 export const LIKELY_CHARS = 160;
 export const OTHER_CHARS = 120;
@@ -17,7 +21,7 @@ export const OTHER_CHARS = 120;
 const MIN_CHARS = 36;
 
 export const HEADER =
-  'Skills are instructions for particular tasks, each in a folder. Before you follow one, call the skill tool with its name: it returns the instructions and the files in the folder.';
+  "Skills hold instructions for particular tasks. Before following one, load it: call the skill tool with the skill's name.";
 
 /** `text` cut to at most `max` characters at a word boundary, with `…` when cut. */
 export function cut(text: string, max: number): string {
@@ -68,7 +72,10 @@ export function skillsBlock(skills: readonly Matchable[], likelyNames: readonly 
     namesOnly: false,
     listed: others.length,
   };
-  const fits = () => estimateText(render(likely, others, layout)) <= BLOCK_TOKENS;
+  const fits = () => {
+    const text = render(likely, others, layout);
+    return Math.max(estimateText(text), Math.ceil(text.length / 4)) <= BLOCK_TOKENS;
+  };
   while (!fits() && !layout.namesOnly) {
     if (layout.other - 12 >= MIN_CHARS) layout.other -= 12;
     else layout.namesOnly = true;

@@ -56,6 +56,7 @@ const GENERIC = new Set(
 
 /** How much more a word of the skill's name counts than a word of its description. */
 const NAME_WEIGHT = 3;
+const URL_HOST = /\b[a-z][a-z0-9+.-]*:\/\/[^/\s]*/gi;
 /** Only the two ends of a long prompt are read: the request is there, not in a paste. */
 const READ_CHARS = 2000;
 
@@ -107,12 +108,12 @@ export interface Match<T extends Matchable> {
 }
 
 /**
- * A likely match has a keyword score of at least `MIN_KEYWORDS` (more than one plain
- * description word) or a similarity of at least `MIN_SIMILARITY`, and at least
+ * A likely match has a keyword score of at least `MIN_KEYWORDS` (a word of its name,
+ * or two of its description: one rare word is too often a coincidence) or a similarity of at least `MIN_SIMILARITY`, and at least
  * `RELATIVE` of the best match's score (a clear winner is announced alone).
  */
-export const MIN_KEYWORDS = 3;
-export const MIN_SIMILARITY = 0.35;
+export const MIN_KEYWORDS = 4;
+export const MIN_SIMILARITY = 0.45;
 export const RELATIVE = 0.5;
 
 /** Ranks skills against prompts; the skills' terms and vectors are computed once. */
@@ -140,10 +141,12 @@ export class SkillMatcher<T extends Matchable> {
 
   /** Each skill's score for `prompt`: keyword evidence plus scaled similarity. */
   scores(prompt: string): Array<Match<T> & { keywords: number; similarity: number }> {
-    const text =
+    const ends =
       prompt.length > 2 * READ_CHARS
         ? `${prompt.slice(0, READ_CHARS)}\n${prompt.slice(-READ_CHARS)}`
         : prompt;
+    // A URL's scheme and host say nothing of the task (its path may).
+    const text = ends.replace(URL_HOST, ' ');
     const terms = termsOf(text, true);
     if (terms.size === 0) return [];
     const vector = this.embedder.embedOne(text);

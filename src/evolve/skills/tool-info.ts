@@ -10,8 +10,7 @@ export const SKILL_TOOL = 'skill';
 
 export const SKILL_TOOL_INFO: ToolInfo = {
   name: SKILL_TOOL,
-  description:
-    'Load a skill listed under ## Skills: its instructions, its folder and the files in it (read them with read_file, run its scripts with bash).',
+  description: 'Load a skill listed under ## Skills: its instructions, folder and files.',
   category: 'skills',
   keywords: ['skill', 'skills', 'instructions', 'SKILL.md', '技能'],
   readOnly: true,
