@@ -17,6 +17,7 @@ import { openapiRoutes } from './openapi.js';
 import type { AppContext, RouteDoc, ServerStats } from './routes.js';
 import { searchRoutes } from './search.js';
 import { sessionRoutes } from './sessions.js';
+import { skillRoutes } from './skills.js';
 import { eventRoutes } from './sse.js';
 import { isApiPath, staticRoutes } from './static.js';
 import { toolRoutes } from './tools.js';
@@ -76,6 +77,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   eventRoutes(ctx);
   memoryRoutes(ctx);
   toolRoutes(ctx);
+  skillRoutes(ctx);
   searchRoutes(ctx);
   configRoutes(ctx);
   exportRoutes(ctx);
