@@ -6,9 +6,9 @@
 import { displayPath } from '../config/errors.js';
 import {
   type DraftView,
+  isSkillsError,
   openSkills,
   type SkillListing,
-  SkillsError,
   type SkillsService,
   type SkillView,
 } from '../runtime/skills.js';
@@ -34,7 +34,7 @@ async function withSkills(flags: SkillsFlags, fn: (s: SkillsService) => Promise<
   try {
     return await fn(service);
   } catch (e) {
-    if (e instanceof SkillsError) throw new CliError(e.message, EXIT.USAGE);
+    if (isSkillsError(e)) throw new CliError(e.message, EXIT.USAGE);
     throw e;
   }
 }

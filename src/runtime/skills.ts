@@ -10,6 +10,7 @@ import type { SkillsOffer } from '../agent/evolve-hooks.js';
 import { teaHome } from '../config/files.js';
 import type { SkillCatalog } from '../evolve/skills/catalog.js';
 import { skillDirs } from '../evolve/skills/dirs.js';
+import type { SkillsError } from '../evolve/skills/errors.js';
 import type { SkillOffers } from '../evolve/skills/offer.js';
 import { registerSkillTool } from '../evolve/skills/register.js';
 import type { SkillsService } from '../evolve/skills/service.js';
@@ -17,7 +18,7 @@ import type { ToolNameMapper } from '../evolve/skills/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { workspaceDir } from './directories.js';
 
-export { SkillsError } from '../evolve/skills/errors.js';
+export type { SkillsError, SkillsErrorCode } from '../evolve/skills/errors.js';
 export type { AcceptResult, DraftDetail, DraftView } from '../evolve/skills/inbox.js';
 export type { RemoveResult, SkillsService } from '../evolve/skills/service.js';
 export type { DirView, ShadowedView, SkillDetail, SkillListing, SkillView } from '../evolve/skills/views.js';
@@ -96,6 +97,11 @@ export function runtimeSkills(setup: SkillsSetup): RuntimeSkills {
       });
     },
   };
+}
+
+/** A refusal of the skills service (the faces map its code); checked by name so the class loads only with the service. */
+export function isSkillsError(e: unknown): e is SkillsError {
+  return e instanceof Error && e.name === 'SkillsError';
 }
 
 /** The skills service for `tea skills`: the Tea home and the workspace are all it needs (no config, no model). */

@@ -11,8 +11,8 @@ import type { Context } from 'hono';
 import * as z from 'zod';
 import {
   type DraftView,
+  isSkillsError,
   type ShadowedView,
-  SkillsError,
   type SkillsService,
   type SkillView,
 } from '../runtime/skills.js';
@@ -76,7 +76,7 @@ async function guarded<T>(what: 'skill' | 'draft', run: () => Promise<T>): Promi
   try {
     return await run();
   } catch (e) {
-    if (!(e instanceof SkillsError)) throw e;
+    if (!isSkillsError(e)) throw e;
     const code = {
       invalid_name: 'invalid_value',
       not_found: `${what}_not_found`,

@@ -78,7 +78,7 @@ describe('a skill copied from another agent', () => {
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed' });
 
     const system = wireText(wireMessages(model().requests[0]!.body)[0]!);
-    expect(system).toContain('## Skills\n\nSkills are instructions for particular tasks');
+    expect(system).toContain('## Skills\n\nSkills hold instructions for particular tasks');
     expect(system).toContain('Likely relevant now: csv-report');
     expect(system).toMatch(/\n- csv-report: Summarize CSV files into a short Markdown report/);
     expect(toolNames(0)).toContain('skill');

@@ -108,11 +108,13 @@ export interface Match<T extends Matchable> {
 }
 
 /**
- * A likely match has a keyword score of at least `MIN_KEYWORDS` (a word of its name,
- * or two of its description: one rare word is too often a coincidence) or a similarity of at least `MIN_SIMILARITY`, and at least
- * `RELATIVE` of the best match's score (a clear winner is announced alone).
+ * A likely match has a keyword score of at least `MIN_KEYWORDS` (a word of its name
+ * counts 3, a word of its description 1, less the more skills share it: so a name word,
+ * or two description words; one description word is too often a coincidence) or a
+ * similarity of at least `MIN_SIMILARITY`, and at least `RELATIVE` of the best match's
+ * score (a clear winner is announced alone). The scale is the same for 1 skill or 100.
  */
-export const MIN_KEYWORDS = 4;
+export const MIN_KEYWORDS = 1.5;
 export const MIN_SIMILARITY = 0.45;
 export const RELATIVE = 0.5;
 
@@ -134,9 +136,10 @@ export class SkillMatcher<T extends Matchable> {
     for (const i of this.indexed) for (const w of i.words) this.df.set(w, (this.df.get(w) ?? 0) + 1);
   }
 
+  /** 1 for a word only one skill has, less for a word many share. */
   private idf(term: string): number {
     const n = this.indexed.length;
-    return Math.log(1 + n / (this.df.get(term) ?? n));
+    return Math.log(1 + n / (this.df.get(term) ?? n)) / Math.log(1 + n);
   }
 
   /** Each skill's score for `prompt`: keyword evidence plus scaled similarity. */
@@ -157,7 +160,7 @@ export class SkillMatcher<T extends Matchable> {
         keywords += (i.name.has(t) ? NAME_WEIGHT : 1) * this.idf(t);
       }
       const similarity = cosine(vector, i.vector);
-      return { skill: i.skill as T, keywords, similarity, score: keywords + 4 * similarity };
+      return { skill: i.skill as T, keywords, similarity, score: keywords + 1.5 * similarity };
     });
   }
 
