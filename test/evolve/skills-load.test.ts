@@ -49,7 +49,7 @@ describe('where skills are read from', () => {
       [5, 'user', path.join(user, '.agents', 'skills')],
       [6, 'user', path.join(user, '.claude', 'skills')],
     ]);
-    dirs.forEach((d, i) => put(d.dir, 'shared', skill('shared', `from ${i + 1}`)));
+    for (const [i, d] of dirs.entries()) put(d.dir, 'shared', skill('shared', `from ${i + 1}`));
     put(dirs[5]!.dir, 'only-claude', skill('only-claude', 'Claude Code’s'));
     const set = await load();
     expect(set.skills.map((s) => [s.name, s.description, s.source.rank])).toEqual([
