@@ -69,7 +69,13 @@ function draftJson(d: DraftView) {
   };
 }
 
-const STATUS = { invalid_name: 400, not_found: 404, conflict: 409, invalid_skill: 422 } as const;
+const STATUS = {
+  invalid_name: 400,
+  not_found: 404,
+  conflict: 409,
+  not_owned: 409,
+  invalid_skill: 422,
+} as const;
 
 /** Runs a skills operation; its SkillsError becomes the matching OpenAI-style error. */
 async function guarded<T>(what: 'skill' | 'draft', run: () => Promise<T>): Promise<T> {
@@ -80,7 +86,8 @@ async function guarded<T>(what: 'skill' | 'draft', run: () => Promise<T>): Promi
     const code = {
       invalid_name: 'invalid_value',
       not_found: `${what}_not_found`,
-      conflict: e.message.includes("another agent's") ? 'skill_not_owned' : 'skill_exists',
+      conflict: 'skill_exists',
+      not_owned: 'skill_not_owned',
       invalid_skill: 'invalid_skill',
     }[e.code];
     throw apiError(STATUS[e.code], e.message, { param: 'name', code });

@@ -5,8 +5,10 @@ export type SkillsErrorCode =
   /** The name is not a valid skill name (400). */
   | 'invalid_name'
   | 'not_found'
-  /** A skill of that name is installed already, or the folder is another agent's (409; `force` overrides). */
+  /** A skill of that name is installed already (409; `force` overrides). */
   | 'conflict'
+  /** The skill is in another agent's folder (409; `force` overrides). */
+  | 'not_owned'
   /** The draft or skill is not valid (or not a plain folder) and cannot be accepted (422). */
   | 'invalid_skill';
 

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { displayPath } from '../../config/errors.js';
 import { closest } from '../../config/suggest.js';
 import type { SkillCatalog } from './catalog.js';
-import { skillDirs } from './dirs.js';
+import { skillDirs, userSkillsDir } from './dirs.js';
 import { checkedName, SkillsError } from './errors.js';
 import { skillFiles } from './files.js';
 import { type InboxOptions, SkillInbox } from './inbox.js';
@@ -92,8 +92,8 @@ export class SkillsService {
     if (!skill) throw notInstalled(name, set);
     if (!skill.source.own && opts.force !== true)
       throw new SkillsError(
-        'conflict',
-        `the skill "${name}" is in ${displayPath(skill.source.dir)}, another agent's skills folder; tea removes skills only from .tea/skills and ${displayPath(skillDirs(this.opts)[3]!.dir)} on its own. Remove it with that agent, or pass --force (force=true) to delete ${displayPath(skill.dir)} anyway`,
+        'not_owned',
+        `the skill "${name}" is in ${displayPath(skill.source.dir)}, another agent's skills folder; tea removes skills only from .tea/skills and ${displayPath(userSkillsDir(this.opts.home))} on its own. Remove it with that agent, or pass --force (force=true) to delete ${displayPath(skill.dir)} anyway`,
       );
     // The folder is the one the scan found, directly in its skills folder.
     if (dirname(skill.dir) !== skill.source.dir)
