@@ -77,7 +77,9 @@ export function scheduleUpkeep<T>(opts: UpkeepScheduleOptions<T>): BackgroundUpk
   /** One round; whatever it throws (or its listeners throw) goes to `onError`, never further. */
   async function round(): Promise<void> {
     try {
-      opts.onResult?.(await opts.run());
+      // Not `onResult?.(await run())`: without a listener that would skip the run itself.
+      const result = await opts.run();
+      opts.onResult?.(result);
     } catch (e) {
       try {
         opts.onError?.(e);
