@@ -37,7 +37,7 @@ describe('prompt evolution', () => {
       lessons: [{ id: 1, content: 'Run the tests first.', scope: 'user', createdAt: 0 }],
       reflections: [],
     });
-    expect(p.system).toMatch(/at most 300 words/);
+    expect(p.system).toMatch(/at most 150 words/);
     expect(p.system).toMatch(/act with its tools; to verify or check the results; never to invent/);
     expect(p.user).toContain('# Current instructions\nCURRENT TEXT');
     expect(p.user).toContain('- failed: fix the parser (tests=failed, errors=2)');
@@ -134,7 +134,7 @@ describe('prompt evolution', () => {
 
   it.each([
     ['drops the tools', 'Be helpful. Check results. Never invent anything.', /act with its tools/],
-    ['is too long', `${REVISION}\n${'Also be careful. '.repeat(120)}`, /words; the limit is 300/],
+    ['is too long', `${REVISION}\n${'Also be careful. '.repeat(60)}`, /words; the limit is 150/],
     ['repeats the active text', BUILTIN_INSTRUCTIONS, /the active one, already/],
   ])('refuses a revision that %s and stores nothing', async (_what, text, expected) => {
     seedMemory(h.store.db, { content: 'A lesson.', category: 'lesson', at: NOW - DAY });

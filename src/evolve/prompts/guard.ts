@@ -6,10 +6,10 @@
  * revising the prompt from a handful of lessons drifts easily; this is the floor.
  */
 
-/** At most this many words (each CJK character counts as one). */
-export const MAX_WORDS = 300;
-/** At most this many characters (about 500 tokens). */
-export const MAX_CHARS = 2_000;
+/** At most this many words (each CJK character counts as one): twice the built-in text's 75. */
+export const MAX_WORDS = 150;
+/** At most this many characters (about 250 tokens; the built-in text has 418): see test/evolve/prompt-budget.test.ts. */
+export const MAX_CHARS = 1_000;
 
 interface Essential {
   /** What the prompt must still tell the model, as the refusal names it. */
