@@ -89,7 +89,7 @@ export function listPrompts(flags: EvolveFlags): Promise<number> {
     for (const v of [...list].reverse()) {
       const mark = v.status === 'active' ? '*' : ' ';
       process.stdout.write(
-        `${mark} ${String(v.version).padEnd(7)}  ${v.status.padEnd(9)}  ${v.source.padEnd(7)}  ${String(v.words).padStart(5)}  ${when(v.createdAt).padEnd(16)}  ${v.note ?? (v.stored ? '' : 'the built-in text (nothing else was set)')}\n`,
+        `${mark} ${String(v.version).padEnd(7)}  ${v.status.padEnd(9)}  ${v.source.padEnd(7)}  ${String(v.words).padStart(5)}  ${when(v.createdAt).padEnd(16)}  ${v.note ?? (v.source !== 'builtin' ? '' : v.stored ? 'the built-in text' : 'the built-in text (nothing else was set)')}\n`,
       );
     }
     const candidates = list.filter((v) => v.status === 'candidate');
@@ -167,8 +167,13 @@ export async function setPrompt(file: string | undefined, flags: EvolveFlags): P
       process.stderr.write(`${describe(v)} is the active version already\n`);
       return EXIT.OK;
     }
+    // Rollback follows the version's parent: it goes back here only when the parent is the one replaced.
+    const back =
+      v.parentVersion === before.version
+        ? 'tea evolve prompts rollback'
+        : `tea evolve prompts set --promote ${before.version}`;
     process.stderr.write(
-      `${describe(v)} is now active: sessions started from now on use it (was version ${before.version}; tea evolve prompts rollback goes back)\n`,
+      `${describe(v)} is now active: sessions started from now on use it (was version ${before.version}; ${back} goes back)\n`,
     );
     return EXIT.OK;
   });

@@ -71,6 +71,11 @@ describe('tea evolve', () => {
     const list = await tea(['evolve', 'prompts', 'list']);
     expect(list.stdout).toMatch(/^\* 1 +active +builtin/m);
     expect(list.stdout).toMatch(/^ {2}2 +retired +user .* shorter$/m);
+    // What goes back depends on the activated version's parent.
+    const again = await tea(['evolve', 'prompts', 'set', '--promote', '2']);
+    expect(again.stderr).toMatch(/was version 1; tea evolve prompts rollback goes back/);
+    const first = await tea(['evolve', 'prompts', 'set', '--promote', '1']);
+    expect(first.stderr).toMatch(/was version 2; tea evolve prompts set --promote 2 goes back/);
   });
 
   it('set reads piped stdin', async () => {

@@ -34,6 +34,15 @@ describe('the guard on prompt versions', () => {
     expect(problems.join('\n')).toMatch(expected);
   });
 
+  it.each([
+    "Use your tools and check the results. Don't invent results.",
+    'Use your tools and check the results. Do not make things up.',
+    'Use your tools and verify. Never fabricate paths.',
+    'Act with tools, confirm each result, and never guess file contents.',
+  ])('takes the essentials in other words: %s', (text) => {
+    expect(promptProblems(text)).toEqual([]);
+  });
+
   it('counts words in English and CJK', () => {
     expect(countWords('Read before you edit')).toBe(4);
     expect(countWords('使用工具')).toBe(4);

@@ -29,7 +29,7 @@ export const ESSENTIALS: readonly Essential[] = [
   },
   {
     what: 'never to invent file contents, paths or results (e.g. "Never invent …")',
-    test: /\b(never|not|n['’]t)\b[^.\n]{0,40}\b(invent|make up|fabricate|guess)\w*|不要[^。\n]{0,10}(编造|捏造|虚构|猜)|(绝不|切勿|不得|禁止)[^。\n]{0,10}(编造|捏造|虚构|猜)/i,
+    test: /(\bnever\b|\bnot\b|n['’]t\b|\bno\b)[^.\n]{0,40}\b(invent|fabricat|make (\w+ )?up|guess)|(不要|绝不|切勿|不得|禁止)[^。\n]{0,10}(编造|捏造|虚构|猜)/i,
   },
 ];
 

@@ -69,8 +69,7 @@ export class PromptVersions {
     checkNumber(version);
     const row = this.repo.get(version);
     if (row) return this.info(row);
-    if (version === 1 && this.repo.active() === undefined && this.repo.list().length === 0)
-      return this.implicit();
+    if (version === 1 && this.repo.list().length === 0) return this.implicit();
     const list = this.list();
     throw new PromptError(
       'not_found',
