@@ -30,6 +30,7 @@ function kindOf(args) {
     'acp',
     'workflow',
     'skills',
+    'evolve',
     'trace',
     'help',
   ];

@@ -43,6 +43,7 @@ export type RuntimeDeps = Pick<
   | 'agents'
   | 'workflows'
   | 'skills'
+  | 'evolve'
   | 'cwd'
   | 'permissionMode'
   | 'permissionRules'
@@ -58,6 +59,7 @@ export function runtimeDeps(rt: Runtime): RuntimeDeps {
     agents: agentSource(rt),
     workflows: () => rt.workflows(),
     skills: () => rt.skills(),
+    evolve: () => rt.evolve(),
     cwd: rt.cwd,
     permissionMode: rt.permissionMode,
     permissionRules: rt.permissionRules,
