@@ -5,6 +5,9 @@
  * `tea -p` builds (config from a temp TEA_HOME, memory on, so the `memory` tool is
  * in the catalog), and the request is read off the wire of the scripted model server.
  *
+ * The same prompts run again with 20 real-looking skills installed (the `## Skills`
+ * block and the `skill` tool join the first request).
+ *
  * Run: `node --import tsx bench/first-request.ts` (prints figures; asserts nothing).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +16,7 @@ import path from 'node:path';
 import { encode } from 'gpt-tokenizer';
 import { startModelServer } from '../test/support/model-server.js';
 import { reply } from '../test/support/script.js';
+import { TWENTY_SKILLS, writeSkills } from '../test/support/skills.js';
 
 /** Ordinary first messages, English and Chinese. */
 export const PROMPTS: readonly string[] = [
@@ -51,12 +55,13 @@ interface Row {
   over: string[];
 }
 
-async function main(): Promise<void> {
+async function measure(withSkills: boolean): Promise<void> {
   const server = await startModelServer();
   const root = mkdtempSync(path.join(os.tmpdir(), 'tea-bench-first-'));
   const home = path.join(root, 'home');
   const work = path.join(root, 'work');
   for (const d of [home, work]) mkdirSync(d);
+  if (withSkills) writeSkills(path.join(home, 'skills'), TWENTY_SKILLS);
   writeFileSync(
     path.join(home, 'config.yaml'),
     'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\n',
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
   });
   const { createRuntime } = await import('../src/runtime/runtime.js');
   const { toolsMentioned } = await import('../src/tools/loading.js');
-  const rt = await createRuntime({ cwd: work, approvals: 'deny', titles: false });
+  const rt = await createRuntime({ cwd: work, approvals: 'deny', titles: false, userHome: root });
   const rows: Row[] = [];
   try {
     for (const prompt of PROMPTS) {
@@ -102,7 +107,10 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
   const width = Math.max(...rows.map((r) => [...r.prompt].length));
-  console.log(`first request: system + tool definitions, tokens ≈ characters / 4 (target ≤ ${TARGET})`);
+  const what = withSkills ? `, ${TWENTY_SKILLS.length} skills installed` : '';
+  console.log(
+    `first request${what}: system + tool definitions, tokens ≈ characters / 4 (target ≤ ${TARGET})`,
+  );
   console.log(`${'prompt'.padEnd(width)}  system  tools  total  o200k  pre-loaded tools`);
   for (const r of rows) {
     const total = r.system + r.tools;
@@ -112,8 +120,9 @@ async function main(): Promise<void> {
     );
   }
   const totals = rows.map((r) => r.system + r.tools);
+  const o200k = rows.map((r) => r.o200k);
   console.log(
-    `max ${Math.max(...totals)} · median ${[...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)]} · over ${TARGET}: ${totals.filter((t) => t > TARGET).length} of ${totals.length}`,
+    `max ${Math.max(...totals)} (o200k ${Math.max(...o200k)}) · median ${[...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)]} · over ${TARGET}: ${totals.filter((t) => t > TARGET).length} of ${totals.length}`,
   );
 }
 
@@ -122,4 +131,5 @@ function cjkCount(s: string): number {
   return (s.match(/[\u3000-\u9fff\uff00-\uffef]/g) ?? []).length;
 }
 
-await main();
+await measure(false);
+await measure(true);

@@ -29,12 +29,23 @@ export interface HookContext {
   recordUsage(label: string, model: ModelInfo, usage: Usage): void;
 }
 
+/** What the skills hook offers one prompt. */
+export interface SkillsOffer {
+  /** The `## Skills` block of L0 ('' for none). */
+  block: string;
+  /** Tools offered with the block from the first request on (the `skill` tool), as if the model had loaded them. */
+  tools?: readonly string[];
+  /** Folders the file tools may read (never write) during this prompt: the offered skills' own. */
+  readRoots?: readonly string[];
+}
+
 export interface EvolveHooks {
   /**
-   * The `## Skills` block of L0 for this input: the installed skills' names and
-   * descriptions, the best matches announced. '' for none. Must not throw.
+   * The skills offered for this input: the `## Skills` block of L0 (the installed
+   * skills' names and descriptions, the best matches announced; a plain string is the
+   * block alone), and what loading them needs. Must not throw.
    */
-  skills?(input: string, cwd: string): Promise<string>;
+  skills?(input: string, cwd: string): Promise<string | SkillsOffer>;
   /** After a prompt ended (any reason), in the background. Failures are swallowed by the caller. */
   afterPrompt?(record: PromptRecord, ctx: HookContext): Promise<void>;
 }

@@ -2,7 +2,8 @@
 import type { Message } from '../llm/types.js';
 import type { SessionRow } from '../store/index.js';
 import type { SessionContext } from './context.js';
-import type { EvolveHooks, PromptRecord } from './evolve-hooks.js';
+import type { EvolveHooks, PromptRecord, SkillsOffer } from './evolve-hooks.js';
+import { loadTools, type SessionHost } from './host.js';
 import type { AgentServices } from './services.js';
 
 /** The evolve layer's hooks for a session a person started (sub-agents and workflow steps get none). */
@@ -13,17 +14,36 @@ export function evolveHooks(
   return row.parentId === undefined && row.role === undefined ? services.evolve : undefined;
 }
 
-/** The skills block for this input (L0); without hooks, or when they fail, empty. */
-export async function skillsBlock(
+/** The skills offered for this input (the L0 block and what it needs); without hooks, or when they fail, none. */
+export async function skillsOffer(
   hooks: EvolveHooks | undefined,
   input: string,
   cwd: string,
-): Promise<string> {
+): Promise<SkillsOffer> {
   try {
-    return (await hooks?.skills?.(input, cwd)) ?? '';
+    const offer = (await hooks?.skills?.(input, cwd)) ?? '';
+    return typeof offer === 'string' ? { block: offer } : offer;
   } catch {
-    return '';
+    return { block: '' };
   }
+}
+
+/**
+ * Offers the skills for this input: the L0 block goes into `context`, the tools that
+ * load skills are offered from the first request on. Returns the folders the file
+ * tools may read during the prompt (the offered skills' own).
+ */
+export async function offerSkills(
+  hooks: EvolveHooks | undefined,
+  host: SessionHost,
+  context: Pick<SessionContext, 'skills'>,
+  input: string,
+  cwd: string,
+): Promise<readonly string[]> {
+  const offer = await skillsOffer(hooks, input, cwd);
+  context.skills = offer.block;
+  if (offer.block && offer.tools) loadTools(host, offer.tools);
+  return offer.readRoots ?? [];
 }
 
 /** The user's words of the last user message before `end` in `history`. */

@@ -68,7 +68,12 @@ export async function* runTurn(
   };
   if (settings.toolLoading === 'intent') {
     const active = activeToolNames(services.tools, state.host.loaded, settings.toolLoading);
-    const budgetTokens = preloadBudget(services.tools, state.systemPrompt, active);
+    // The skills block is part of the first request's system message: it counts too.
+    const budgetTokens = preloadBudget(
+      services.tools,
+      state.systemPrompt + (state.context.skills ?? ''),
+      active,
+    );
     // The words of a pasted megabyte are mostly noise: its two ends say what is wanted.
     const added = loadTools(
       state.host,

@@ -11,7 +11,7 @@ import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import { cheapSummarizer, SessionContext, type Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
-import { afterPromptInBackground, evolveHooks, skillsBlock } from './evolve-run.js';
+import { afterPromptInBackground, evolveHooks, offerSkills } from './evolve-run.js';
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
 import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
@@ -261,7 +261,8 @@ export class Session {
       : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
     context.memories = this.settings.recall ? await this.recall(next.text) : '';
-    context.skills = await skillsBlock(evolveHooks(this.row, this.services), next.text, this.row.cwd);
+    const hooks = evolveHooks(this.row, this.services);
+    const readRoots = await offerSkills(hooks, this.host, context, next.text, this.row.cwd);
     await yieldToEventLoop();
     const firstMessage = this.history.length;
     const state: TurnState = {
@@ -270,6 +271,7 @@ export class Session {
       depth: this.row.depth,
       systemPrompt: this.systemPrompt,
       roots: outputDir ? [...allowedRoots, outputDir] : allowedRoots,
+      readRoots,
       outputDir,
       history: this.history,
       steering: this.steering,

@@ -210,6 +210,7 @@ async function runOne(
     {
       cwd: state.cwd,
       allowedRoots: state.roots,
+      ...(state.readRoots?.length ? { readRoots: state.readRoots } : {}),
       sessionId: state.sessionId,
       callId: call.id,
       signal,

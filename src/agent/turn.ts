@@ -16,7 +16,8 @@ import type { AgentTrace } from './trace.js';
 export type TurnContext = Pick<
   SessionContext,
   'build' | 'takeLanded' | 'observe' | 'finishTurn' | 'failedCompactions'
->;
+> &
+  Partial<Pick<SessionContext, 'skills'>>;
 
 /** The session's side of a turn: what it appends to and answers to while the turn runs. */
 export interface TurnState {
@@ -28,6 +29,8 @@ export interface TurnState {
   systemPrompt: string;
   /** Directories besides the workspace that file tools may use: the settings' and `outputDir`. */
   roots: readonly string[];
+  /** Directories file tools may read but not write (the offered skills' folders). */
+  readRoots?: readonly string[];
   /** Where truncated tool outputs are saved in full. */
   outputDir?: string;
   /** The in-memory transcript (no system message); the turn appends to it. */

@@ -1,5 +1,5 @@
 /**
- * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, evolve, serve, acp, mcp, trace, help).
+ * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, skills, evolve, serve, acp, mcp, trace, help).
  * main.ts adds them only when the command line could name one (or asks for help): a
  * prompt run does not build ~40 commands it will not use. Each loads its implementation
  * only when it runs.
@@ -9,6 +9,7 @@ import { addEvolveCommand } from './evolve-cli.js';
 import { addFaceCommands } from './faces.js';
 import { commandFlags } from './flags.js';
 import { positiveInt } from './options.js';
+import { addSkillsCommand } from './skills-cli.js';
 import type { TrustFlags } from './trust-cmd.js';
 import { addWorkflowCommand } from './workflow-cli.js';
 
@@ -24,6 +25,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'acp',
   'mcp',
   'workflow',
+  'skills',
   'trace',
   'evolve',
   'help',
@@ -205,6 +207,7 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
       setCode(await trustCommand(commandFlags<TrustFlags>(cmd)));
     });
   addWorkflowCommand(program, setCode);
+  addSkillsCommand(program, setCode);
   addEvolveCommand(program, setCode);
   addFaceCommands(program, setCode);
   const trace = program

@@ -6,7 +6,7 @@
  */
 
 /** Keys whose values are passed through as they are. */
-const OPAQUE = new Set(['args', 'parameters', 'input_schema', 'output_schema', 'attributes']);
+const OPAQUE = new Set(['args', 'parameters', 'input_schema', 'output_schema', 'attributes', 'metadata']);
 
 function snake(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();

@@ -3,12 +3,12 @@
  * skills block of L0, and the jobs that run after each prompt (each one's failure
  * is its own; the others still run).
  */
-import type { EvolveHooks, HookContext, PromptRecord } from '../agent/evolve-hooks.js';
+import type { EvolveHooks, HookContext, PromptRecord, SkillsOffer } from '../agent/evolve-hooks.js';
 
 export type AfterPrompt = (record: PromptRecord, ctx: HookContext) => Promise<void>;
 
 export interface EvolveParts {
-  skills?: (input: string, cwd: string) => Promise<string>;
+  skills?: (input: string, cwd: string) => Promise<string | SkillsOffer>;
   afterPrompt: AfterPrompt[];
 }
 

@@ -37,6 +37,7 @@ import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
 import { runtimeRoles } from './roles.js';
 import { SessionsService } from './sessions.js';
+import { runtimeSkills, type SkillsService } from './skills.js';
 import { builtinRegistry, shellSetup } from './tools.js';
 import { TracesService } from './traces.js';
 import { startTracing } from './tracing.js';
@@ -85,6 +86,8 @@ export interface RuntimeOptions {
   onConfig?: (config: TeaConfig) => void;
   /** Name and version this runtime gives MCP servers. */
   clientInfo?: { name: string; version: string };
+  /** The user's home directory, where other agents keep skills (`~/.agents/skills`, `~/.claude/skills`); default the OS's. */
+  userHome?: string;
   /**
    * Where spans go (an embedding application's own tracer). Default: exported over
    * OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else kept per run for `traces`.
@@ -121,6 +124,8 @@ export interface Runtime {
    * call; `setup` applies to that first call only.
    */
   workflows(setup?: WorkflowsSetup): Promise<WorkflowsService>;
+  /** The installed skills and the inbox of drafted ones (loaded on the first call). */
+  skills(): Promise<SkillsService>;
   /** Prompt versions, prompt evolution, the report and upkeep (loaded and built on the first call). */
   evolve(): Promise<EvolveService>;
   /** Upkeep every hour on an unref'd timer, for a long-running process (`tea serve`); stop it before `close`. */
@@ -160,6 +165,13 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   const shell = shellSetup(config, opts.sandbox, warn);
   const tools = await builtinRegistry(config, shell);
   if (opts.tools) tools.registerAll(opts.tools);
+  const skills = runtimeSkills({
+    home: config.home,
+    cwd,
+    ...(opts.userHome ? { userHome: opts.userHome } : {}),
+    tools,
+    warn,
+  });
   const mcpNames = Object.keys(config.mcpServers);
   const permissions = permissionSettings(config, opts, tools.names());
   const { mode: permissionMode, rules: permissionRules, roots: allowedRoots } = permissions;
@@ -259,7 +271,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     return delegator;
   });
   // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
-  const evolveParts: EvolveParts = { afterPrompt: [] };
+  const evolveParts: EvolveParts = { skills: skills.hook, afterPrompt: [] };
   const evolve = composeHooks(evolveParts);
   const agents = new Map<string, Agent>();
   const evolveWiring = new EvolveWiring({
@@ -351,6 +363,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },
     workflows: workflowsService,
+    skills: () => skills.service(),
     evolve: () => evolveWiring.evolve(),
     upkeepInBackground: (o) => evolveWiring.upkeepInBackground(o),
     checkpointInBackground: (onError) => checkpointInBackground(openStore().db, { onError }),

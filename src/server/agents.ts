@@ -42,6 +42,7 @@ export type RuntimeDeps = Pick<
   | 'memory'
   | 'agents'
   | 'workflows'
+  | 'skills'
   | 'evolve'
   | 'cwd'
   | 'permissionMode'
@@ -57,6 +58,7 @@ export function runtimeDeps(rt: Runtime): RuntimeDeps {
     memory: rt.memory,
     agents: agentSource(rt),
     workflows: () => rt.workflows(),
+    skills: () => rt.skills(),
     evolve: () => rt.evolve(),
     cwd: rt.cwd,
     permissionMode: rt.permissionMode,

@@ -18,6 +18,7 @@ import { promptRoutes } from './prompts.js';
 import type { AppContext, RouteDoc, ServerStats } from './routes.js';
 import { searchRoutes } from './search.js';
 import { sessionRoutes } from './sessions.js';
+import { skillRoutes } from './skills.js';
 import { eventRoutes } from './sse.js';
 import { isApiPath, staticRoutes } from './static.js';
 import { toolRoutes } from './tools.js';
@@ -77,6 +78,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   eventRoutes(ctx);
   memoryRoutes(ctx);
   toolRoutes(ctx);
+  skillRoutes(ctx);
   searchRoutes(ctx);
   configRoutes(ctx);
   exportRoutes(ctx);

@@ -4,6 +4,7 @@ import type { TeaConfig } from '../config/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { EvolveService } from '../runtime/evolve-service.js';
 import type { SessionsService } from '../runtime/sessions.js';
+import type { SkillsService } from '../runtime/skills.js';
 import type { WorkflowsService } from '../runtime/workflows.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -44,6 +45,8 @@ export interface ServerDeps {
   agents: AgentSource;
   /** The workflows service, built on first use (the first workflow request loads it). */
   workflows: () => Promise<WorkflowsService>;
+  /** The skills service (installed skills and the inbox), built on first use. */
+  skills: () => Promise<SkillsService>;
   /** Prompt versions and the rest of self-evolution, built on first use. */
   evolve: () => Promise<EvolveService>;
   /** The workspace new sessions and tool runs use. */

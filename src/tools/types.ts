@@ -7,6 +7,11 @@ export interface ToolContext {
   cwd: string;
   /** Extra directories file tools may touch besides `cwd` (from config or flags). */
   allowedRoots?: readonly string[];
+  /**
+   * Directories file tools may read, list and search but never change (the folders of
+   * the skills offered to the session).
+   */
+  readRoots?: readonly string[];
   sessionId: string;
   callId: string;
   /** Aborted when the user cancels; long-running tools must stop promptly. */

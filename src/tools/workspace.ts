@@ -2,6 +2,8 @@
  * Path resolution for file tools: everything stays inside the workspace (`ctx.cwd`)
  * or an explicitly allowed root, and neither symlinks nor hard links (hardlinks.ts)
  * can be used to step outside. Writing tools also may not touch any `.git` directory.
+ * Reading tools may also use the read-only roots (`ctx.readRoots`: the folders of the
+ * skills offered to the session); writing tools never may.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -23,7 +25,7 @@ export interface ResolveOptions {
   keepLink?: boolean;
 }
 
-type Roots = Pick<ToolContext, 'cwd' | 'allowedRoots'>;
+type Roots = Pick<ToolContext, 'cwd' | 'allowedRoots' | 'readRoots'>;
 
 const MAX_LINK_DEPTH = 40;
 
@@ -70,6 +72,11 @@ export function workspaceRoots(ctx: Roots): string[] {
   return roots.map((r) => realpathLoose(r));
 }
 
+/** The read-only roots, each as a real path. */
+export function readOnlyRoots(ctx: Pick<ToolContext, 'readRoots'>): string[] {
+  return (ctx.readRoots ?? []).map((r) => realpathLoose(resolve(r)));
+}
+
 /** The innermost workspace root that contains `abs` (a real path), if any. */
 export function rootOf(ctx: Roots, abs: string): string | undefined {
   let best: string | undefined;
@@ -107,9 +114,18 @@ export function resolvePath(ctx: Roots, p: string, opts: ResolveOptions = {}): s
   if (p.includes('\0')) throw new ToolError('The path contains a NUL character', 'pass a plain path');
   const lexical = resolve(ctx.cwd, expandHome(p));
   const roots = workspaceRoots(ctx);
+  const readOnly = readOnlyRoots(ctx);
+  const usable = opts.write || readOnly.length === 0 ? roots : [...roots, ...readOnly];
   const keep = opts.keepLink === true && dirname(lexical) !== lexical;
   const target = keep ? join(realpathLoose(dirname(lexical)), basename(lexical)) : realpathLoose(lexical);
-  if (!roots.some((root) => isInside(root, target))) throwOutside(ctx, p, lexical, target);
+  if (!usable.some((root) => isInside(root, target))) {
+    if (opts.write && readOnly.some((root) => isInside(root, target)))
+      throw new ToolError(
+        `Refusing to change "${p}": it is in a skill's folder, which file tools may read but not change`,
+        'copy what you need into the workspace and change the copy there',
+      );
+    throwOutside(ctx, p, lexical, target);
+  }
   if (opts.write) {
     if (inGitDir(roots, target) || inGitDir([resolve(ctx.cwd), ...roots], lexical)) {
       throw new ToolError(
@@ -121,7 +137,7 @@ export function resolvePath(ctx: Roots, p: string, opts: ResolveOptions = {}): s
   if (opts.mustExist && !exists(target, keep)) {
     throw new ToolError(`No such file or directory: ${p}`, HINTS.ENOENT);
   }
-  if (!keep) refuseOutsideLinks(roots, target, p);
+  if (!keep) refuseOutsideLinks(usable, target, p);
   return target;
 }
 

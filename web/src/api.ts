@@ -1,5 +1,6 @@
 /** A small typed client for the Tea HTTP API (bearer token, OpenAI-shaped errors). */
 
+import type { DraftDetail, DraftItem, SkillDetail, SkillList } from './skill-types.js';
 import { REFUSED, type TokenProblem } from './token.js';
 import type {
   ApprovalDecision,
@@ -268,6 +269,38 @@ export class Api {
   /** A new run from `id`'s checkpoints up to `checkpoint`, started at once. */
   forkRun(id: string, checkpoint: number): Promise<RunDetails> {
     return this.json('POST', `/v1/workflow-runs/${enc(id)}/fork`, { checkpoint });
+  }
+
+  /** The installed skills, the shadowed ones, their problems and the folders in precedence order. */
+  listSkills(): Promise<SkillList> {
+    return this.json('GET', '/v1/skills');
+  }
+
+  /** One skill with its instructions (a skill named `inbox` is asked for its own way: that path is the inbox). */
+  getSkill(name: string): Promise<SkillDetail> {
+    return this.json('GET', name === 'inbox' ? '/v1/skills/inbox?installed=true' : `/v1/skills/${enc(name)}`);
+  }
+
+  /** Deletes a skill's folder; `force` for one in another agent's folder. */
+  deleteSkill(name: string, force = false): Promise<unknown> {
+    return this.json('DELETE', `/v1/skills/${enc(name)}${force ? '?force=true' : ''}`);
+  }
+
+  listDrafts(): Promise<ListOf<DraftItem>> {
+    return this.json('GET', '/v1/skills/inbox');
+  }
+
+  getDraft(name: string): Promise<DraftDetail> {
+    return this.json('GET', `/v1/skills/inbox/${enc(name)}`);
+  }
+
+  /** Installs a draft; `force` replaces an installed skill of the same name. */
+  acceptDraft(name: string, force = false): Promise<{ name: string; note: string | null }> {
+    return this.json('POST', `/v1/skills/inbox/${enc(name)}/accept`, force ? { force: true } : {});
+  }
+
+  rejectDraft(name: string): Promise<unknown> {
+    return this.json('POST', `/v1/skills/inbox/${enc(name)}/reject`, {});
   }
 
   /** Downloads an export of a session as a Blob, with the server's file name when it gives one. */

@@ -12,6 +12,7 @@ import { ModelBadge } from './model-badge.js';
 import { Panels } from './panels.js';
 import { SessionList, sessionTitle } from './sessions.js';
 import { SettingsPanel } from './settings.js';
+import { SkillsPanel } from './skills-panel.js';
 import { EventStream, LIVE_ONLY } from './sse.js';
 import { oneLine, truncate } from './text.js';
 import type { ApprovalDecision, ImageInput, Session, StreamEvent } from './types.js';
@@ -31,6 +32,7 @@ export class App {
   private readonly memory: MemoryPanel;
   private readonly settings: SettingsPanel;
   private readonly workflows: WorkflowsPanel;
+  private readonly skills: SkillsPanel;
   private readonly panels: Panels;
   private readonly usage = new UsageMeter();
   private readonly badge = new ModelBadge();
@@ -61,6 +63,7 @@ export class App {
       },
     });
     this.memory = new MemoryPanel(api);
+    this.skills = new SkillsPanel(api);
     this.settings = new SettingsPanel(api, (name, models) => this.badge.setProfiles(name, models));
     this.workflows = new WorkflowsPanel(api, {
       openSession: (id) => {
@@ -71,6 +74,7 @@ export class App {
     this.panels = new Panels(
       (name) => {
         if (name === 'workflows') void this.workflows.refresh();
+        else if (name === 'skills') void this.skills.refresh();
         else if (name === 'memory') void this.memory.refresh();
         else void this.settings.refresh();
       },

@@ -1,15 +1,15 @@
 /**
- * The session sidebar and the right-hand drawer (workflows, opened from the
- * sidebar; memory and settings, from the top bar). On narrow
+ * The session sidebar and the right-hand drawer (workflows and skills, opened from
+ * the sidebar; memory and settings, from the top bar). On narrow
  * screens the sidebar slides over the chat: its ×, a tap beside it (the scrim),
  * Esc, or picking a session closes it again. Esc also closes the drawer while the
  * focus is inside it (and then never stops the running turn).
  */
 import { byId } from './dom.js';
 
-export type PanelName = 'workflows' | 'memory' | 'settings';
+export type PanelName = 'workflows' | 'skills' | 'memory' | 'settings';
 
-const PANELS: readonly PanelName[] = ['workflows', 'memory', 'settings'];
+const PANELS: readonly PanelName[] = ['workflows', 'skills', 'memory', 'settings'];
 
 /** Must match the narrow breakpoint in styles/responsive.css. */
 const NARROW = '(max-width: 760px)';
@@ -27,8 +27,9 @@ export class Panels {
     private readonly closed: (name: PanelName) => void = () => {},
   ) {
     for (const name of PANELS) byId(`${name}-toggle`).addEventListener('click', () => this.show(name));
-    // Workflows is opened from the session list: on a phone the list makes way for the panel.
+    // Workflows and Skills are opened from the session list: on a phone the list makes way for the panel.
     byId('workflows-toggle').addEventListener('click', () => this.sessionChosen());
+    byId('skills-toggle').addEventListener('click', () => this.sessionChosen());
     byId('drawer-close').addEventListener('click', () => this.closeDrawer());
     this.toggle.addEventListener('click', () => {
       if (this.sidebarOpen) this.closeSidebar(true);

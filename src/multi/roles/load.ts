@@ -7,9 +7,9 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { displayPath } from '../../config/errors.js';
+import { splitFrontmatter } from '../../config/frontmatter.js';
 import { BUILTIN_ROLES } from './builtin.js';
 import { roleDirs } from './dirs.js';
-import { splitFrontmatter } from './frontmatter.js';
 import { type ParseContext, parseRole } from './parse.js';
 import { skippedMessage } from './problems.js';
 import type { LoadRolesOptions, Role, RoleSet } from './types.js';

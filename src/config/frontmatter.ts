@@ -1,8 +1,8 @@
 /**
- * Splitting a role file into its YAML frontmatter and its Markdown body. Small enough
- * to write here (the `yaml` package parses the block), and it lets a syntax error name
- * the file's own line, and lets the common Claude Code slip of a `description:` holding
- * an unquoted `: ` still load.
+ * Splitting a Markdown file with YAML frontmatter (a sub-agent role file, a skill's
+ * SKILL.md) into its frontmatter and its body. Small enough to write here (the `yaml`
+ * package parses the block), and it lets a syntax error name the file's own line, and
+ * lets the common Claude Code slip of a `description:` holding an unquoted `: ` still load.
  */
 import { parseDocument } from 'yaml';
 
@@ -43,7 +43,7 @@ function quoteLooseValues(yaml: string): string | undefined {
   return changed ? lines.join('\n') : undefined;
 }
 
-/** Splits `text` (a role file) into its frontmatter mapping and its body. */
+/** Splits `text` (a role file, a SKILL.md) into its frontmatter mapping and its body. */
 export function splitFrontmatter(text: string): Frontmatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (!FENCE.test(lines[0] ?? '')) {
