@@ -25,6 +25,7 @@ import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox.js';
 import type { Tool } from '../tools/types.js';
+import { registerUserTools } from '../tools/user/register.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
 import { workspaceDir } from './directories.js';
 import { RuntimeError } from './errors.js';
@@ -250,6 +251,8 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     );
     return delegator;
   });
+  // Tools the agent wrote (TEA_HOME/tools), by their manifests; after every other tool, whose names win.
+  registerUserTools(tools, { home: config.home, warn });
   // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
   const evolveParts: EvolveParts = { afterPrompt: [] };
   const evolve = composeHooks(evolveParts);

@@ -237,7 +237,7 @@ function requireUses(code: string, found: Evidence[]): Set<string> {
   for (const m of code.matchAll(/\brequire(?=\s*(?:[^\sA-Za-z0-9_$]|$|in\b|instanceof\b))/g)) {
     const call = REQUIRE_CALL.exec(code.slice(m.index, m.index + 300));
     if (!call || !call[1]!.startsWith(MODULE_PREFIX)) {
-      const shown = code.slice(m.index, m.index + 40).split('\n')[0]!;
+      const shown = /^require\s*(?:\([^)\n]{0,40}\)?)?/.exec(code.slice(m.index, m.index + 60))![0];
       found.push({ needs: 'exec', what: shown, why: 'require used with a computed name or passed around' });
       continue;
     }
@@ -253,21 +253,30 @@ function requireUses(code: string, found: Evidence[]): Set<string> {
 export function analyse(code: string): Analysis {
   const found: Evidence[] = [];
   const modules = requireUses(code, found);
-  for (const m of code.matchAll(/\bimport\s*\(/g))
+  if (/\bimport\s*\(/.test(code))
     found.push({ needs: 'refused', what: 'import()', why: 'dynamic import loads code the check cannot see' });
   for (const m of code.matchAll(new RegExp(`\\b${GLOBAL_PREFIX}(\\w+)`, 'g'))) {
     found.push(globalUse(m[1]!, code.slice(m.index + m[0].length, m.index + m[0].length + 200)));
   }
   if (/\.\s*constructor\b|["'`]constructor["'`]/.test(code))
-    found.push({ needs: 'refused', what: '.constructor', why: `reaches the Function constructor, which ${CODE_WHY}` });
+    found.push({
+      needs: 'refused',
+      what: '.constructor',
+      why: `reaches the Function constructor, which ${CODE_WHY}`,
+    });
   if ([...modules].some((s) => FS_MODULES.has(s.replace(/^node:/, '')))) {
     const names = new RegExp(`\\b(${FS_WRITE_NAMES.join('|')})\\b`, 'g');
-    for (const m of code.matchAll(names)) found.push({ needs: 'write', what: `fs ${m[1]}`, why: 'changes files' });
+    for (const m of code.matchAll(names))
+      found.push({ needs: 'write', what: `fs ${m[1]}`, why: 'changes files' });
   }
   const evidence = dedupe(found.filter((e) => e.needs !== 'none'));
   let needs: ApprovalClass = 'none';
   for (const e of evidence) if (e.needs !== 'refused') needs = join(needs, e.needs);
-  return { needs, evidence: evidence.filter((e) => e.needs !== 'refused'), refused: evidence.filter((e) => e.needs === 'refused') };
+  return {
+    needs,
+    evidence: evidence.filter((e) => e.needs !== 'refused'),
+    refused: evidence.filter((e) => e.needs === 'refused'),
+  };
 }
 
 function dedupe(list: Evidence[]): Evidence[] {

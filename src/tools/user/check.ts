@@ -23,8 +23,17 @@ export interface CheckedTool {
   evidence: Evidence[];
 }
 
-function needsHint(declared: ApprovalClass, needs: ApprovalClass): string {
-  return `declare approval: '${needs}' (and say why in the description), or remove what needs more than '${declared}'`;
+function tooLow(declared: ApprovalClass, needs: ApprovalClass, evidence: readonly Evidence[]): CheckError {
+  return new CheckError(
+    `it declares approval '${declared}', but its code needs '${needs}': ${evidenceText(evidence)}`,
+    `declare approval: '${needs}' (and say why in the description), or remove what needs more than '${declared}'`,
+  );
+}
+
+/** The class the module declares, when its text says it once as a literal (`approval: "none"`). */
+function declaredApproval(bundle: string): ApprovalClass | undefined {
+  const found = new Set([...bundle.matchAll(/\bapproval:\s*"(none|write|network|exec)"/g)].map((m) => m[1]!));
+  return found.size === 1 ? ([...found][0] as ApprovalClass) : undefined;
 }
 
 /** Checks the module `source` as the tool `name` (the version only names the evaluated file). */
@@ -36,19 +45,22 @@ export async function checkTool(name: string, source: string, version = 'check')
       `the code does something no tool may do: ${evidenceText(analysis.refused)}`,
       'write the code without eval, new Function, .constructor, node:vm or import(); import modules statically',
     );
+  // Refused before the module runs at all when its (literal) declared class is too low.
+  const declared = declaredApproval(bundle);
+  if (declared !== undefined && !covers(declared, analysis.needs))
+    throw tooLow(declared, analysis.needs, analysis.evidence);
   let value: unknown;
   try {
     value = evaluate(name, version, bundle, gatesFor(name, analysis.needs, await userZod()));
   } catch (e) {
-    throw new CheckError(`the module threw while loading: ${(e as Error).message}`, 'do the work in run, not at the top of the module');
+    throw new CheckError(
+      `the module threw while loading: ${(e as Error).message}`,
+      'do the work in run, not at the top of the module',
+    );
   }
   const def = definitionOf(value, name);
   const parameters = schemaOf(def);
-  if (!covers(def.approval, analysis.needs))
-    throw new CheckError(
-      `it declares approval '${def.approval}', but its code needs '${analysis.needs}': ${evidenceText(analysis.evidence)}`,
-      needsHint(def.approval, analysis.needs),
-    );
+  if (!covers(def.approval, analysis.needs)) throw tooLow(def.approval, analysis.needs, analysis.evidence);
   return {
     bundle,
     description: def.description,

@@ -57,12 +57,16 @@ const resolver: Plugin = {
       if (args.kind === 'entry-point') return undefined;
       if (args.kind === 'dynamic-import')
         return {
-          errors: [{ text: `import("${args.path}") is not allowed in a tool: import modules statically at the top` }],
+          errors: [
+            { text: `import("${args.path}") is not allowed in a tool: import modules statically at the top` },
+          ],
         };
-      if (args.path === 'zod' || args.path === 'zod/v4') return { path: `${MODULE_PREFIX}zod`, external: true };
+      if (args.path === 'zod' || args.path === 'zod/v4')
+        return { path: `${MODULE_PREFIX}zod`, external: true };
       if (isBuiltin(args.path)) {
         const bare = args.path.replace(/^node:/, '');
-        if (bare === 'vm') return { errors: [{ text: 'node:vm is not allowed in a tool: it runs code built from strings' }] };
+        if (bare === 'vm')
+          return { errors: [{ text: 'node:vm is not allowed in a tool: it runs code built from strings' }] };
         return { path: `${MODULE_PREFIX}node:${bare}`, external: true };
       }
       return { errors: [{ text: `cannot import "${args.path}": ${ONLY_THESE}` }] };
@@ -113,10 +117,16 @@ export async function compileTool(name: string, source: string): Promise<string>
     code = result.outputFiles[0]!.text;
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors;
-    if (!errors || errors.length === 0) throw new CheckError(`it does not compile: ${(error as Error).message}`);
-    throw new CheckError(`it does not compile:\n${formatMessages(errors)}`, 'fix the code at the line shown and send it again');
+    if (!errors || errors.length === 0)
+      throw new CheckError(`it does not compile: ${(error as Error).message}`);
+    throw new CheckError(
+      `it does not compile:\n${formatMessages(errors)}`,
+      'fix the code at the line shown and send it again',
+    );
   }
   if (sizeOf(code) > MAX_BUNDLE_BYTES)
-    throw new CheckError(`the compiled tool is ${sizeOf(code)} bytes; at most ${MAX_BUNDLE_BYTES} are allowed`);
+    throw new CheckError(
+      `the compiled tool is ${sizeOf(code)} bytes; at most ${MAX_BUNDLE_BYTES} are allowed`,
+    );
   return code;
 }

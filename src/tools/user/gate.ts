@@ -9,7 +9,15 @@
 import { constants, type promises as FsPromises } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ApprovalClass } from '../types.js';
-import { FS_MODULES, FS_WRITE_NAMES, GATED_GLOBALS, type GatedGlobal, MODULE_PREFIX, moduleNeeds, SAFE_PROCESS } from './analyse.js';
+import {
+  FS_MODULES,
+  FS_WRITE_NAMES,
+  GATED_GLOBALS,
+  type GatedGlobal,
+  MODULE_PREFIX,
+  moduleNeeds,
+  SAFE_PROCESS,
+} from './analyse.js';
 import { covers } from './classes.js';
 
 const nodeRequire = createRequire(import.meta.url);
@@ -25,7 +33,8 @@ function refusal(tool: string, declared: ApprovalClass, what: string, needs: str
   );
 }
 
-const WRITE_BITS = constants.O_WRONLY | constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND;
+const WRITE_BITS =
+  constants.O_WRONLY | constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND;
 
 function readOnlyFlags(flags: unknown): boolean {
   if (flags === undefined || flags === null) return true;
@@ -55,8 +64,9 @@ function readOnlyFs<T extends object>(fs: T, block: (what: string) => Error): T 
   return out as T;
 }
 
+/** A stand-in that throws when called or constructed (`new WebSocket(…)`). */
 function thrower(error: () => Error): () => never {
-  return () => {
+  return function gated(): never {
     throw error();
   };
 }
@@ -85,13 +95,17 @@ export function gatesFor(tool: string, declared: ApprovalClass, zod: unknown): G
   const globals: Record<string, unknown> = {
     process: declared === 'exec' ? process : safeProcess(block('exec')),
     fetch: net ? globalThis.fetch : thrower(() => block('network')('fetch')),
-    WebSocket: net ? (globalThis as Record<string, unknown>).WebSocket : thrower(() => block('network')('WebSocket')),
+    WebSocket: net
+      ? (globalThis as Record<string, unknown>).WebSocket
+      : thrower(() => block('network')('WebSocket')),
     EventSource: net
       ? (globalThis as Record<string, unknown>).EventSource
       : thrower(() => block('network')('EventSource')),
   };
   for (const name of ['eval', 'Function', 'WebAssembly'])
-    globals[name] = thrower(() => new Error(`${name} is not allowed in a tool (it builds code from strings)`));
+    globals[name] = thrower(
+      () => new Error(`${name} is not allowed in a tool (it builds code from strings)`),
+    );
   globals.global = new Proxy(globalThis, {
     get(target, key) {
       if (typeof key === 'string' && key in globals) return globals[key];
@@ -100,7 +114,8 @@ export function gatesFor(tool: string, declared: ApprovalClass, zod: unknown): G
     },
   });
   const require = (id: string): unknown => {
-    if (!id.startsWith(MODULE_PREFIX)) throw new Error(`require("${id}"): ${tool} may require only zod and node: built-ins`);
+    if (!id.startsWith(MODULE_PREFIX))
+      throw new Error(`require("${id}"): ${tool} may require only zod and node: built-ins`);
     const spec = id.slice(MODULE_PREFIX.length);
     if (spec === 'zod') return zod;
     const { needs, why } = moduleNeeds(spec);

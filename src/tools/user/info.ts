@@ -14,7 +14,16 @@ export const USER_CATEGORY = 'user';
 export const MANAGE_TOOL_NAMES = ['tool_create', 'tool_update', 'tool_versions', 'tool_rollback'] as const;
 export type ManageToolName = (typeof MANAGE_TOOL_NAMES)[number];
 
-const KEYWORDS = ['create tool', 'new tool', 'write tool', 'custom tool', 'plugin', 'extend', '工具', '创建工具'];
+const KEYWORDS = [
+  'create tool',
+  'new tool',
+  'write tool',
+  'custom tool',
+  'plugin',
+  'extend',
+  '工具',
+  '创建工具',
+];
 
 const NAME = {
   type: 'string',
@@ -76,7 +85,8 @@ export const MANAGE_TOOL_INFO: Record<ManageToolName, ToolInfo> = {
   },
   tool_versions: {
     name: 'tool_versions',
-    description: 'List the saved versions of a tool you wrote: the current one marked, dates, approval classes and hashes.',
+    description:
+      'List the saved versions of a tool you wrote: the current one marked, dates, approval classes and hashes.',
     ...FACTS,
     readOnly: true,
     concurrencySafe: true,

@@ -20,9 +20,9 @@ import { analyse, evidenceText, GLOBAL_PREFIX } from './analyse.js';
 import { covers, isApprovalClass } from './classes.js';
 import { CheckError, MAX_BUNDLE_BYTES, MAX_SOURCE_BYTES } from './compile.js';
 import { GATE_PARAMS, type Gates, gatesFor } from './gate.js';
+import { sha256 } from './hash.js';
 import { USER_CATEGORY } from './info.js';
 import { readPlainFile, toolDir, type VersionEntry, versionFile } from './manifest.js';
-import { sha256 } from './hash.js';
 
 /** What a tool module's default export holds, checked. */
 export interface ToolDefinition {
@@ -53,9 +53,13 @@ export function userZod(): Promise<unknown> {
 /** Evaluates a bundle; resolves with its default export (undefined when it has none). */
 export function evaluate(name: string, version: string, code: string, gates: Gates): unknown {
   const marks = GATE_PARAMS.map((p) => `${GLOBAL_PREFIX}${p}`);
-  const fn = vm.compileFunction(`"use strict";${code}`, ['exports', 'require', 'module', '__filename', '__dirname', ...marks], {
-    filename: `${name}@${version}.js`,
-  });
+  const fn = vm.compileFunction(
+    `"use strict";${code}`,
+    ['exports', 'require', 'module', '__filename', '__dirname', ...marks],
+    {
+      filename: `${name}@${version}.js`,
+    },
+  );
   const mod: { exports: Record<string, unknown> } = { exports: {} };
   const values = GATE_PARAMS.map((p) => gates.globals[p as keyof Gates['globals']]);
   fn.call(mod.exports, mod.exports, gates.require, mod, `${name}.ts`, '.', ...values);
@@ -67,23 +71,32 @@ const SHAPE =
 
 function problemsOf(value: Record<string, unknown>, name: string): string[] {
   const problems: string[] = [];
-  if (value.name !== name) problems.push(`its name is ${JSON.stringify(value.name)}, not ${JSON.stringify(name)}`);
+  if (value.name !== name)
+    problems.push(`its name is ${JSON.stringify(value.name)}, not ${JSON.stringify(name)}`);
   const d = value.description;
   if (typeof d !== 'string' || d.trim() === '' || d.length > 1000)
     problems.push('its description must be a non-empty string of at most 1,000 characters');
   if (!isApprovalClass(value.approval))
-    problems.push(`its approval is ${JSON.stringify(value.approval)}; use 'none', 'write', 'network' or 'exec'`);
+    problems.push(
+      `its approval is ${JSON.stringify(value.approval)}; use 'none', 'write', 'network' or 'exec'`,
+    );
   const k = value.keywords;
   if (
     k !== undefined &&
-    !(Array.isArray(k) && k.length <= 16 && k.every((w) => typeof w === 'string' && w.length > 0 && w.length <= 40))
+    !(
+      Array.isArray(k) &&
+      k.length <= 16 &&
+      k.every((w) => typeof w === 'string' && w.length > 0 && w.length <= 40)
+    )
   )
     problems.push('its keywords must be a list of at most 16 words of 1-40 characters');
   const p = value.parameters as { _zod?: unknown; safeParseAsync?: unknown; type?: unknown } | undefined;
   if (typeof p !== 'object' || p === null || p._zod === undefined || typeof p.safeParseAsync !== 'function')
     problems.push("its parameters must be a zod schema (import * as z from 'zod'; z.object({...}))");
-  else if (p.type !== 'object') problems.push(`its parameters must be z.object({...}), not a ${String(p.type)} schema`);
-  if (typeof value.run !== 'function') problems.push('its run must be a function (args, ctx) => string | { output, isError }');
+  else if (p.type !== 'object')
+    problems.push(`its parameters must be z.object({...}), not a ${String(p.type)} schema`);
+  if (typeof value.run !== 'function')
+    problems.push('its run must be a function (args, ctx) => string | { output, isError }');
   return problems;
 }
 
@@ -92,7 +105,8 @@ export function definitionOf(value: unknown, name: string): ToolDefinition {
   if (typeof value !== 'object' || value === null)
     throw new CheckError(`the module has no default export object`, `end it with ${SHAPE}`);
   const problems = problemsOf(value as Record<string, unknown>, name);
-  if (problems.length > 0) throw new CheckError(`the tool's default export is wrong: ${problems.join('; ')}`, SHAPE);
+  if (problems.length > 0)
+    throw new CheckError(`the tool's default export is wrong: ${problems.join('; ')}`, SHAPE);
   const def = value as ToolDefinition;
   return { ...def, keywords: def.keywords ?? [], run: def.run.bind(def) };
 }
@@ -112,11 +126,18 @@ export function schemaOf(def: ToolDefinition): Record<string, unknown> {
 
 function resultOf(name: string, value: unknown): ToolReturn {
   if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && typeof (value as { output?: unknown }).output === 'string') {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { output?: unknown }).output === 'string'
+  ) {
     const { output, isError } = value as { output: string; isError?: unknown };
     return { output, isError: isError === true };
   }
-  throw new ToolError(`${name} returned ${value === null ? 'null' : typeof value}`, "a tool's run must return a string or { output, isError }");
+  throw new ToolError(
+    `${name} returned ${value === null ? 'null' : typeof value}`,
+    "a tool's run must return a string or { output, isError }",
+  );
 }
 
 /** The `Tool` the registry runs, from a checked definition. */
@@ -131,7 +152,12 @@ export function toolOf(def: ToolDefinition): Tool {
     approval: def.approval,
     parameters: def.parameters,
     async execute(args, ctx) {
-      const value = await def.run(args, { cwd: ctx.cwd, sessionId: ctx.sessionId, callId: ctx.callId, signal: ctx.signal });
+      const value = await def.run(args, {
+        cwd: ctx.cwd,
+        sessionId: ctx.sessionId,
+        callId: ctx.callId,
+        signal: ctx.signal,
+      });
       return resultOf(def.name, value);
     },
   };
@@ -141,13 +167,16 @@ export function toolOf(def: ToolDefinition): Tool {
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
 }
 
 function differences(def: ToolDefinition, entry: VersionEntry): string[] {
   const out: string[] = [];
-  if (def.approval !== entry.approval) out.push(`approval: the manifest says "${entry.approval}", the code "${def.approval}"`);
+  if (def.approval !== entry.approval)
+    out.push(`approval: the manifest says "${entry.approval}", the code "${def.approval}"`);
   if (def.description !== entry.description) out.push('the description differs');
   if (stableJson(def.keywords) !== stableJson(entry.keywords)) out.push('the keywords differ');
   if (stableJson(schemaOf(def)) !== stableJson(entry.parameters)) out.push('the parameters schema differs');
@@ -164,7 +193,8 @@ export async function loadUserTool(home: string, name: string, entry: VersionEnt
   if (sha256(source) !== entry.sha256 || sha256(bundle) !== entry.bundleSha256)
     throw new Error(`the files of version ${v} do not match the hashes in its manifest (changed by hand?)`);
   const analysis = analyse(bundle);
-  if (analysis.refused.length > 0) throw new Error(`its code is not allowed: ${evidenceText(analysis.refused)}`);
+  if (analysis.refused.length > 0)
+    throw new Error(`its code is not allowed: ${evidenceText(analysis.refused)}`);
   if (!covers(entry.approval, analysis.needs))
     throw new Error(
       `its manifest declares approval "${entry.approval}", but its code needs "${analysis.needs}": ${evidenceText(analysis.evidence)}`,

@@ -60,7 +60,8 @@ function serial<T>(key: string, job: () => Promise<T>): Promise<T> {
 
 function checkName(tool: string, registry: ToolRegistry, ctx: ToolContext): void {
   const clash = nameClash(tool, ctx.tools ?? registry) ?? nameClash(tool, registry);
-  if (clash !== undefined) throw new ToolError(`cannot use the name ${tool}: ${clash}`, 'choose another name');
+  if (clash !== undefined)
+    throw new ToolError(`cannot use the name ${tool}: ${clash}`, 'choose another name');
 }
 
 async function checked(tool: string, source: string, version: string) {
@@ -94,7 +95,9 @@ export function manageTool(which: ManageToolName, setup: ManageSetup): Tool {
       tool = await loadUserTool(home, saved.manifest.name, saved.entry);
     } catch (e) {
       store.undo(saved);
-      throw new ToolError(`${saved.manifest.name} was saved but does not load, so it was taken back: ${(e as Error).message}`);
+      throw new ToolError(
+        `${saved.manifest.name} was saved but does not load, so it was taken back: ${(e as Error).message}`,
+      );
     }
     registerUserTool(registry, home, saved.manifest, tool);
     ctx.host?.loadTools([saved.manifest.name]);
@@ -113,7 +116,10 @@ export function manageTool(which: ManageToolName, setup: ManageSetup): Tool {
             checkName(args.name, registry, ctx);
             const existing = store.read(args.name);
             if (existing)
-              throw new ToolError(`the tool ${args.name} exists already (version ${existing.current})`, 'change it with tool_update');
+              throw new ToolError(
+                `the tool ${args.name} exists already (version ${existing.current})`,
+                'change it with tool_update',
+              );
             const result = await checked(args.name, args.code, '1.0.0');
             const saved = store.add(args.name, args.code, result, { expectNew: true });
             return summary('Created', saved.manifest, home, await activate(saved, ctx));
@@ -144,7 +150,11 @@ export function manageTool(which: ManageToolName, setup: ManageSetup): Tool {
         parameters: MANAGE_SCHEMAS.tool_versions,
         async execute(args) {
           const manifest = store.read(args.name);
-          if (!manifest) throw new ToolError(`there is no tool ${args.name}`, 'tool_list shows the tools there are (category user)');
+          if (!manifest)
+            throw new ToolError(
+              `there is no tool ${args.name}`,
+              'tool_list shows the tools there are (category user)',
+            );
           const lines = manifest.versions.map(
             (v) =>
               `${v.version === manifest.current ? '*' : ' '} ${v.version}  ${v.created}  approval ${v.approval}  sha256 ${v.sha256.slice(0, 12)}`,
@@ -172,7 +182,9 @@ export function manageTool(which: ManageToolName, setup: ManageSetup): Tool {
               tool = await loadUserTool(home, args.name, currentEntry(after));
             } catch (e) {
               store.restore(before);
-              throw new ToolError(`${args.name} ${args.version} does not load, so ${before.current} stays current: ${(e as Error).message}`);
+              throw new ToolError(
+                `${args.name} ${args.version} does not load, so ${before.current} stays current: ${(e as Error).message}`,
+              );
             }
             registerUserTool(registry, home, after, tool);
             ctx.host?.loadTools([args.name]);

@@ -78,7 +78,8 @@ export function readPlainFile(file: string, max: number): string {
   try {
     fd = openSync(file, constants.O_RDONLY | nofollow);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error(`${file} is a symbolic link; Tea reads only plain files there`);
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new Error(`${file} is a symbolic link; Tea reads only plain files there`);
     throw e;
   }
   try {
@@ -97,16 +98,20 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 function entryProblem(v: unknown, i: number): string | undefined {
   if (!isRecord(v)) return `versions[${i}] is not an object`;
-  if (!isString(v.version) || !VERSION_PATTERN.test(v.version)) return `versions[${i}].version is not a version`;
+  if (!isString(v.version) || !VERSION_PATTERN.test(v.version))
+    return `versions[${i}].version is not a version`;
   for (const key of ['created', 'sha256', 'bundleSha256', 'description'] as const)
     if (!isString(v[key])) return `versions[${i}].${key} is not a string`;
   if (!/^[0-9a-f]{64}$/.test(v.sha256 as string) || !/^[0-9a-f]{64}$/.test(v.bundleSha256 as string))
     return `versions[${i}] has a malformed sha256`;
   if (!isApprovalClass(v.approval)) return `versions[${i}].approval is not none, write, network or exec`;
   if (!isApprovalClass(v.needs)) return `versions[${i}].needs is not none, write, network or exec`;
-  if (!Array.isArray(v.keywords) || !v.keywords.every(isString)) return `versions[${i}].keywords is not a list of words`;
-  if (!Array.isArray(v.evidence) || !v.evidence.every(isString)) return `versions[${i}].evidence is not a list`;
-  if (!isRecord(v.parameters) || v.parameters.type !== 'object') return `versions[${i}].parameters is not an object schema`;
+  if (!Array.isArray(v.keywords) || !v.keywords.every(isString))
+    return `versions[${i}].keywords is not a list of words`;
+  if (!Array.isArray(v.evidence) || !v.evidence.every(isString))
+    return `versions[${i}].evidence is not a list`;
+  if (!isRecord(v.parameters) || v.parameters.type !== 'object')
+    return `versions[${i}].parameters is not an object schema`;
   return undefined;
 }
 
@@ -122,7 +127,8 @@ export function parseManifest(text: string, name: string): UserToolManifest {
   if (value.name !== name) throw new Error(`its manifest names the tool ${JSON.stringify(value.name)}`);
   if (!isString(value.current) || !isString(value.created) || !isString(value.updated))
     throw new Error('its manifest lacks current, created or updated');
-  if (!Array.isArray(value.versions) || value.versions.length === 0) throw new Error('its manifest lists no versions');
+  if (!Array.isArray(value.versions) || value.versions.length === 0)
+    throw new Error('its manifest lists no versions');
   for (const [i, v] of value.versions.entries()) {
     const problem = entryProblem(v, i);
     if (problem) throw new Error(`its manifest is damaged: ${problem}`);

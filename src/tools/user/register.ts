@@ -10,7 +10,14 @@ import path from 'node:path';
 import type { ToolRegistry } from '../registry.js';
 import type { Tool, ToolInfo } from '../types.js';
 import { MANAGE_PARAMETERS, MANAGE_TOOL_INFO, MANAGE_TOOL_NAMES, USER_CATEGORY } from './info.js';
-import { currentEntry, NAME_PATTERN, readManifest, toolsRoot, type UserToolManifest, type VersionEntry } from './manifest.js';
+import {
+  currentEntry,
+  NAME_PATTERN,
+  readManifest,
+  toolsRoot,
+  type UserToolManifest,
+  type VersionEntry,
+} from './manifest.js';
 
 export interface UserToolsSetup {
   /** Tea's data home; user tools live in its `tools` directory. */
@@ -20,7 +27,14 @@ export interface UserToolsSetup {
 }
 
 /** Names no user tool may take even before their tools are registered (the agent adds `memory` later). */
-const RESERVED = new Set(['memory', 'task', 'delegate_tasks', 'tool_search', 'tool_list', ...MANAGE_TOOL_NAMES]);
+const RESERVED = new Set([
+  'memory',
+  'task',
+  'delegate_tasks',
+  'tool_search',
+  'tool_list',
+  ...MANAGE_TOOL_NAMES,
+]);
 
 /**
  * Why `name` cannot be a user tool's name in `tools` (undefined: it can): it belongs
@@ -53,7 +67,12 @@ export function userToolInfo(name: string, entry: VersionEntry): ToolInfo {
  * Registers (or re-registers) a user tool at its manifest's current version; its code
  * loads on first use, or is `loaded` already (just checked by tool_create).
  */
-export function registerUserTool(registry: ToolRegistry, home: string, manifest: UserToolManifest, loaded?: Tool): void {
+export function registerUserTool(
+  registry: ToolRegistry,
+  home: string,
+  manifest: UserToolManifest,
+  loaded?: Tool,
+): void {
   const entry = currentEntry(manifest);
   const { name } = manifest;
   const clash = nameClash(name, registry);
@@ -75,14 +94,16 @@ function manifestsIn(home: string, warn: (m: string) => void): UserToolManifest[
   try {
     dirents = readdirSync(root, { withFileTypes: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warn(`user tools in ${root} not read: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      warn(`user tools in ${root} not read: ${(e as Error).message}`);
     return [];
   }
   const out: UserToolManifest[] = [];
   for (const d of dirents) {
     if (!NAME_PATTERN.test(d.name)) continue;
     if (!d.isDirectory()) {
-      if (d.isSymbolicLink()) warn(`user tool ${d.name} skipped: ${path.join(root, d.name)} is a symbolic link`);
+      if (d.isSymbolicLink())
+        warn(`user tool ${d.name} skipped: ${path.join(root, d.name)} is a symbolic link`);
       continue;
     }
     try {

@@ -69,7 +69,8 @@ export class UserToolStore {
     const dir = toolDir(this.home, name);
     try {
       const st = lstatSync(dir);
-      if (st.isSymbolicLink()) throw new Error(`${dir} is a symbolic link; Tea does not follow links in its tools directory`);
+      if (st.isSymbolicLink())
+        throw new Error(`${dir} is a symbolic link; Tea does not follow links in its tools directory`);
       if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
       return true;
     } catch (e) {
@@ -137,8 +138,12 @@ export class UserToolStore {
    */
   add(name: string, source: string, checked: CheckedTool, opts: { expectNew: boolean; bump?: Bump }): Saved {
     const previous = this.read(name);
-    if (opts.expectNew && previous) throw new Error(`the tool ${name} exists already (version ${previous.current}); change it with tool_update`);
-    if (!opts.expectNew && !previous) throw new Error(`there is no tool ${name} to update; create it with tool_create`);
+    if (opts.expectNew && previous)
+      throw new Error(
+        `the tool ${name} exists already (version ${previous.current}); change it with tool_update`,
+      );
+    if (!opts.expectNew && !previous)
+      throw new Error(`there is no tool ${name} to update; create it with tool_create`);
     const version = nextVersion(previous?.versions.map((v) => v.version) ?? [], opts.bump);
     const created = this.now().toISOString();
     const entry: VersionEntry = {
@@ -193,7 +198,8 @@ export class UserToolStore {
 
   /** Makes `version` current; returns the manifest before and after. */
   setCurrent(name: string, version: string): { before: UserToolManifest; after: UserToolManifest } {
-    if (!VERSION_PATTERN.test(version)) throw new Error(`${JSON.stringify(version)} is not a version (e.g. 1.0.0)`);
+    if (!VERSION_PATTERN.test(version))
+      throw new Error(`${JSON.stringify(version)} is not a version (e.g. 1.0.0)`);
     const before = this.read(name);
     if (!before) throw new Error(`there is no tool ${name}`);
     if (!before.versions.some((v) => v.version === version)) {
