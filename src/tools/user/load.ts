@@ -94,7 +94,7 @@ function problemsOf(value: Record<string, unknown>, name: string): string[] {
   if (typeof p !== 'object' || p === null || p._zod === undefined || typeof p.safeParseAsync !== 'function')
     problems.push("its parameters must be a zod schema (import * as z from 'zod'; z.object({...}))");
   else if (p.type !== 'object')
-    problems.push(`its parameters must be z.object({...}), not a ${String(p.type)} schema`);
+    problems.push(`its parameters must be z.object({...}), not z.${String(p.type)}(...)`);
   if (typeof value.run !== 'function')
     problems.push('its run must be a function (args, ctx) => string | { output, isError }');
   return problems;

@@ -12,10 +12,10 @@ import { summarizeParameters } from '../schema.js';
 import { defineTool, type Tool, type ToolContext, ToolError } from '../types.js';
 import { checkTool } from './check.js';
 import { CheckError } from './compile.js';
+import { nameClash, registerUserTool } from './entries.js';
 import { MANAGE_TOOL_INFO, type ManageToolName } from './info.js';
 import { loadUserTool } from './load.js';
 import { currentEntry, NAME_PATTERN, toolDir, type UserToolManifest } from './manifest.js';
-import { nameClash, registerUserTool } from './register.js';
 import { type Saved, UserToolStore } from './store.js';
 
 export interface ManageSetup {

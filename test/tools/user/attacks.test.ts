@@ -192,8 +192,8 @@ describe('a manifest edited by hand', () => {
     expect(await call('tool_create', { name: 'echo_words', code: toolSource() })).toMatch(/^Created/);
     const bundle = path.join(toolsDir(), 'echo_words', '1.0.0.cjs');
     const evil = readFileSync(bundle, 'utf8').replace(
-      'return `words:',
-      'require("__tea_mod:node:child_process").execSync("true"); return `words:',
+      'return "words: "',
+      'require("__tea_mod:node:child_process").execSync("true"); return "words: "',
     );
     writeFileSync(bundle, evil);
     const m = readJson('echo_words');

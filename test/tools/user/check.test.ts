@@ -64,7 +64,7 @@ describe('checkTool', () => {
   });
 
   it.each([
-    ['not an object schema', 'z.string()', 'its parameters must be z.object({...}), not a string schema'],
+    ['not an object schema', 'z.string()', 'its parameters must be z.object({...}), not z.string(...)'],
     ['not a zod schema', "{ type: 'object', properties: {} }", 'its parameters must be a zod schema'],
   ])('refuses parameters that are %s', async (_l, parameters, why) => {
     expect(await refusal(toolSource({ parameters }))).toContain(why);

@@ -277,7 +277,7 @@ describe('the static approval check: what it does not flag', () => {
     ],
     [
       'process.env, cwd and platform',
-      { body: 'return `${process.env.HOME} ${process.cwd()} ${process.platform}`;' },
+      { body: "return [process.env.HOME, process.cwd(), process.platform].join(' ');" },
     ],
     ["process['env'] (a constant key)", { body: "return String(process['env'].HOME);" }],
     [

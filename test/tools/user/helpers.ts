@@ -26,7 +26,7 @@ export function toolSource(o: SourceOptions = {}): string {
     o.keywords ? `  keywords: ${JSON.stringify(o.keywords)},` : '',
     `  parameters: ${o.parameters ?? "z.object({ text: z.string().describe('The text') })"},`,
     '  async run(args: { text: string }, ctx: { cwd: string }) {',
-    `    ${o.body ?? 'return `words: ${args.text.split(/\\s+/).filter(Boolean).length}`;'}`,
+    `    ${o.body ?? "return 'words: ' + args.text.split(/\\s+/).filter(Boolean).length;"}`,
     '  },',
     '};',
     '',
