@@ -25,7 +25,7 @@ export function toolSource(o: SourceOptions = {}): string {
     `  approval: ${JSON.stringify(o.approval ?? 'none')},`,
     o.keywords ? `  keywords: ${JSON.stringify(o.keywords)},` : '',
     `  parameters: ${o.parameters ?? "z.object({ text: z.string().describe('The text') })"},`,
-    '  async run(args: { text: string }, ctx: { cwd: string }) {',
+    '  async run(args: { text: string }, ctx: { cwd: string; signal: AbortSignal }) {',
     `    ${o.body ?? "return 'words: ' + args.text.split(/\\s+/).filter(Boolean).length;"}`,
     '  },',
     '};',
