@@ -23,16 +23,19 @@ const request = (tool: string): ApprovalRequest => ({
 });
 
 describe('the approval of tool_create and tool_update shows the code', () => {
-  it.each(['tool_create', 'tool_update'])('%s in the terminal: every line, under the tool name', async (tool) => {
-    const shown = await approvalView(request(tool), '/tmp', false);
-    const lines = shown.trimEnd().split('\n');
-    expect(lines[0]).toBe('  tool echo_words:');
-    expect(lines[1]).toBe("  │ import * as z from 'zod';");
-    // Nothing cut, however long: what is approved is all shown.
-    expect(lines.at(-1)).toBe('  │ // the last line');
-    expect(lines).toHaveLength(code.replace(/\n$/, '').split('\n').length + 1);
-    expect(shown).not.toContain('\\n');
-  });
+  it.each(['tool_create', 'tool_update'])(
+    '%s in the terminal: every line, under the tool name',
+    async (tool) => {
+      const shown = await approvalView(request(tool), '/tmp', false);
+      const lines = shown.trimEnd().split('\n');
+      expect(lines[0]).toBe('  tool echo_words:');
+      expect(lines[1]).toBe("  │ import * as z from 'zod';");
+      // Nothing cut, however long: what is approved is all shown.
+      expect(lines.at(-1)).toBe('  │ // the last line');
+      expect(lines).toHaveLength(code.replace(/\n$/, '').split('\n').length + 1);
+      expect(shown).not.toContain('\\n');
+    },
+  );
 
   it('in an editor (ACP): the code as text', async () => {
     expect(await approvalContent(request('tool_create'), '/tmp', undefined)).toEqual([

@@ -50,9 +50,13 @@ describe('tea and the tools the agent writes', () => {
 
     const list = await tea(['tools', 'user', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^echo_words {2}1\.0\.0 {4}none {5}1 version {3}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  Counts the words of a text\.$/m);
+    expect(list.stdout).toMatch(
+      /^echo_words {2}1\.0\.0 {4}none {5}1 version {3}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}Counts the words of a text\.$/m,
+    );
     const json = JSON.parse((await tea(['tools', 'user', 'list', '--json'])).stdout);
-    expect(json).toEqual([expect.objectContaining({ name: 'echo_words', current: '1.0.0', versions: ['1.0.0'] })]);
+    expect(json).toEqual([
+      expect.objectContaining({ name: 'echo_words', current: '1.0.0', versions: ['1.0.0'] }),
+    ]);
 
     const all = await tea(['tools', 'list']);
     expect(all.stdout).toMatch(/^user\n {2}u echo_words +none +Counts the words of a text\.$/m);
@@ -60,7 +64,9 @@ describe('tea and the tools the agent writes', () => {
     expect(all.stdout).toMatch(/^ {4}tool_create +exec +Write a new tool for yourself/m);
 
     const show = await tea(['tools', 'user', 'show', 'echo_words']);
-    expect(show.stdout).toMatch(/^echo_words 1\.0\.0 \(current\)\nCounts the words of a text\.\n\napproval: none {3}code needs: none\n/);
+    expect(show.stdout).toMatch(
+      /^echo_words 1\.0\.0 \(current\)\nCounts the words of a text\.\n\napproval: none {3}code needs: none\n/,
+    );
     expect(show.stdout).toContain(toolSource({ keywords: ['words'] }));
 
     t.server.reset();
@@ -76,7 +82,10 @@ describe('tea and the tools the agent writes', () => {
     t.server.script(reply().text('Hello!'));
     const cov = mkdtempSync(path.join(os.tmpdir(), 'tea-cov-'));
     dirs.push(cov);
-    const r = await runTea(['-p', 'hello'], { env: { ...t.ctx.env, NODE_V8_COVERAGE: cov }, cwd: t.ctx.work });
+    const r = await runTea(['-p', 'hello'], {
+      env: { ...t.ctx.env, NODE_V8_COVERAGE: cov },
+      cwd: t.ctx.work,
+    });
     expect(r.code).toBe(0);
     const c = bundleCoverage(cov, BUNDLE);
     const user = (set: Set<string>) => [...set].filter((s) => s.startsWith('src/tools/user/')).sort();
@@ -97,7 +106,11 @@ describe('tea and the tools the agent writes', () => {
     expect(rm.stdout).toBe('Removed echo_words (1 version).\n');
     expect(existsSync(path.join(home, 'tools', 'echo_words'))).toBe(false);
     expect((await tea(['tools', 'user', 'list'])).stdout).toMatch(/^No user tools in /);
-    for (const args of [['show', 'echo_words'], ['rm', '../tea.db'], ['show', '../../etc']]) {
+    for (const args of [
+      ['show', 'echo_words'],
+      ['rm', '../tea.db'],
+      ['show', '../../etc'],
+    ]) {
       const r = await tea(['tools', 'user', ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/no user tool ".*" \(tea tools user list shows them\)/);

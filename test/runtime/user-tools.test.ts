@@ -69,7 +69,9 @@ const toolResults = (i: number): string[] =>
     .map(wireText);
 const lastToolResult = (i: number): string => toolResults(i).at(-1)!;
 const offered = (i: number): string[] =>
-  ((model().requests[i]!.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
+  ((model().requests[i]!.body.tools ?? []) as Array<{ function: { name: string } }>).map(
+    (t) => t.function.name,
+  );
 
 const V1 = toolSource();
 const V2 = toolSource({ body: "return 'v2 counted ' + args.text.length + ' characters';" });
@@ -84,7 +86,10 @@ describe('tools the agent writes at runtime', () => {
     );
     const session = rt.sessions.create();
     const events = await drain(session.prompt('write a tool that counts words, then count "one two three"'));
-    expect(events.find((e) => e.type === 'done')).toMatchObject({ reason: 'completed', text: 'It has three words.' });
+    expect(events.find((e) => e.type === 'done')).toMatchObject({
+      reason: 'completed',
+      text: 'It has three words.',
+    });
     expect(offered(0)).not.toContain('echo_words');
     expect(lastToolResult(1)).toMatch(/^Created echo_words 1\.0\.0 \(approval none\)/);
     // Loaded for this session: its schema goes with the very next request.
@@ -108,9 +113,13 @@ describe('tools the agent writes at runtime', () => {
       reply().text('done'),
     );
     await drain(rt.sessions.create().prompt('go'));
-    expect(lastToolResult(2)).toMatch(/^Updated echo_words 1\.0\.1 .*\nThe previous version 1\.0\.0 stays saved/s);
+    expect(lastToolResult(2)).toMatch(
+      /^Updated echo_words 1\.0\.1 .*\nThe previous version 1\.0\.0 stays saved/s,
+    );
     expect(lastToolResult(3)).toBe('v2 counted 6 characters');
-    expect(lastToolResult(4)).toMatch(/^echo_words: 2 version\(s\), current 1\.0\.1 \(\*\)\n {2}1\.0\.0 .*\n\* 1\.0\.1 /);
+    expect(lastToolResult(4)).toMatch(
+      /^echo_words: 2 version\(s\), current 1\.0\.1 \(\*\)\n {2}1\.0\.0 .*\n\* 1\.0\.1 /,
+    );
     expect(lastToolResult(5)).toMatch(/^Rolled back echo_words 1\.0\.0 .*\(It was at 1\.0\.1\.\)/s);
     expect(lastToolResult(6)).toBe('words: 2');
   });
@@ -136,10 +145,15 @@ describe('tools the agent writes at runtime', () => {
     const { rt, home } = await fresh();
     const broken = toolSource({ body: 'return args.text +* 1;' });
     const line = broken.split('\n').findIndex((l) => l.includes('+*')) + 1;
-    model().script(reply().toolCall('tool_create', { name: 'echo_words', code: broken }), reply().text('oops'));
+    model().script(
+      reply().toolCall('tool_create', { name: 'echo_words', code: broken }),
+      reply().text('oops'),
+    );
     await drain(rt.sessions.create().prompt('go'));
     expect(lastToolResult(1)).toMatch(
-      new RegExp(`^\\[ERROR\\] echo_words was not saved: it does not compile:\\necho_words\\.ts:${line}:\\d+: `),
+      new RegExp(
+        `^\\[ERROR\\] echo_words was not saved: it does not compile:\\necho_words\\.ts:${line}:\\d+: `,
+      ),
     );
     expect(existsSync(path.join(home, 'tools'))).toBe(false);
     expect(rt.tools.has('echo_words')).toBe(false);
@@ -152,13 +166,18 @@ describe('tools the agent writes at runtime', () => {
       body: "return String(spawnSync('ls').stdout);",
     });
     model().script(
-      reply().toolCall('tool_create', { name: 'echo_words', code: toolSource({ parameters: 'z.array(z.string())' }) }),
+      reply().toolCall('tool_create', {
+        name: 'echo_words',
+        code: toolSource({ parameters: 'z.array(z.string())' }),
+      }),
       reply().toolCall('tool_create', { name: 'echo_words', code: spawns }),
       reply().toolCall('tool_create', { name: 'grep', code: toolSource({ name: 'grep' }) }),
       reply().text('none of them'),
     );
     await drain(rt.sessions.create().prompt('go'));
-    expect(lastToolResult(1)).toMatch(/its parameters must be z\.object\(\{\.\.\.\}\), not z\.array\(\.\.\.\)/);
+    expect(lastToolResult(1)).toMatch(
+      /its parameters must be z\.object\(\{\.\.\.\}\), not z\.array\(\.\.\.\)/,
+    );
     expect(lastToolResult(2)).toMatch(
       /^\[ERROR\] echo_words was not saved: it declares approval 'none', but its code needs 'exec': require\("node:child_process"\) \(node:child_process starts processes or threads\)\nHint: declare approval: 'exec'/,
     );
@@ -170,7 +189,10 @@ describe('tools the agent writes at runtime', () => {
 
   it('asks before saving in ask mode, showing the code; a rejection saves nothing', async () => {
     const { rt, home } = await fresh('ask');
-    model().script(reply().toolCall('tool_create', { name: 'echo_words', code: V1 }), reply().text('not saved'));
+    model().script(
+      reply().toolCall('tool_create', { name: 'echo_words', code: V1 }),
+      reply().text('not saved'),
+    );
     const session = rt.sessions.create();
     const asked: Array<Extract<AgentEvent, { type: 'approval_request' }>> = [];
     await drain(session.prompt('go'), (e) => {
@@ -178,7 +200,12 @@ describe('tools the agent writes at runtime', () => {
       session.approve(e.requestId, 'reject');
     });
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ tool: 'tool_create', approval: 'exec', subject: 'echo_words', args: { code: V1 } });
+    expect(asked[0]).toMatchObject({
+      tool: 'tool_create',
+      approval: 'exec',
+      subject: 'echo_words',
+      args: { code: V1 },
+    });
     expect(lastToolResult(1)).toMatch(/^\[DENIED\] The user rejected tool_create \(echo_words\)/);
     expect(existsSync(path.join(home, 'tools'))).toBe(false);
     expect(rt.tools.has('echo_words')).toBe(false);
