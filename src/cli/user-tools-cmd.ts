@@ -99,14 +99,17 @@ export async function showUserTool(
   return EXIT.OK;
 }
 
-/** `tea tools user rm <name>`: removes the tool and every saved version of it. */
+/** `tea tools user rm <name>`: removes the tool and every saved version of it (a damaged one too). */
 export async function removeUserTool(name: string): Promise<number> {
   const s = store();
-  const m = s.read(name);
-  if (!m) throw unknownTool(name);
-  s.remove(name);
-  process.stdout.write(
-    `Removed ${name} (${m.versions.length} version${m.versions.length === 1 ? '' : 's'}).\n`,
-  );
+  let versions = '';
+  try {
+    const m = s.read(name);
+    if (m) versions = ` (${m.versions.length} version${m.versions.length === 1 ? '' : 's'})`;
+  } catch (e) {
+    versions = ` (it could not be read: ${(e as Error).message})`;
+  }
+  if (!s.remove(name)) throw unknownTool(name);
+  process.stdout.write(`Removed ${name}${versions}.\n`);
   return EXIT.OK;
 }

@@ -5,7 +5,7 @@
  * no tool loads none of the user-tool code, and without --yolo, saving is refused
  * with the flags that would allow it.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,7 +91,7 @@ describe('tea and the tools the agent writes', () => {
     const user = (set: Set<string>) => [...set].filter((s) => s.startsWith('src/tools/user/')).sort();
     expect(user(c.present)).toContain('src/tools/user/load.ts');
     // Registered by its manifest only: no loader, checker, compiler or node:vm.
-    expect(user(c.ran).filter((s) => !/(register|manifest|info|classes)\.ts$/.test(s))).toEqual([]);
+    expect(user(c.ran).filter((s) => !/(register|entries|manifest|info|classes)\.ts$/.test(s))).toEqual([]);
     expect(c.builtins).not.toContain('node:crypto');
     // The first request still holds the core tools alone as schemas, user tools by name.
     const body = t.server.requests[0]!.body as { tools: unknown[] };
@@ -106,6 +106,14 @@ describe('tea and the tools the agent writes', () => {
     expect(rm.stdout).toBe('Removed echo_words (1 version).\n');
     expect(existsSync(path.join(home, 'tools', 'echo_words'))).toBe(false);
     expect((await tea(['tools', 'user', 'list'])).stdout).toMatch(/^No user tools in /);
+    // A damaged tool is listed as a problem and can still be removed.
+    mkdirSync(path.join(home, 'tools', 'broken_one'), { recursive: true });
+    writeFileSync(path.join(home, 'tools', 'broken_one', 'manifest.json'), '{');
+    const listed = await tea(['tools', 'user', 'list']);
+    expect(listed.stderr).toMatch(/tea: warning: the tool broken_one cannot be read: its manifest is not JSON/);
+    const gone = await tea(['tools', 'user', 'rm', 'broken_one']);
+    expect(gone.stdout).toMatch(/^Removed broken_one \(it could not be read: .*its manifest is not JSON/);
+    expect(existsSync(path.join(home, 'tools', 'broken_one'))).toBe(false);
     for (const args of [
       ['show', 'echo_words'],
       ['rm', '../tea.db'],

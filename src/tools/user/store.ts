@@ -216,10 +216,23 @@ export class UserToolStore {
     this.writeManifest(manifest);
   }
 
-  /** Removes the tool and every version of it; false when there is none. */
+  /**
+   * Removes the tool and every version of it (a damaged one too); false when there is
+   * none. A tool directory that is a symbolic link loses the link only, never what it
+   * points to.
+   */
   remove(name: string): boolean {
-    if (!NAME_PATTERN.test(name) || !this.dirExists(name)) return false;
-    rmSync(toolDir(this.home, name), { recursive: true, force: true });
+    if (!NAME_PATTERN.test(name)) return false;
+    const dir = toolDir(this.home, name);
+    let link: boolean;
+    try {
+      link = lstatSync(dir).isSymbolicLink();
+    } catch (e) {
+      if (isMissing(e)) return false;
+      throw e;
+    }
+    if (link) unlinkSync(dir);
+    else rmSync(dir, { recursive: true, force: true });
     return true;
   }
 }

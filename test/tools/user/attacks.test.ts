@@ -107,6 +107,19 @@ describe('symbolic links in the tools directory', () => {
     expect(readdirSync(elsewhere).sort()).toEqual(before);
   });
 
+  it('removing a tool whose directory is a link removes the link only', async () => {
+    const elsewhere = path.join(tempDir(), 'elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(path.join(elsewhere, 'keep.txt'), 'precious');
+    mkdirSync(toolsDir());
+    symlinkSync(elsewhere, path.join(toolsDir(), 'linked_tool'));
+    const store = new UserToolStore(home);
+    expect(() => store.read('linked_tool')).toThrow(/is a symbolic link/);
+    expect(store.remove('linked_tool')).toBe(true);
+    expect(existsSync(path.join(toolsDir(), 'linked_tool'))).toBe(false);
+    expect(readFileSync(path.join(elsewhere, 'keep.txt'), 'utf8')).toBe('precious');
+  });
+
   it('a manifest or version file that is a link is not read', async () => {
     expect(await call('tool_create', { name: 'echo_words', code: toolSource() })).toMatch(/^Created/);
     const real = path.join(tempDir(), 'manifest.json');
