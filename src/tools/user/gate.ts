@@ -76,8 +76,8 @@ function safeProcess(block: (what: string) => Error): unknown {
   return new Proxy(process, {
     get(target, key) {
       if (typeof key !== 'string' || !SAFE_PROCESS.has(key)) throw block(`process.${String(key)}`);
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? value.bind(target) : value;
+      // As it is (not bound): process.hrtime.bigint and memoryUsage.rss stay reachable.
+      return Reflect.get(target, key);
     },
     set(_target, key) {
       throw block(`setting process.${String(key)}`);

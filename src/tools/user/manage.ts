@@ -73,13 +73,24 @@ async function checked(tool: string, source: string, version: string) {
   }
 }
 
-function summary(verb: string, manifest: UserToolManifest, home: string, tool: Tool): string {
+function summary(
+  verb: string,
+  manifest: UserToolManifest,
+  home: string,
+  tool: Tool,
+  ctx: ToolContext,
+): string {
   const entry = currentEntry(manifest);
   const spec = { name: tool.name, description: tool.description, parameters: entry.parameters };
   const needs = entry.needs === entry.approval ? '' : `; its code needs ${entry.needs}`;
+  // A sub-agent's tool set is fixed when it starts: the tool is there for sessions started later.
+  const here = ctx.tools === undefined || ctx.tools.has(manifest.name);
+  const use = here
+    ? `Its schema is loaded: call ${manifest.name} directly now.`
+    : 'It is registered for sessions started from now on (this session has a fixed set of tools).';
   return [
     `${verb} ${manifest.name} ${entry.version} (approval ${entry.approval}${needs}), saved in ${toolDir(home, manifest.name)}.`,
-    `Its schema is loaded: call ${manifest.name} directly now. Parameters: ${summarizeParameters(spec)}.`,
+    `${use} Parameters: ${summarizeParameters(spec)}.`,
   ].join('\n');
 }
 
@@ -122,7 +133,7 @@ export function manageTool(which: ManageToolName, setup: ManageSetup): Tool {
               );
             const result = await checked(args.name, args.code, '1.0.0');
             const saved = store.add(args.name, args.code, result, { expectNew: true });
-            return summary('Created', saved.manifest, home, await activate(saved, ctx));
+            return summary('Created', saved.manifest, home, await activate(saved, ctx), ctx);
           }),
       });
     case 'tool_update':
@@ -141,7 +152,7 @@ export function manageTool(which: ManageToolName, setup: ManageSetup): Tool {
               ...(args.bump ? { bump: args.bump } : {}),
             });
             const was = saved.previous?.current;
-            return `${summary('Updated', saved.manifest, home, await activate(saved, ctx))}\nThe previous version ${was} stays saved (tool_rollback returns to it).`;
+            return `${summary('Updated', saved.manifest, home, await activate(saved, ctx), ctx)}\nThe previous version ${was} stays saved (tool_rollback returns to it).`;
           }),
       });
     case 'tool_versions':
@@ -188,7 +199,7 @@ export function manageTool(which: ManageToolName, setup: ManageSetup): Tool {
             }
             registerUserTool(registry, home, after, tool);
             ctx.host?.loadTools([args.name]);
-            return `${summary('Rolled back', after, home, tool)}\n(It was at ${before.current}.)`;
+            return `${summary('Rolled back', after, home, tool, ctx)}\n(It was at ${before.current}.)`;
           }),
       });
   }

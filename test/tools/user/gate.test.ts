@@ -85,6 +85,8 @@ describe('the runtime gates of a user tool', () => {
   it('process below exec: facts readable, control and loaders throw, even by a computed key', () => {
     expect(run('none', 'return __tea_g_process.env.PATH')).toBe(process.env.PATH);
     expect(run('none', 'return __tea_g_process.platform')).toBe(process.platform);
+    expect(run('none', 'return typeof __tea_g_process.hrtime.bigint()')).toBe('bigint');
+    expect(run('none', 'return __tea_g_process.cwd()')).toBe(process.cwd());
     expect(run('none', "return __tea_g_process[['bind', 'ing'].join('')]")).toMatch(
       /process.binding needs approval "exec"/,
     );

@@ -34,6 +34,34 @@ async function make(body: string, parameters?: string): Promise<void> {
   expect(await call('tool_create', { name: 'echo_words', code })).toMatch(/^Created/);
 }
 
+describe('creating a tool from a session with a fixed tool set (a sub-agent)', () => {
+  it('registers it in the shared registry and says it is there for later sessions', async () => {
+    const fixed = registry.subset(() => true);
+    const ctx = {
+      cwd: home,
+      sessionId: 's',
+      callId: 'sub1',
+      signal: new AbortController().signal,
+      tools: fixed,
+    };
+    const r = await runTool(
+      fixed,
+      {
+        type: 'tool-call',
+        id: 'sub1',
+        name: 'tool_create',
+        args: { name: 'echo_words', code: toolSource() },
+      },
+      ctx,
+    );
+    expect(r.output).toMatch(
+      /\nIt is registered for sessions started from now on \(this session has a fixed set of tools\)\./,
+    );
+    expect(fixed.has('echo_words')).toBe(false);
+    expect(registry.has('echo_words')).toBe(true);
+  });
+});
+
 describe('running a user tool', () => {
   it('validates arguments with its own schema and hands run the context', async () => {
     await make("return ctx.cwd + ' ' + args.text;");
