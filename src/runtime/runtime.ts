@@ -153,6 +153,9 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   const shell = shellSetup(config, opts.sandbox, warn);
   const tools = await builtinRegistry(config, shell);
   if (opts.tools) tools.registerAll(opts.tools);
+  // Tools the agent wrote (TEA_HOME/tools), by their manifests, before --allow rules are checked
+  // against the names; built-in, MCP (mcp__…) and delegation names (task, agent_…) win.
+  registerUserTools(tools, { home: config.home, warn });
   const mcpNames = Object.keys(config.mcpServers);
   const permissions = permissionSettings(config, opts, tools.names());
   const { mode: permissionMode, rules: permissionRules, roots: allowedRoots } = permissions;
@@ -251,8 +254,6 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     );
     return delegator;
   });
-  // Tools the agent wrote (TEA_HOME/tools), by their manifests; after every other tool, whose names win.
-  registerUserTools(tools, { home: config.home, warn });
   // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
   const evolveParts: EvolveParts = { afterPrompt: [] };
   const evolve = composeHooks(evolveParts);

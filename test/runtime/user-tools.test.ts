@@ -25,9 +25,9 @@ afterEach(async () => {
   model().reset();
 });
 
-async function runtimeAt(home: string, work: string, mode = 'yolo'): Promise<Runtime> {
+async function runtimeAt(home: string, work: string, mode = 'yolo', allow: string[] = []): Promise<Runtime> {
   const config = await loadConfig({ home, cwd: work, env: {}, detectOllama: false });
-  const rt = await createRuntime({ config, cwd: work, permissionMode: mode });
+  const rt = await createRuntime({ config, cwd: work, permissionMode: mode, allow });
   open.push(rt);
   return rt;
 }
@@ -209,6 +209,25 @@ describe('tools the agent writes at runtime', () => {
     expect(lastToolResult(1)).toMatch(/^\[DENIED\] The user rejected tool_create \(echo_words\)/);
     expect(existsSync(path.join(home, 'tools'))).toBe(false);
     expect(rt.tools.has('echo_words')).toBe(false);
+  });
+
+  it('--allow rules may name a saved user tool', async () => {
+    const { rt, home, work } = await fresh();
+    const writer = toolSource({ name: 'note_down', approval: 'write', body: "return 'noted';" });
+    model().script(
+      reply().toolCall('tool_create', { name: 'note_down', code: writer }),
+      reply().text('made'),
+    );
+    await drain(rt.sessions.create().prompt('make it'));
+    const asking = await runtimeAt(home, work, 'ask', ['note_down']);
+    model().reset();
+    model().script(reply().toolCall('note_down', { text: 'x' }), reply().text('ok'));
+    const events = await drain(asking.sessions.create().prompt('note x'));
+    expect(events.some((e) => e.type === 'approval_request')).toBe(false);
+    expect(lastToolResult(1)).toBe('noted');
+    await expect(runtimeAt(home, work, 'ask', ['note_dow'])).rejects.toThrow(
+      /unknown tool "note_dow".*note_down/,
+    );
   });
 
   it('runs a user tool under its class: in ask mode a write tool is asked about, a none tool is not', async () => {
