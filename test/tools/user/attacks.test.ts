@@ -281,3 +281,24 @@ describe('size and overwrite limits', () => {
     expect(await call('echo_words', { text: 'a b' })).toBe('words: 2');
   });
 });
+
+describe('a saved version that does not load', () => {
+  it('is taken back: the files go, the manifest is as it was, the registry keeps the old version', async () => {
+    expect(await call('tool_create', { name: 'echo_words', code: toolSource() })).toMatch(/^Created/);
+    const before = readFileSync(manifestFile('echo_words'), 'utf8');
+    // Passes the check (its first evaluation), then throws when loaded from disk (its second).
+    const flaky = toolSource({
+      head: "if (process.env.TEA_FLAKY_TOOL) throw new Error('second load'); process.env.TEA_FLAKY_TOOL = '1';",
+      body: "return 'v2';",
+    });
+    try {
+      const out = await call('tool_update', { name: 'echo_words', code: flaky });
+      expect(out).toMatch(/^\[ERROR\] echo_words was saved but does not load, so it was taken back: .*second load/);
+    } finally {
+      delete process.env.TEA_FLAKY_TOOL;
+    }
+    expect(readFileSync(manifestFile('echo_words'), 'utf8')).toBe(before);
+    expect(existsSync(path.join(toolsDir(), 'echo_words', '1.0.1.ts'))).toBe(false);
+    expect(await call('echo_words', { text: 'a b' })).toBe('words: 2');
+  });
+});
