@@ -10,7 +10,7 @@ import { toolSource } from '../tools/user/helpers.js';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_request' }>;
 
-const code = toolSource({ body: 'return "x".repeat(200);' }) + '\n'.repeat(150) + '// the last line\n';
+const code = `${toolSource({ body: 'return "x".repeat(200);' })}${'\n'.repeat(150)}// the last line\n`;
 const request = (tool: string): ApprovalRequest => ({
   type: 'approval_request',
   requestId: 'r1',

@@ -110,7 +110,9 @@ describe('tea and the tools the agent writes', () => {
     mkdirSync(path.join(home, 'tools', 'broken_one'), { recursive: true });
     writeFileSync(path.join(home, 'tools', 'broken_one', 'manifest.json'), '{');
     const listed = await tea(['tools', 'user', 'list']);
-    expect(listed.stderr).toMatch(/tea: warning: the tool broken_one cannot be read: its manifest is not JSON/);
+    expect(listed.stderr).toMatch(
+      /tea: warning: the tool broken_one cannot be read: its manifest is not JSON/,
+    );
     const gone = await tea(['tools', 'user', 'rm', 'broken_one']);
     expect(gone.stdout).toMatch(/^Removed broken_one \(it could not be read: .*its manifest is not JSON/);
     expect(existsSync(path.join(home, 'tools', 'broken_one'))).toBe(false);

@@ -293,7 +293,9 @@ describe('a saved version that does not load', () => {
     });
     try {
       const out = await call('tool_update', { name: 'echo_words', code: flaky });
-      expect(out).toMatch(/^\[ERROR\] echo_words was saved but does not load, so it was taken back: .*second load/);
+      expect(out).toMatch(
+        /^\[ERROR\] echo_words was saved but does not load, so it was taken back: .*second load/,
+      );
     } finally {
       delete process.env.TEA_FLAKY_TOOL;
     }
