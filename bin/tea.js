@@ -29,6 +29,7 @@ function kindOf(args) {
     'serve',
     'acp',
     'workflow',
+    'evolve',
     'trace',
     'help',
   ];

@@ -7,18 +7,28 @@ import type { AgentSettings } from './settings.js';
 export interface PromptEnv {
   cwd: string;
   now?: Date;
+  /** The instruction part (a prompt version, `tea evolve prompts`); default: `BUILTIN_INSTRUCTIONS`. */
+  instructions?: string;
 }
 
-/** The default system prompt: who the agent is, where it works, how it uses tools. */
+/**
+ * The instruction part of the default system prompt as Tea ships it: prompt version 1.
+ * Another version replaces exactly this; the lines after it are always generated.
+ */
+export const BUILTIN_INSTRUCTIONS = [
+  'You are Tea Agent, an AI agent working on the user’s machine.',
+  'Plan briefly, act with tools, check the results, and keep going until the task is done.',
+  'Read before you edit; make small exact edits; verify by running or reading.',
+  'On an [ERROR] result, follow its hint instead of repeating the call.',
+  'Never invent file contents, paths, URLs or results.',
+  'Finish with a short answer: what you did and what the user should know.',
+].join('\n');
+
+/** The default system prompt: who the agent is and how it uses tools (`instructions`), where it works. */
 export function defaultSystemPrompt(env: PromptEnv): string {
   const now = env.now ?? new Date();
   return [
-    'You are Tea Agent, an AI agent working on the user’s machine.',
-    'Plan briefly, act with tools, check the results, and keep going until the task is done.',
-    'Read before you edit; make small exact edits; verify by running or reading.',
-    'On an [ERROR] result, follow its hint instead of repeating the call.',
-    'Never invent file contents, paths, URLs or results.',
-    'Finish with a short answer: what you did and what the user should know.',
+    env.instructions ?? BUILTIN_INSTRUCTIONS,
     '',
     `Working directory: ${env.cwd}`,
     `Platform: ${os.platform()} ${os.release()} (${os.arch()})`,
@@ -34,12 +44,14 @@ const MODE_NOTE: Record<PermissionMode, string> = {
 };
 
 /**
- * A session's system prompt: the agent's (or the default one for `cwd`), the
- * permission mode, and with intent loading the catalogue of tools to search.
+ * A session's system prompt: the agent's (or the default one for `cwd`, with the
+ * active prompt version's instructions), the permission mode, and with intent loading
+ * the catalogue of tools to search.
  */
 export function sessionSystemPrompt(settings: AgentSettings, cwd: string, tools: ToolRegistry): string {
   const mode = settings.permissionMode;
-  const base = `${settings.systemPrompt ?? defaultSystemPrompt({ cwd })}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
+  const { instructions } = settings;
+  const base = `${settings.systemPrompt ?? defaultSystemPrompt({ cwd, ...(instructions ? { instructions } : {}) })}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
   if (settings.toolLoading === 'all') return base;
   const catalog = catalogBlock(tools);
   return catalog ? `${base}\n\n${catalog}` : base;

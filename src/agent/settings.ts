@@ -16,6 +16,11 @@ import { DEFAULT_LEASE, type LeaseSettings } from './lease.js';
 export interface AgentSettings {
   /** Replaces the default system prompt (the permission mode and the tool catalogue are still added). */
   systemPrompt?: string;
+  /**
+   * The instruction part of the default system prompt (the active prompt version, which
+   * the runtime reads once per agent); absent: the built-in text. `systemPrompt` wins.
+   */
+  instructions?: string;
   /** Model calls per turn before the loop stops. */
   maxIterations: number;
   /** Concurrency-safe tools run at most this many at once. */

@@ -1,10 +1,11 @@
 /**
- * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, serve, acp, mcp, trace, help).
+ * tea's subcommands (sessions, db, memory, tools, config, trust, workflow, evolve, serve, acp, mcp, trace, help).
  * main.ts adds them only when the command line could name one (or asks for help): a
  * prompt run does not build ~40 commands it will not use. Each loads its implementation
  * only when it runs.
  */
 import type { Command } from 'commander';
+import { addEvolveCommand } from './evolve-cli.js';
 import { addFaceCommands } from './faces.js';
 import { commandFlags } from './flags.js';
 import { positiveInt } from './options.js';
@@ -24,6 +25,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'mcp',
   'workflow',
   'trace',
+  'evolve',
   'help',
 ];
 
@@ -224,6 +226,7 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
       setCode(await trustCommand(commandFlags<TrustFlags>(cmd)));
     });
   addWorkflowCommand(program, setCode);
+  addEvolveCommand(program, setCode);
   addFaceCommands(program, setCode);
   const trace = program
     .command('trace')

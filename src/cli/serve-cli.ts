@@ -80,6 +80,10 @@ export function addServeCommand(program: Command, setCode: (code: number) => voi
     .option('--profile <name>', 'config profile used when a request names none')
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
+    .option(
+      '--no-upkeep',
+      'no hourly upkeep (tool statistics, unused tools and skills, the tools reference; see tea evolve upkeep)',
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       // Flags may sit before `serve` (the root's) or after it (its own): merged, given ones win.
       const { runServe } = await import('./serve-cmd.js');

@@ -10,6 +10,7 @@ import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { givenMode } from './options.js';
 import { cliRuntime } from './runtime.js';
+import { upkeepLines } from './upkeep-lines.js';
 import { VERSION } from './version.js';
 
 /** Flags of `tea serve`. */
@@ -33,6 +34,8 @@ export interface ServeFlags {
   /** `--allow` rules and `--add-dir` roots (root options, given before or after `serve`). */
   allow?: string[];
   addDir?: string[];
+  /** false (`--no-upkeep`): no hourly upkeep. */
+  upkeep?: boolean;
 }
 
 /** `dist/web` of this package (works from src/ and from the dist/ bundle), if built. */
@@ -166,6 +169,17 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   const checkpoints = rt.checkpointInBackground((m) =>
     process.stderr.write(`tea serve: ${m}; checkpoints run on the main thread again\n`),
   );
+  // Upkeep every hour (tool statistics, unused user tools and skills, the tools reference).
+  const upkeep =
+    flags.upkeep === false
+      ? undefined
+      : await rt.upkeepInBackground({
+          onResult: (r) => {
+            for (const line of upkeepLines(r)) process.stderr.write(`tea serve: upkeep: ${line}\n`);
+          },
+          onError: (e) =>
+            process.stderr.write(`tea serve: upkeep failed: ${e instanceof Error ? e.message : String(e)}\n`),
+        });
   for (const line of listeningLines(server.url, host, server.port, token !== undefined))
     process.stderr.write(`tea serve: ${line}\n`);
   if (!web) process.stderr.write('tea serve: the web UI is not built (dist/web); the API and /docs work\n');
@@ -175,6 +189,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   });
   process.stderr.write(`tea serve: ${signal}, shutting down\n`);
   await server.close();
+  await upkeep?.stop();
   await checkpoints.stop();
   await rt.close();
   return EXIT.OK;

@@ -14,6 +14,7 @@ import type { Tracer } from '../agent/trace.js';
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
+import type { BackgroundUpkeep } from '../evolve/upkeep/schedule.js';
 import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { Delegator } from '../multi/delegate.js';
@@ -30,6 +31,8 @@ import { loadCalibration, saveCalibration } from './calibration.js';
 import { workspaceDir } from './directories.js';
 import { RuntimeError } from './errors.js';
 import { composeHooks, type EvolveParts } from './evolve.js';
+import type { EvolveService } from './evolve-service.js';
+import { EvolveWiring, type UpkeepInBackground } from './evolve-wiring.js';
 import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
@@ -46,6 +49,7 @@ export type WorkflowsSetup = Partial<
 >;
 
 export { BACKGROUND_GRACE_MS } from '../agent/index.js';
+export type { UpkeepInBackground } from './evolve-wiring.js';
 /** A process still up this long after opening the store takes the day's backup then (else at close). */
 export const BACKUP_AFTER_MS = 30_000;
 /** The memory scopes of a workspace: the global one and the project's. */
@@ -118,6 +122,10 @@ export interface Runtime {
    * call; `setup` applies to that first call only.
    */
   workflows(setup?: WorkflowsSetup): Promise<WorkflowsService>;
+  /** Prompt versions, prompt evolution, the report and upkeep (loaded and built on the first call). */
+  evolve(): Promise<EvolveService>;
+  /** Upkeep every hour on an unref'd timer, for a long-running process (`tea serve`); stop it before `close`. */
+  upkeepInBackground(opts: UpkeepInBackground): Promise<BackgroundUpkeep>;
   /** WAL checkpoints on a worker thread, for a long-running process (`tea serve`). */
   checkpointInBackground(onError: (message: string) => void): BackgroundCheckpoints;
   /**
@@ -258,6 +266,14 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   const evolveParts: EvolveParts = { afterPrompt: [] };
   const evolve = composeHooks(evolveParts);
   const agents = new Map<string, Agent>();
+  const evolveWiring = new EvolveWiring({
+    store: openStore,
+    home: config.home,
+    cwd,
+    cheap: () => models.cheapProvider(),
+    tools,
+    agents: () => agents.values(),
+  });
   const agentFor = (profile?: string, o: { approvals?: 'ask' | 'deny' } = {}): Agent => {
     const name = profile ?? models.active;
     const approvals = o.approvals ?? 'ask';
@@ -274,7 +290,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
         calibrator,
         ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
         ...(evolve ? { evolve } : {}),
-        settings: { ...settings, approvals },
+        settings: { ...settings, approvals, instructions: evolveWiring.instructions() },
       });
       agents.set(key, agent);
     }
@@ -339,6 +355,8 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },
     workflows: workflowsService,
+    evolve: () => evolveWiring.evolve(),
+    upkeepInBackground: (o) => evolveWiring.upkeepInBackground(o),
     checkpointInBackground: (onError) => checkpointInBackground(openStore().db, { onError }),
     async close(o = {}) {
       if (closed) return;

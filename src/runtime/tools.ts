@@ -12,7 +12,7 @@ import type { MemoryService } from '../memory/service.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { type PermissionRule, parseRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { registerUserTools } from '../tools/user/register.js';
+import { registerManageTools, registerUserTools } from '../tools/user/register.js';
 
 export { CORE_TOOLS } from '../tools/loading.js';
 
@@ -73,7 +73,9 @@ export async function listedTools(home?: string): Promise<ToolRegistry> {
     },
   ) as MemoryService;
   registerMemoryTool(registry, listingOnly, () => []);
-  if (home !== undefined) registerUserTools(registry, { home });
+  // Without a home (the tools Tea ships): the tools that manage user tools, listed, never run.
+  if (home === undefined) registerManageTools(registry, '');
+  else registerUserTools(registry, { home });
   return registry;
 }
 

@@ -42,6 +42,7 @@ export type RuntimeDeps = Pick<
   | 'memory'
   | 'agents'
   | 'workflows'
+  | 'evolve'
   | 'cwd'
   | 'permissionMode'
   | 'permissionRules'
@@ -56,6 +57,7 @@ export function runtimeDeps(rt: Runtime): RuntimeDeps {
     memory: rt.memory,
     agents: agentSource(rt),
     workflows: () => rt.workflows(),
+    evolve: () => rt.evolve(),
     cwd: rt.cwd,
     permissionMode: rt.permissionMode,
     permissionRules: rt.permissionRules,

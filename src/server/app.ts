@@ -14,6 +14,7 @@ import { LiveSessions } from './live.js';
 import { memoryRoutes } from './memory.js';
 import { openaiRoutes } from './openai.js';
 import { openapiRoutes } from './openapi.js';
+import { promptRoutes } from './prompts.js';
 import type { AppContext, RouteDoc, ServerStats } from './routes.js';
 import { searchRoutes } from './search.js';
 import { sessionRoutes } from './sessions.js';
@@ -81,6 +82,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   exportRoutes(ctx);
   workflowRoutes(ctx);
   workflowEventRoutes(ctx);
+  promptRoutes(ctx);
   openapiRoutes(ctx);
   if (deps.webDir) staticRoutes(app, deps.webDir);
   app.get('/', (c) =>

@@ -2,6 +2,7 @@
 import type { Agent } from '../agent/index.js';
 import type { TeaConfig } from '../config/types.js';
 import type { LongTermMemory } from '../memory/api.js';
+import type { EvolveService } from '../runtime/evolve-service.js';
 import type { SessionsService } from '../runtime/sessions.js';
 import type { WorkflowsService } from '../runtime/workflows.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
@@ -43,6 +44,8 @@ export interface ServerDeps {
   agents: AgentSource;
   /** The workflows service, built on first use (the first workflow request loads it). */
   workflows: () => Promise<WorkflowsService>;
+  /** Prompt versions and the rest of self-evolution, built on first use. */
+  evolve: () => Promise<EvolveService>;
   /** The workspace new sessions and tool runs use. */
   cwd: string;
   /** The server's permission mode: sessions run under it; `/v1/tools/{name}/run` obeys it. */

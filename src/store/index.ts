@@ -4,10 +4,12 @@ import { type Clock, monotonicClock } from './clock.js';
 import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js';
 import { openDatabase } from './db.js';
 import { StoreError } from './errors.js';
+import { EvolveStateRepo } from './evolve-state.js';
 import { closeDatabase, takeBackupIfDue } from './later.js';
 import { LeaseRepo } from './leases.js';
 import { MessageRepo } from './messages.js';
 import type { Migration } from './migrations.js';
+import { PromptVersionRepo } from './prompt-versions.js';
 import { recoverDeadRunners, recoverSession } from './recovery.js';
 import { SessionRepo } from './sessions.js';
 import { SessionStateRepo } from './state.js';
@@ -32,6 +34,7 @@ export type { Clock } from './clock.js';
 export { corruptionMessage, type Damage, isCorruption, recoveryLines } from './corrupt.js';
 export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
+export type { EvolveStateRepo } from './evolve-state.js';
 export { closeDatabase, LEAVE_LOG_BYTES, takeBackupIfDue } from './later.js';
 export type { AcquireResult, Lease, LeaseOwner, LeaseRepo } from './leases.js';
 export { thisProcess } from './leases.js';
@@ -39,6 +42,14 @@ export type { MessagePatch, MessageRepo, MessageStatus, NewMessage, StoredMessag
 export { type MigrationResult, migrate, schemaVersion } from './migrate.js';
 export { type Migration, migrations } from './migrations.js';
 export { defaultDbPath } from './paths.js';
+export {
+  type NewPromptVersion,
+  PROMPT_SOURCES,
+  type PromptSource,
+  type PromptStatus,
+  type PromptVersionRepo,
+  type PromptVersionRow,
+} from './prompt-versions.js';
 export { INTERRUPTED_OUTPUT } from './recovery.js';
 export type {
   CreateSessionInput,
@@ -102,6 +113,18 @@ export class Store {
     return this.workflowRepo;
   }
   private workflowRepo: WorkflowRepo | undefined;
+  /** Versions of the default system prompt's instructions (statements prepared on first use). */
+  get prompts(): PromptVersionRepo {
+    this.promptRepo ??= new PromptVersionRepo(this.db, this.now);
+    return this.promptRepo;
+  }
+  private promptRepo: PromptVersionRepo | undefined;
+  /** The evolve layer's small state by key (opened on first use). */
+  get evolveState(): EvolveStateRepo {
+    this.evolveRepo ??= new EvolveStateRepo(this.db, this.now);
+    return this.evolveRepo;
+  }
+  private evolveRepo: EvolveStateRepo | undefined;
 
   private constructor(
     db: Database.Database,

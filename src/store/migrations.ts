@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
+import { EVOLVE_MIGRATIONS } from './migrations-evolve.js';
 
 /**
- * One schema step. `version` numbers run 1, 2, 3, … with no gaps; each migration
- * runs in its own transaction and the database records the last one applied in
- * `PRAGMA user_version`. To change the schema, append a new entry; never edit one
- * that has shipped.
+ * One schema step. `version` numbers run 1, 2, 3, … with no gaps; each runs in its own
+ * transaction and the database records the last applied in `PRAGMA user_version`. To
+ * change the schema, append a new entry (12 on: migrations-evolve.ts); never edit a shipped one.
  */
 export interface Migration {
   version: number;
@@ -395,4 +395,5 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX trace_spans_by_run ON trace_spans (run_id, start_ms);
     `,
   },
+  ...EVOLVE_MIGRATIONS,
 ];

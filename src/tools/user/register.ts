@@ -47,8 +47,8 @@ function manifestsIn(home: string, warn: (m: string) => void): UserToolManifest[
   return out;
 }
 
-/** The management tools, their code (manage.ts) loaded on first call. */
-function registerManageTools(registry: ToolRegistry, home: string): void {
+/** The management tools, their code (manage.ts) loaded on first call; their user tools live in `home`. */
+export function registerManageTools(registry: ToolRegistry, home: string): void {
   for (const name of MANAGE_TOOL_NAMES) {
     registry.registerLazy({
       info: MANAGE_TOOL_INFO[name],
