@@ -24,6 +24,7 @@ import { benchMemoryCli } from './memory-cli.js';
 import { benchMemoryIngest } from './memory-ingest.js';
 import { serverLoadBench } from './server-load.js';
 import { benchStartup, stats } from './startup.js';
+import { benchUserTools } from './user-tools.js';
 import { benchWorkflow } from './workflow.js';
 import { benchWorkflowHttp } from './workflow-http.js';
 
@@ -169,6 +170,7 @@ await benchMemoryIngest();
 await benchMemoryCli();
 await benchWorkflow();
 await benchWorkflowHttp();
+await benchUserTools();
 await serverLoadBench();
 benchScript('first-request.ts');
 benchScript('tools-memory.ts');

@@ -41,6 +41,9 @@ export async function approvalContent(
     const asked = change.edits.map((edit) => `- ${edit.old}\n+ ${edit.next}`).join('\n\n');
     return [textContent(`${change.shown} (the text to replace was not found as given):\n${asked}`)];
   }
+  const code = str(e.args.code);
+  if ((e.tool === 'tool_create' || e.tool === 'tool_update') && code !== undefined)
+    return [textContent(`Tool ${String(e.args.name)}:\n${code}`)];
   const command = str(e.args.command);
   if (e.approval === 'exec' && command !== undefined) return [textContent(`$ ${command}`)];
   return [];

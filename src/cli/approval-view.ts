@@ -11,6 +11,9 @@ type ApprovalRequest = Extract<AgentEvent, { type: 'approval_request' }>;
 
 const MAX_LINES = 120;
 
+/** Tools whose `code` argument is a tool module to save (shown whole: it is what the person approves). */
+const CODE_TOOLS: ReadonlySet<string> = new Set(['tool_create', 'tool_update']);
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** `-`/`+` lines of the edits themselves, when they cannot be placed in the file. */
@@ -69,6 +72,11 @@ export async function approvalView(e: ApprovalRequest, cwd: string, colour: bool
       body = text.split('\n');
       diff = true;
     }
+  } else if (CODE_TOOLS.has(e.tool) && str(e.args.code) !== undefined) {
+    // Saving a tool: the person approves the code itself, so all of it is shown.
+    const code = str(e.args.code)!.replace(/\n$/, '').split('\n');
+    const lines = [`tool ${String(e.args.name)}:`, ...code.map((l) => `│ ${l}`)];
+    return `${lines.map((l) => `  ${l}`).join('\n')}\n`;
   } else if (e.approval === 'exec' && command !== undefined) {
     body = command.split('\n').map((l, i) => `${i === 0 ? '$ ' : '  '}${l}`);
   } else {

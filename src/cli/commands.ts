@@ -157,7 +157,9 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
     .description('show or set the user profile block (≤ 1,500 characters, always injected)')
     .action(async (text?: string[]) => setCode(await (await mem()).profile(text)));
 
-  const tools = program.command('tools').description('list the tools the agent can use, or show one');
+  const tools = program
+    .command('tools')
+    .description('list the tools the agent can use, or show one; tea tools user: the tools it wrote');
   tools
     .command('list', { isDefault: true })
     .description('every tool: name, category, approval class, description')
@@ -175,6 +177,25 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
       const { showTool } = await import('./tools-cmd.js');
       setCode(await showTool(name, opts));
     });
+  const user = tools
+    .command('user')
+    .description('the tools the agent wrote for itself (TEA_HOME/tools): list, show, rm');
+  const userCmd = async () => import('./user-tools-cmd.js');
+  user
+    .command('list', { isDefault: true })
+    .description('every user tool: current version, approval class, versions, last change')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => setCode(await (await userCmd()).listUserTools(opts)));
+  user
+    .command('show <name>')
+    .description("a user tool's facts and the source of its current version (or --version)")
+    .option('--version <version>', 'another saved version, e.g. 1.0.0')
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, opts) => setCode(await (await userCmd()).showUserTool(name, opts)));
+  user
+    .command('rm <name>')
+    .description('remove a user tool and every saved version of it')
+    .action(async (name: string) => setCode(await (await userCmd()).removeUserTool(name)));
 
   const config = program
     .command('config')

@@ -1,11 +1,13 @@
+import { teaHome } from '../config/files.js';
 import { CORE_TOOLS, listedTools } from '../runtime/tools.js';
+import { USER_CATEGORY } from '../runtime/user-tools.js';
 import type { ToolInfo } from '../tools/types.js';
 import { EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
 import { didYouMean, oneOf } from './usage.js';
 
-/** Every tool the agent offers, to list: the built-in ones and the `memory` tool. */
-export const agentTools = listedTools;
+/** Every tool the agent offers, to list: the built-in ones, the `memory` tool and the user tools in Tea's home. */
+export const agentTools = () => listedTools(teaHome());
 
 function firstSentence(text: string, max = 90): string {
   const s = (text.split(/(?<=\.)\s/)[0] ?? text).trim();
@@ -20,6 +22,7 @@ function describe(t: ToolInfo) {
     readOnly: t.readOnly,
     concurrencySafe: t.concurrencySafe,
     core: CORE_TOOLS.includes(t.name),
+    user: t.category === USER_CATEGORY,
     keywords: t.keywords ?? [],
     description: t.description,
   };
@@ -43,14 +46,17 @@ export async function listTools(opts: { json?: boolean; category?: string }): Pr
   for (const [category, list] of [...byCategory].sort(([a], [b]) => a.localeCompare(b))) {
     process.stdout.write(`${category}\n`);
     for (const t of list) {
-      const core = CORE_TOOLS.includes(t.name) ? '*' : ' ';
+      const core = CORE_TOOLS.includes(t.name) ? '*' : t.category === USER_CATEGORY ? 'u' : ' ';
       process.stdout.write(
         `  ${core} ${t.name.padEnd(width)}  ${t.approval.padEnd(7)}  ${firstSentence(t.description)}\n`,
       );
     }
   }
+  const users = tools.some((t) => t.category === USER_CATEGORY)
+    ? '; u = a tool the agent wrote (tea tools user list)'
+    : '';
   process.stdout.write(
-    `\n${tools.length} tools; * = sent to the model on every request (others load via tool_search)\n`,
+    `\n${tools.length} tools; * = sent to the model on every request (others load via tool_search)${users}\n`,
   );
   return EXIT.OK;
 }

@@ -26,6 +26,7 @@ import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox.js';
 import type { Tool } from '../tools/types.js';
+import { registerUserTools } from '../tools/user/register.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
 import { workspaceDir } from './directories.js';
 import { RuntimeError } from './errors.js';
@@ -172,6 +173,9 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     tools,
     warn,
   });
+  // Tools the agent wrote (TEA_HOME/tools), by their manifests, before --allow rules are checked
+  // against the names; built-in, MCP (mcp__…) and delegation names (task, agent_…) win.
+  registerUserTools(tools, { home: config.home, warn });
   const mcpNames = Object.keys(config.mcpServers);
   const permissions = permissionSettings(config, opts, tools.names());
   const { mode: permissionMode, rules: permissionRules, roots: allowedRoots } = permissions;

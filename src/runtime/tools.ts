@@ -12,6 +12,7 @@ import type { MemoryService } from '../memory/service.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { type PermissionRule, parseRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { registerManageTools, registerUserTools } from '../tools/user/register.js';
 
 export { CORE_TOOLS } from '../tools/loading.js';
 
@@ -57,10 +58,11 @@ export function builtinRegistry(config: TeaConfig, shell: ShellSetup): Promise<T
 }
 
 /**
- * Every tool the agent offers, to list (never to run): the built-in ones and the
- * `memory` tool, which the agent adds when it has a memory service.
+ * Every tool the agent offers, to list (never to run): the built-in ones, the
+ * `memory` tool, which the agent adds when it has a memory service, the tools that
+ * manage user tools, and (given Tea's home) the user tools saved there.
  */
-export async function listedTools(): Promise<ToolRegistry> {
+export async function listedTools(home?: string): Promise<ToolRegistry> {
   const registry = await createToolRegistry();
   const listingOnly = new Proxy(
     {},
@@ -71,6 +73,9 @@ export async function listedTools(): Promise<ToolRegistry> {
     },
   ) as MemoryService;
   registerMemoryTool(registry, listingOnly, () => []);
+  // Without a home (the tools Tea ships): the tools that manage user tools, listed, never run.
+  if (home === undefined) registerManageTools(registry, '');
+  else registerUserTools(registry, { home });
   return registry;
 }
 

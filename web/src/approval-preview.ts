@@ -47,6 +47,9 @@ export function approvalPreview(
     const caption = tool === 'write_file' ? `New content of ${path}` : `Added to the end of ${path}`;
     return { kind: 'change', node: diffView(caption, lineDiff('', content)) };
   }
+  const code = str(args.code);
+  if ((tool === 'tool_create' || tool === 'tool_update') && code !== undefined)
+    return { kind: 'change', node: diffView(`Code of the tool ${str(args.name) ?? ''}`, lineDiff('', code)) };
   const patch = str(args.patch);
   if (tool === 'apply_patch' && patch !== undefined)
     return { kind: 'change', node: diffView('Patch', patchLines(patch)) };
