@@ -8,6 +8,8 @@ import { registerMemoryTool } from '../agent/agent.js';
 import { configuredSecrets } from '../config/secrets.js';
 import { didYouMean } from '../config/suggest.js';
 import type { TeaConfig } from '../config/types.js';
+import { detectOwnRepo } from '../evolve/self/detect.js';
+import { registerSelfTools } from '../evolve/self/register.js';
 import type { MemoryService } from '../memory/service.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { type PermissionRule, parseRule } from '../tools/permissions.js';
@@ -57,10 +59,11 @@ export function builtinRegistry(config: TeaConfig, shell: ShellSetup): Promise<T
 }
 
 /**
- * Every tool the agent offers, to list (never to run): the built-in ones and the
- * `memory` tool, which the agent adds when it has a memory service.
+ * Every tool the agent offers, to list (never to run): the built-in ones, the
+ * `memory` tool, which the agent adds when it has a memory service, and in Tea's own
+ * repository (`cwd` inside it) the self-modification tools.
  */
-export async function listedTools(): Promise<ToolRegistry> {
+export async function listedTools(cwd = process.cwd()): Promise<ToolRegistry> {
   const registry = await createToolRegistry();
   const listingOnly = new Proxy(
     {},
@@ -71,6 +74,8 @@ export async function listedTools(): Promise<ToolRegistry> {
     },
   ) as MemoryService;
   registerMemoryTool(registry, listingOnly, () => []);
+  // Listed, never run here: no home is needed.
+  if (detectOwnRepo(cwd)) registerSelfTools(registry, { home: '' });
   return registry;
 }
 
