@@ -38,14 +38,12 @@ export const SELF_MODIFY_PARAMETERS: ToolSpec['parameters'] = {
     reason: {
       description: 'What the change does and why, in a sentence or two; the commit message',
       type: 'string',
-      minLength: 1,
       maxLength: 2000,
     },
     patch: {
       description:
         'A unified diff against the current files, paths relative to the repository root (git diff format: "--- a/p", "+++ b/p", "@@" hunks; /dev/null for new or deleted files)',
       type: 'string',
-      minLength: 1,
     },
     check_only: {
       description: 'Run every gate, then restore the tree and commit nothing',
