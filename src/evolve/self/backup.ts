@@ -20,6 +20,22 @@ export interface BackedUpFile {
   mode?: number;
   sha256?: string;
   size?: number;
+  /** The SHA-256 of what the patch writes here (absent: the patch deletes the file). */
+  afterSha256?: string;
+}
+
+/**
+ * Where a backup's run got to, in the `state` file beside its manifest: a backup left
+ * `applying` belongs to a run that was killed before it finished (recover.ts).
+ */
+export type BackupState = 'applying' | 'restored' | 'committed' | 'checked' | 'recovered' | 'abandoned';
+
+export async function setState(dir: string, state: BackupState): Promise<void> {
+  await writeFile(path.join(dir, 'state'), `${state}\n`);
+}
+
+export async function readState(dir: string): Promise<string> {
+  return (await readFile(path.join(dir, 'state'), 'utf8').catch(() => '')).trim();
 }
 
 export interface Backup {
@@ -36,7 +52,7 @@ export interface BackupInfo {
   snapshotTree: string;
 }
 
-const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 function stamp(now: Date): string {
   const p = (n: number, w = 2): string => String(n).padStart(w, '0');
@@ -70,9 +86,10 @@ export async function makeBackup(
   const files: BackedUpFile[] = [];
   for (const change of changes) {
     const abs = path.join(root, change.path);
+    const after = change.after === undefined ? {} : { afterSha256: sha256(change.after) };
     const stat = await lstat(abs).catch(() => undefined);
     if (stat === undefined) {
-      files.push({ path: change.path, existed: false });
+      files.push({ path: change.path, existed: false, ...after });
       continue;
     }
     const bytes = await readFile(abs);
@@ -85,6 +102,7 @@ export async function makeBackup(
       mode: stat.mode & 0o7777,
       sha256: sha256(bytes),
       size: bytes.length,
+      ...after,
     });
   }
   const manifest = { createdAt: now.toISOString(), ...info, files };

@@ -18,7 +18,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { applyChanges, type Backup, makeBackup, restoreBackup } from './backup.js';
+import { applyChanges, type Backup, makeBackup, restoreBackup, setState } from './backup.js';
 import {
   type Finding,
   GateCancelled,
@@ -41,6 +41,7 @@ import { acquireLock } from './lock.js';
 import { readPatch } from './patch.js';
 import { type PlannedChange, planChanges } from './plan.js';
 import { gateEnv } from './proc.js';
+import { recoverInterrupted } from './recover.js';
 import {
   GATE_HINTS,
   GATE_NAMES,
@@ -120,7 +121,18 @@ export async function selfModify(o: SelfModifyOptions): Promise<SelfModifyResult
     );
   const tmp = await mkdtemp(path.join(work, 'tmp-'));
   try {
-    return await new Run(o, reason, now, tmp).go(edits);
+    // A run killed after applying its patch is put back first (where nobody edited since).
+    const recovery = await recoverInterrupted(o.root, path.join(work, 'backups'));
+    if (recovery.conflicts.length > 0)
+      return refusal(
+        recovery.conflicts.join('\n'),
+        'tell the user: the backup holds the files as they were before that run; they decide what to keep',
+      );
+    const result = await new Run(o, reason, now, tmp).go(edits);
+    const notes = recovery.recovered.map(
+      (dir) => `an interrupted self_modify was rolled back from its backup (${dir}) before this one`,
+    );
+    return notes.length > 0 ? { ...result, notes } : result;
   } finally {
     await lock.release();
     await rm(tmp, { recursive: true, force: true });
@@ -245,6 +257,7 @@ class Run {
       return { ok: false, gate: n, output, hint, restore, backupDir: s.backup.dir };
     };
     try {
+      await setState(s.backup.dir, 'applying');
       await applyChanges(root, s.changes, s.backup);
       this.checkCancel();
       gate = this.enter(2);
@@ -281,7 +294,7 @@ class Run {
       };
       const files = s.changes.map((c) => ({ path: c.path, kind: c.kind }));
       if (this.o.checkOnly) {
-        const restore = await this.restore(s.backup, s.before);
+        const restore = await this.restore(s.backup, s.before, 'checked');
         return { ok: true, files, gates, backupDir: s.backup.dir, restore };
       }
       gate = 0;
@@ -296,6 +309,7 @@ class Run {
           COMMIT_HINT,
         );
       }
+      await setState(s.backup.dir, 'committed');
       const warning = await syncIndex(root, s.paths);
       const branch = await headBranch(root).catch(() => '');
       return {
@@ -318,9 +332,14 @@ class Run {
     }
   }
 
-  private async restore(backup: Backup, before: TreeState): Promise<RestoreReport> {
+  private async restore(
+    backup: Backup,
+    before: TreeState,
+    state: 'restored' | 'checked' = 'restored',
+  ): Promise<RestoreReport> {
     const problems = await restoreBackup(this.o.root, backup);
     const report = await restoreToSnapshot(this.o.root, before, this.index());
+    if (problems.length === 0 && report.verified) await setState(backup.dir, state);
     return { ...report, problems: [...problems, ...report.problems], verified: report.verified };
   }
 }

@@ -50,6 +50,20 @@ export function gateEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEn
   return env;
 }
 
+/** Gate process groups running now: killed if Tea exits while they run (they are detached). */
+const running = new Set<number>();
+let exitHook = false;
+
+function watch(pid: number | undefined): void {
+  if (pid === undefined) return;
+  running.add(pid);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const p of running) killGroup(p);
+  });
+}
+
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
@@ -74,6 +88,7 @@ export function runProcess(command: string, args: readonly string[], opts: ProcO
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    watch(child.pid);
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -107,6 +122,7 @@ export function runProcess(command: string, args: readonly string[], opts: ProcO
       opts.signal.removeEventListener('abort', onAbort);
       // Whatever the program left running in its group goes with it.
       killGroup(child.pid);
+      if (child.pid !== undefined) running.delete(child.pid);
       resolve({ code, stdout, stderr, timedOut, cancelled, ms: Date.now() - started });
     });
     child.stdin.on('error', () => undefined);

@@ -34,7 +34,7 @@ export interface GateSummaries {
   suite: string;
 }
 
-export type SelfModifyResult =
+export type SelfModifyResult = (
   | { ok: false; refused: true; message: string; hint: string }
   | {
       ok: false;
@@ -57,7 +57,11 @@ export type SelfModifyResult =
       /** How the tree was restored after a check-only run. */
       restore?: RestoreReport;
       warning?: string;
-    };
+    }
+) & {
+  /** Said before the answer (an interrupted earlier run that was put back first). */
+  notes?: string[];
+};
 
 export function refusal(message: string, hint: string): SelfModifyResult {
   return { ok: false, refused: true, message, hint };
@@ -83,13 +87,17 @@ function restoreLines(r: RestoreReport): string[] {
 
 /** The model's text for a failure: the ToolError's message and hint. */
 export function failureText(r: Exclude<SelfModifyResult, { ok: true }>): { message: string; hint: string } {
+  const notes = (r.notes ?? []).map((n) => `\nNote: ${n}`).join('');
   if (r.refused === true)
-    return { message: `self_modify: the patch was refused, nothing was changed: ${r.message}`, hint: r.hint };
+    return {
+      message: `self_modify: the patch was refused, nothing was changed: ${r.message}${notes}`,
+      hint: r.hint,
+    };
   const lines = [`self_modify: gate ${r.gate} (${GATE_NAMES[r.gate]}) failed`, r.output];
   if (r.restore) lines.push(...restoreLines(r.restore));
   else lines.push('Nothing had been changed yet.');
   if (r.backupDir) lines.push(`Backup: ${r.backupDir}`);
-  return { message: lines.join('\n'), hint: r.hint };
+  return { message: lines.join('\n') + notes, hint: r.hint };
 }
 
 /** The model's text for a success. */
@@ -105,9 +113,10 @@ export function successText(r: Extract<SelfModifyResult, { ok: true }>): string 
   const head =
     r.commit === undefined
       ? 'self_modify (check only): every gate passed; nothing was committed.'
-      : `self_modify: committed ${r.commit.slice(0, 12)}${r.branch ? ` on ${r.branch}` : ''}.`;
+      : `self_modify: committed ${r.commit}${r.branch ? ` on ${r.branch}` : ''}.`;
   const lines = [head, `Tests: ${g.suite}`, `Gates: ${gates}`, `Files: ${files}`, `Backup: ${r.backupDir}`];
   if (r.restore) lines.push(...restoreLines(r.restore));
   if (r.warning) lines.push(`Warning: ${r.warning}`);
+  for (const n of r.notes ?? []) lines.push(`Note: ${n}`);
   return lines.join('\n');
 }

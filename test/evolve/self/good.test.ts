@@ -60,14 +60,15 @@ describe('a good self-patch', { timeout: 120_000 }, () => {
       'self_modify: Add sub() beside add() and mul()',
     );
     const text = successText(result);
-    expect(text).toMatch(/^self_modify: committed [0-9a-f]{12} on main\.\nTests: 4 files, 6 passed\n/);
+    expect(text).toMatch(/^self_modify: committed [0-9a-f]{40} on main\.\nTests: 4 files, 6 passed\n/);
     expect(text).toContain('Files: M src/tools/math.ts, A test/sub.test.ts');
     // The backup holds the file as it was, and a record of the new one.
     const manifest = JSON.parse(readFileSync(path.join(result.backupDir, 'manifest.json'), 'utf8'));
     expect(manifest.files).toEqual([
       expect.objectContaining({ path: MATH, existed: true, size: FILES[MATH]!.length }),
-      { path: 'test/sub.test.ts', existed: false },
+      { path: 'test/sub.test.ts', existed: false, afterSha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);
+    expect(readFileSync(path.join(result.backupDir, 'state'), 'utf8')).toBe('committed\n');
     expect(readFileSync(path.join(result.backupDir, 'files', MATH), 'utf8')).toBe(FILES[MATH]);
     expect(result.backupDir.startsWith(run.home)).toBe(true);
   });
