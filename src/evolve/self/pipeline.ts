@@ -16,6 +16,7 @@
  * what the gates left, and checks the tree against the snapshot. One pipeline runs at
  * a time per Tea home (lock.ts).
  */
+import { realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { applyChanges, type Backup, makeBackup, restoreBackup, setState } from './backup.js';
@@ -49,6 +50,7 @@ import {
   refusal,
   refusalFrom,
   type SelfModifyResult,
+  type Stage,
 } from './result.js';
 import { captureState, type RestoreReport, restoreToSnapshot, type TreeState } from './rollback.js';
 
@@ -85,8 +87,19 @@ export interface SelfModifyOptions {
 
 const MAX_REASON = 2_000;
 
+/** The real path of `p`, or of its nearest existing ancestor joined with the rest. */
+function real(p: string): string {
+  const abs = path.resolve(p);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    const parent = path.dirname(abs);
+    return parent === abs ? abs : path.join(real(parent), path.basename(abs));
+  }
+}
+
 function inside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
+  const rel = path.relative(real(root), real(p));
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
@@ -128,7 +141,18 @@ export async function selfModify(o: SelfModifyOptions): Promise<SelfModifyResult
         recovery.conflicts.join('\n'),
         'tell the user: the backup holds the files as they were before that run; they decide what to keep',
       );
-    const result = await new Run(o, reason, now, tmp).go(edits);
+    let result: SelfModifyResult;
+    try {
+      result = await new Run(o, reason, now, tmp).go(edits);
+    } catch (error) {
+      // Only the steps before the patch is applied may throw (the gated part answers every failure).
+      result = {
+        ok: false,
+        gate: 0,
+        output: `self_modify could not start: ${(error as Error).message}`,
+        hint: GATE_HINTS[0],
+      };
+    }
     const notes = recovery.recovered.map(
       (dir) => `an interrupted self_modify was rolled back from its backup (${dir}) before this one`,
     );
@@ -252,7 +276,11 @@ class Run {
   }): Promise<SelfModifyResult> {
     const { root } = this.o;
     let gate: GateNumber = 1;
-    const fail = async (n: GateNumber, output: string, hint = GATE_HINTS[n]): Promise<SelfModifyResult> => {
+    const fail = async (
+      n: Stage,
+      output: string,
+      hint = GATE_HINTS[n === 'commit' ? 0 : n],
+    ): Promise<SelfModifyResult> => {
       const restore = await this.restore(s.backup, s.before);
       return { ok: false, gate: n, output, hint, restore, backupDir: s.backup.dir };
     };
@@ -297,17 +325,12 @@ class Run {
         const restore = await this.restore(s.backup, s.before, 'checked');
         return { ok: true, files, gates, backupDir: s.backup.dir, restore };
       }
-      gate = 0;
       const message = `${this.reason}\n\nTests: ${suite.summary}\nSelf-modified by Tea Agent: typecheck, lint (${gates.lint.before} → ${gates.lint.after} findings) and tests passed.\n`;
       let commit: string;
       try {
         commit = await commitPaths(root, s.head, s.paths, message, this.index());
       } catch (error) {
-        return await fail(
-          0,
-          `every gate passed, but the commit failed: ${(error as Error).message}`,
-          COMMIT_HINT,
-        );
+        return await fail('commit', (error as Error).message, COMMIT_HINT);
       }
       await setState(s.backup.dir, 'committed');
       const warning = await syncIndex(root, s.paths);
@@ -339,7 +362,8 @@ class Run {
   ): Promise<RestoreReport> {
     const problems = await restoreBackup(this.o.root, backup);
     const report = await restoreToSnapshot(this.o.root, before, this.index());
-    if (problems.length === 0 && report.verified) await setState(backup.dir, state);
+    // A backup left `applying` is looked at again by the next run (recover.ts).
+    if (problems.length === 0 && report.verified) await setState(backup.dir, state).catch(() => undefined);
     return { ...report, problems: [...problems, ...report.problems], verified: report.verified };
   }
 }

@@ -10,6 +10,9 @@ import type { RestoreReport } from './rollback.js';
 
 export type GateNumber = 0 | 1 | 2 | 3 | 4;
 
+/** Where a run failed: one of the gates, or the commit after all of them passed. */
+export type Stage = GateNumber | 'commit';
+
 export const GATE_NAMES: Readonly<Record<GateNumber, string>> = {
   0: 'snapshot',
   1: 'backup',
@@ -39,7 +42,7 @@ export type SelfModifyResult = (
   | {
       ok: false;
       refused?: false;
-      gate: GateNumber;
+      gate: Stage;
       output: string;
       hint: string;
       /** Absent when the gate failed before anything was written. */
@@ -93,7 +96,11 @@ export function failureText(r: Exclude<SelfModifyResult, { ok: true }>): { messa
       message: `self_modify: the patch was refused, nothing was changed: ${r.message}${notes}`,
       hint: r.hint,
     };
-  const lines = [`self_modify: gate ${r.gate} (${GATE_NAMES[r.gate]}) failed`, r.output];
+  const head =
+    r.gate === 'commit'
+      ? 'self_modify: every gate passed, but the commit failed'
+      : `self_modify: gate ${r.gate} (${GATE_NAMES[r.gate]}) failed`;
+  const lines = [head, r.output];
   if (r.restore) lines.push(...restoreLines(r.restore));
   else lines.push('Nothing had been changed yet.');
   if (r.backupDir) lines.push(`Backup: ${r.backupDir}`);

@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { successText } from '../../../src/evolve/self/result.js';
-import { runCase, useFixture } from './cases.js';
-import { diffOf, FILES, git } from './fixture.js';
+import { errorText, runCase, useFixture } from './cases.js';
+import { diffOf, FILES, GIT_USER, git } from './fixture.js';
 
 const fx = useFixture();
 const MATH = 'src/tools/math.ts';
@@ -71,6 +71,26 @@ describe('a good self-patch', { timeout: 120_000 }, () => {
     expect(readFileSync(path.join(result.backupDir, 'state'), 'utf8')).toBe('committed\n');
     expect(readFileSync(path.join(result.backupDir, 'files', MATH), 'utf8')).toBe(FILES[MATH]);
     expect(result.backupDir.startsWith(run.home)).toBe(true);
+  });
+
+  it.concurrent('is not committed when HEAD moved while the gates ran; the tree is restored', async () => {
+    const patch = diffOf(fx.template, fx.dir, { [MATH]: FILES[MATH] + SUB });
+    let root = '';
+    const run = await runCase(fx, patch, {
+      setup: (r) => {
+        root = r;
+      },
+      onGate: (n) => {
+        // Someone commits while the tests run.
+        if (n === 4) git(root, [...GIT_USER, 'commit', '-q', '--allow-empty', '-m', 'meanwhile']);
+      },
+    });
+    const text = errorText(run.result);
+    expect(text).toMatch(/^\[ERROR\] self_modify: every gate passed, but the commit failed\ngit update-ref/);
+    expect(text).toContain('The tree was restored byte for byte');
+    expect(text).toMatch(/Hint: the tree was restored; if HEAD moved meanwhile/);
+    expect(run.after.files).toEqual(run.before.files);
+    expect(git(root, ['log', '-1', '--format=%s']).trim()).toBe('meanwhile');
   });
 
   it.concurrent('check_only runs every gate, commits nothing and restores the tree exactly', async () => {

@@ -7,8 +7,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../src/evolve/self/lock.js';
+import { selfModify } from '../../../src/evolve/self/pipeline.js';
 import { errorText, expectRolledBack, runCase, useFixture } from './cases.js';
-import { diffOf, FILES, git } from './fixture.js';
+import { copyRepo, diffOf, FILES, git } from './fixture.js';
 
 const fx = useFixture();
 const MATH = 'src/tools/math.ts';
@@ -165,6 +166,23 @@ describe('self_modify refuses, touching nothing', { timeout: 60_000 }, () => {
       'refused',
       new RegExp(`another self_modify is running \\(pid ${holder} in /elsewhere`),
     );
+  });
+});
+
+describe("Tea's home", () => {
+  it('may not lie inside the repository (directly or through a link): backups go elsewhere', async () => {
+    const root = copyRepo(fx.template, fx.dir);
+    const base = { root, reason: 'r', patch: changeAdd(), signal: new AbortController().signal };
+    const direct = await selfModify({ ...base, home: path.join(root, '.tea') });
+    expect(errorText(direct)).toMatch(
+      /refused, nothing was changed: Tea's home \(.+\) is inside the repository/,
+    );
+    const link = path.join(fx.dir, `home-link-${Math.random().toString(36).slice(2)}`);
+    symlinkSync(path.join(root, 'src'), link);
+    const linked = await selfModify({ ...base, home: link });
+    expect(errorText(linked)).toMatch(/is inside the repository/);
+    expect(existsSync(path.join(root, '.tea'))).toBe(false);
+    expect(existsSync(path.join(root, 'src', 'self-modify'))).toBe(false);
   });
 });
 
