@@ -20,6 +20,7 @@ import { realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { applyChanges, type Backup, makeBackup, restoreBackup, setState } from './backup.js';
+import { COMMIT_HINT, commitMessage, drift, syncIndex } from './finish.js';
 import {
   type Finding,
   GateCancelled,
@@ -31,7 +32,6 @@ import {
 } from './gates.js';
 import {
   commitPaths,
-  git,
   headBranch,
   headCommit,
   missingIdentity,
@@ -325,7 +325,15 @@ class Run {
         const restore = await this.restore(s.backup, s.before, 'checked');
         return { ok: true, files, gates, backupDir: s.backup.dir, restore };
       }
-      const message = `${this.reason}\n\nTests: ${suite.summary}\nSelf-modified by Tea Agent: typecheck, lint (${gates.lint.before} → ${gates.lint.after} findings) and tests passed.\n`;
+      // What is committed is what the patch wrote: a gate that rewrote a touched file stops it.
+      const drifted = await drift(root, s.changes, s.before.tree, this.index());
+      if (drifted.touched.length > 0)
+        return await fail(
+          'commit',
+          `the gates changed ${drifted.touched.join(', ')} after the patch was applied; nothing was committed`,
+          'a test or tool rewrote files of the patch: find out which (read the tests) before sending it again',
+        );
+      const message = commitMessage(this.reason, gates);
       let commit: string;
       try {
         commit = await commitPaths(root, s.head, s.paths, message, this.index());
@@ -333,7 +341,12 @@ class Run {
         return await fail('commit', (error as Error).message, COMMIT_HINT);
       }
       await setState(s.backup.dir, 'committed');
-      const warning = await syncIndex(root, s.paths);
+      const warnings = [await syncIndex(root, s.paths)];
+      if (drifted.others.length > 0)
+        warnings.push(
+          `the gates left changes outside the patch (neither committed nor removed): ${drifted.others.join(', ')}`,
+        );
+      const warning = warnings.filter((w) => w !== undefined).join('; ');
       const branch = await headBranch(root).catch(() => '');
       return {
         ok: true,
@@ -365,18 +378,5 @@ class Run {
     // A backup left `applying` is looked at again by the next run (recover.ts).
     if (problems.length === 0 && report.verified) await setState(backup.dir, state).catch(() => undefined);
     return { ...report, problems: [...problems, ...report.problems], verified: report.verified };
-  }
-}
-
-const COMMIT_HINT =
-  'the tree was restored; if HEAD moved meanwhile (someone committed), rebuild the patch on the new HEAD and send it again';
-
-/** The user's index entries of the committed paths, set to the new HEAD; a warning when that fails. */
-async function syncIndex(root: string, paths: readonly string[]): Promise<string | undefined> {
-  try {
-    await git(root, ['reset', '-q', 'HEAD', '--', ...paths]);
-    return undefined;
-  } catch (error) {
-    return `the commit landed, but the index entries of its files were not updated (git status may show them staged): ${(error as Error).message}`;
   }
 }

@@ -14,7 +14,8 @@ import { copyRepo, diffOf, FILES, treeState } from './fixture.js';
 
 const fx = useFixture();
 const TEXT = 'src/util/text.ts';
-const LOOP = `let spins = 0;\nwhile (spins >= 0) {\n  spins++;\n}\n\n${FILES[TEXT]}`;
+/** Blocks the importing thread for good (a hang that burns no CPU while the test kills Tea). */
+const LOOP = `Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);\n\n${FILES[TEXT]}`;
 
 /** Kills every process working inside `root` (the gate a killed Tea left behind). */
 function killLeftovers(root: string): number {

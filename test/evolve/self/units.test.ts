@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectOwnRepo, isTeaRepo } from '../../../src/evolve/self/detect.js';
+import { drift } from '../../../src/evolve/self/finish.js';
 import { type Finding, newFindings, typecheckProjects } from '../../../src/evolve/self/gates.js';
+import { snapshotTree } from '../../../src/evolve/self/git.js';
 import { namedPaths, PatchRefused, readPatch } from '../../../src/evolve/self/patch.js';
 import { checkName, planChanges } from '../../../src/evolve/self/plan.js';
 import { gateEnv } from '../../../src/evolve/self/proc.js';
@@ -199,6 +201,30 @@ describe('reading a patch', () => {
     await refusedWith(plan('x'.repeat(1_000_001)), /at most 1000000/);
   });
 
+  it('checks both sides of a rename, and the envelope’s paths too', async () => {
+    await refusedWith(
+      plan(
+        'diff --git a/../x.ts b/src/x.ts\nsimilarity index 100%\nrename from ../x.ts\nrename to src/x.ts\n',
+      ),
+      /"\.\.\/x\.ts", which climbs out/,
+    );
+    await refusedWith(
+      plan(
+        'diff --git a/src/tools/math.ts b/.git/x\nsimilarity index 100%\nrename from src/tools/math.ts\nrename to .git/x\n',
+      ),
+      /inside \.git/,
+    );
+    await refusedWith(plan('*** Begin Patch\n*** Add File: ../evil.ts\n+x\n*** End Patch'), /climbs out/);
+    await refusedWith(
+      plan('*** Begin Patch\n*** Update File: src/tools/math.ts\n*** Move to: package.json\n*** End Patch'),
+      /configures the gates/,
+    );
+    await refusedWith(
+      plan('*** Begin Patch\n*** Delete File: test/math.test.ts\n*** End Patch'),
+      /deletes the test file/,
+    );
+  });
+
   it('refuses to patch a file that is not UTF-8 text', async () => {
     const root = copyRepo(fx.template, fx.dir);
     writeFileSync(path.join(root, 'src/blob.ts'), Buffer.from([0x61, 0xff, 0xfe, 0x0a]));
@@ -221,6 +247,30 @@ describe('reading a patch', () => {
       'a.ts',
       'b.ts',
     ]);
+  });
+});
+
+describe('before the commit', () => {
+  it('finds touched files the gates rewrote, and what they left elsewhere', async () => {
+    const root = copyRepo(fx.template, fx.dir);
+    const tmp = mkdtempSync(path.join(fx.dir, 'idx-'));
+    const tree = await snapshotTree(root, path.join(tmp, 'a'));
+    const changes = await planChanges(
+      root,
+      readPatch(
+        diffOf(fx.template, fx.dir, { [MATH]: `${FILES[MATH]}// x\n`, 'src/tools/registry.ts': null }),
+      ),
+    );
+    writeFileSync(path.join(root, MATH), `${FILES[MATH]}// x\n`);
+    rmSync(path.join(root, 'src/tools/registry.ts'));
+    expect(await drift(root, changes, tree, path.join(tmp, 'b'))).toEqual({ touched: [], others: [] });
+    writeFileSync(path.join(root, 'src/stray.txt'), 'left by a test');
+    writeFileSync(path.join(root, MATH), `${FILES[MATH]}// rewritten by a test\n`);
+    writeFileSync(path.join(root, 'src/tools/registry.ts'), 'back again');
+    expect(await drift(root, changes, tree, path.join(tmp, 'c'))).toEqual({
+      touched: [MATH, 'src/tools/registry.ts'],
+      others: ['src/stray.txt'],
+    });
   });
 });
 
