@@ -110,18 +110,16 @@ export async function makeBackup(
   return { dir, files, createdDirs: [] };
 }
 
-/** The directories from `root` down to `dir` that do not exist yet, outermost first. */
+/** The directories above `rel` that do not exist yet, outermost first. */
 async function missingDirs(root: string, rel: string): Promise<string[]> {
   const out: string[] = [];
   for (let d = path.dirname(rel); d !== '.' && d !== ''; d = path.dirname(d)) {
-    if (
-      await lstat(path.join(root, d)).then(
-        () => false,
-        () => true,
-      )
-    )
-      out.unshift(d);
-    else break;
+    const there = await lstat(path.join(root, d)).then(
+      () => true,
+      () => false,
+    );
+    if (there) break;
+    out.unshift(d);
   }
   return out;
 }
