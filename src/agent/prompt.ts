@@ -45,13 +45,14 @@ const MODE_NOTE: Record<PermissionMode, string> = {
 
 /**
  * A session's system prompt: the agent's (or the default one for `cwd`, with the
- * active prompt version's instructions), the permission mode, and with intent loading
- * the catalogue of tools to search.
+ * active prompt version's instructions), the runtime's note on its mode (when it has
+ * one), the permission mode, and with intent loading the catalogue of tools to search.
  */
 export function sessionSystemPrompt(settings: AgentSettings, cwd: string, tools: ToolRegistry): string {
   const mode = settings.permissionMode;
   const { instructions } = settings;
-  const base = `${settings.systemPrompt ?? defaultSystemPrompt({ cwd, ...(instructions ? { instructions } : {}) })}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
+  const note = settings.promptNote ? `\n${settings.promptNote}` : '';
+  const base = `${settings.systemPrompt ?? defaultSystemPrompt({ cwd, ...(instructions ? { instructions } : {}) })}${note}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
   if (settings.toolLoading === 'all') return base;
   const catalog = catalogBlock(tools);
   return catalog ? `${base}\n\n${catalog}` : base;

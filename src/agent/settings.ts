@@ -21,6 +21,11 @@ export interface AgentSettings {
    * the runtime reads once per agent); absent: the built-in text. `systemPrompt` wins.
    */
   instructions?: string;
+  /**
+   * A line added after the system prompt (default or `systemPrompt`): the runtime's note
+   * on the mode it runs in, e.g. self-evolution in Tea's own repository. Absent: none.
+   */
+  promptNote?: string;
   /** Model calls per turn before the loop stops. */
   maxIterations: number;
   /** Concurrency-safe tools run at most this many at once. */

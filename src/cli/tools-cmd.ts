@@ -7,7 +7,7 @@ import { jsonText } from './json-out.js';
 import { didYouMean, oneOf } from './usage.js';
 
 /** Every tool the agent offers, to list: the built-in ones, the `memory` tool and the user tools in Tea's home. */
-export const agentTools = () => listedTools(teaHome());
+export const agentTools = () => listedTools({ home: teaHome() });
 
 function firstSentence(text: string, max = 90): string {
   const s = (text.split(/(?<=\.)\s/)[0] ?? text).trim();

@@ -14,6 +14,8 @@ import type { Tracer } from '../agent/trace.js';
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
+import { detectOwnRepo, SELF_MODE_NOTE } from '../evolve/self/detect.js';
+import { registerSelfTools } from '../evolve/self/register.js';
 import type { BackgroundUpkeep } from '../evolve/upkeep/schedule.js';
 import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
@@ -165,6 +167,9 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   checkOptions(opts);
   const shell = shellSetup(config, opts.sandbox, warn);
   const tools = await builtinRegistry(config, shell);
+  // In Tea's own repository (a few stats, once): the self-modification tools and a prompt line.
+  const ownRepo = detectOwnRepo(cwd) !== undefined;
+  if (ownRepo) registerSelfTools(tools, { home: config.home });
   if (opts.tools) tools.registerAll(opts.tools);
   const skills = runtimeSkills({
     home: config.home,
@@ -204,6 +209,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     permissionRules,
     allowedRoots,
     ...(opts.titles === false ? { titles: false } : {}),
+    ...(ownRepo ? { promptNote: SELF_MODE_NOTE } : {}),
   });
 
   let store: Store | undefined;

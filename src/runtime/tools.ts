@@ -8,6 +8,8 @@ import { registerMemoryTool } from '../agent/agent.js';
 import { configuredSecrets } from '../config/secrets.js';
 import { didYouMean } from '../config/suggest.js';
 import type { TeaConfig } from '../config/types.js';
+import { detectOwnRepo } from '../evolve/self/detect.js';
+import { registerSelfTools } from '../evolve/self/register.js';
 import type { MemoryService } from '../memory/service.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { type PermissionRule, parseRule } from '../tools/permissions.js';
@@ -60,9 +62,11 @@ export function builtinRegistry(config: TeaConfig, shell: ShellSetup): Promise<T
 /**
  * Every tool the agent offers, to list (never to run): the built-in ones, the
  * `memory` tool, which the agent adds when it has a memory service, the tools that
- * manage user tools, and (given Tea's home) the user tools saved there.
+ * manage user tools, (given Tea's home) the user tools saved there, and in Tea's own
+ * repository (`cwd` inside it) the self-modification tools.
  */
-export async function listedTools(home?: string): Promise<ToolRegistry> {
+export async function listedTools(opts: { home?: string; cwd?: string } = {}): Promise<ToolRegistry> {
+  const { home, cwd = process.cwd() } = opts;
   const registry = await createToolRegistry();
   const listingOnly = new Proxy(
     {},
@@ -76,6 +80,8 @@ export async function listedTools(home?: string): Promise<ToolRegistry> {
   // Without a home (the tools Tea ships): the tools that manage user tools, listed, never run.
   if (home === undefined) registerManageTools(registry, '');
   else registerUserTools(registry, { home });
+  // Listed, never run here: no home is needed.
+  if (detectOwnRepo(cwd)) registerSelfTools(registry, { home: '' });
   return registry;
 }
 
