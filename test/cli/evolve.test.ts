@@ -3,6 +3,7 @@
  * `tea -p`, evolution on the scripted cheap model, refusals, the report on a seeded
  * store, and upkeep writing docs/TOOLS.md in (a copy of the shape of) Tea's repository.
  */
+
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { Store } from '../../src/store/index.js';
 import { seedMemory, seedToolCall } from '../evolve/helpers.js';
 import { NO_MEMORY_JOBS, runTea, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
+import { teaLayout } from '../support/tea-repo.js';
 import { wireMessages, wireText } from '../support/wire.js';
 
 const MINE = [
@@ -172,7 +174,7 @@ describe('tea evolve', () => {
   it("upkeep in Tea's repository writes docs/TOOLS.md, byte for byte the same next time, and flags unused tools and skills", async () => {
     const repo = t.ctx.work;
     mkdirSync(path.join(repo, '.git'));
-    mkdirSync(path.join(repo, 'src', 'agent'), { recursive: true });
+    teaLayout(repo);
     writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'tea-agent' }));
     const old = new Date(Date.now() - 60 * DAY);
     for (const [dir, file] of [

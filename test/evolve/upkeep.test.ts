@@ -18,6 +18,7 @@ import { renderReference, type ToolDoc, typeOf, writeReference } from '../../src
 import { lastUpkeep, runUpkeep } from '../../src/evolve/upkeep/run.js';
 import { median, skillsUsed, toolUsage } from '../../src/evolve/usage.js';
 import { Store } from '../../src/store/index.js';
+import { teaLayout } from '../support/tea-repo.js';
 import { seedToolCall } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -172,7 +173,7 @@ describe("Tea's own repository", () => {
     if (opts.gitFile) writeFileSync(path.join(repo, '.git'), 'gitdir: /elsewhere\n');
     else mkdirSync(path.join(repo, '.git'));
     writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: opts.name ?? 'tea-agent' }));
-    if (opts.agent !== false) mkdirSync(path.join(repo, 'src', 'agent'), { recursive: true });
+    if (opts.agent !== false) teaLayout(repo);
     mkdirSync(path.join(repo, 'src', 'deep', 'er'), { recursive: true });
     return repo;
   }
@@ -187,7 +188,7 @@ describe("Tea's own repository", () => {
 
   it.each([
     ['another package', { name: 'tea-agent-fork' }],
-    ['no src/agent', { agent: false }],
+    ['not Tea’s layout', { agent: false }],
   ])('is not: %s', (_what, opts) => {
     expect(ownRepoRoot(fakeRepo(opts))).toBeUndefined();
   });
