@@ -196,6 +196,12 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
     .command('rm <name>')
     .description('remove a user tool and every saved version of it')
     .action(async (name: string) => setCode(await (await userCmd()).removeUserTool(name)));
+  user
+    .command('rollback <name> <version>')
+    .description('make a saved version of a user tool current again (tea tools user show lists them)')
+    .action(async (name: string, version: string) =>
+      setCode(await (await userCmd()).rollbackUserTool(name, version)),
+    );
 
   const config = program
     .command('config')

@@ -1,5 +1,5 @@
 /**
- * `tea tools user list|show|rm`: the tools the agent wrote for itself, as saved in
+ * `tea tools user list|show|rm|rollback`: the tools the agent wrote for itself, as saved in
  * `TEA_HOME/tools` (each version's source, the current one marked). Reads the files
  * only; nothing is compiled or run.
  */
@@ -111,5 +111,24 @@ export async function removeUserTool(name: string): Promise<number> {
   }
   if (!s.remove(name)) throw unknownTool(name);
   process.stdout.write(`Removed ${name}${versions}.\n`);
+  return EXIT.OK;
+}
+
+/**
+ * `tea tools user rollback <name> <version>`: makes a saved version current again (the
+ * model's `tool_rollback` does the same). Its code is checked against its hashes and
+ * class when it next loads, as every saved tool's is.
+ */
+export async function rollbackUserTool(name: string, version: string): Promise<number> {
+  const s = store();
+  if (!s.read(name)) throw unknownTool(name);
+  let before: UserToolManifest;
+  try {
+    before = s.setCurrent(name, version).before;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const was = before.current === version ? ' (it already was)' : ` (was ${before.current})`;
+  process.stdout.write(`${name} ${version} is current${was}; the next tea command uses it (a running tea serve, once restarted).\n`);
   return EXIT.OK;
 }

@@ -12,8 +12,6 @@ import { directoryInventory, type Inventory } from '../evolve/upkeep/inventory.j
 import type { ToolDoc } from '../evolve/upkeep/reference.js';
 import { lastUpkeep, type ReferenceTarget, runUpkeep, type UpkeepResult } from '../evolve/upkeep/run.js';
 import type { Provider } from '../llm/types.js';
-import { registerDelegationTools } from '../multi/register.js';
-import { BUILTIN_ROLES } from '../multi/roles/builtin.js';
 import type { Store } from '../store/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { listedTools } from './tools.js';
@@ -62,15 +60,11 @@ export function toolDocs(registry: ToolRegistry): ToolDoc[] {
 }
 
 /**
- * The tools Tea ships, whatever this machine adds: the built-in ones, `memory`, and
- * delegation with the built-in roles only (never run from here).
+ * The tools Tea ships, whatever this machine adds: the built-in ones, `memory`,
+ * delegation with the built-in roles only, `skill` (never run from here).
  */
 export async function shippedTools(): Promise<ToolRegistry> {
-  const registry = await listedTools();
-  registerDelegationTools(registry, BUILTIN_ROLES, () =>
-    Promise.reject(new Error('these tools are listed for the reference, not run')),
-  );
-  return registry;
+  return listedTools();
 }
 
 export function createEvolveService(deps: EvolveServiceDeps): EvolveService {

@@ -10,7 +10,10 @@ import { didYouMean } from '../config/suggest.js';
 import type { TeaConfig } from '../config/types.js';
 import { detectOwnRepo } from '../evolve/self/detect.js';
 import { registerSelfTools } from '../evolve/self/register.js';
+import { registerSkillTool } from '../evolve/skills/register.js';
 import type { MemoryService } from '../memory/service.js';
+import { registerDelegationTools } from '../multi/register.js';
+import { BUILTIN_ROLES } from '../multi/roles/builtin.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { type PermissionRule, parseRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -62,8 +65,9 @@ export function builtinRegistry(config: TeaConfig, shell: ShellSetup): Promise<T
 /**
  * Every tool the agent offers, to list (never to run): the built-in ones, the
  * `memory` tool, which the agent adds when it has a memory service, the tools that
- * manage user tools, (given Tea's home) the user tools saved there, and in Tea's own
- * repository (`cwd` inside it) the self-modification tools.
+ * manage user tools, (given Tea's home) the user tools saved there, delegation with the
+ * built-in roles, `skill`, and in Tea's own repository (`cwd` inside it) the
+ * self-modification tools.
  */
 export async function listedTools(opts: { home?: string; cwd?: string } = {}): Promise<ToolRegistry> {
   const { home, cwd = process.cwd() } = opts;
@@ -82,6 +86,10 @@ export async function listedTools(opts: { home?: string; cwd?: string } = {}): P
   else registerUserTools(registry, { home });
   // Listed, never run here: no home is needed.
   if (detectOwnRepo(cwd)) registerSelfTools(registry, { home: '' });
+  // Delegation with the built-in roles, and `skill` (offered to the model when some skill is installed).
+  const notHere = () => Promise.reject(new Error('this tool is listed here, not run'));
+  registerDelegationTools(registry, BUILTIN_ROLES, notHere);
+  registerSkillTool(registry, notHere, notHere);
   return registry;
 }
 

@@ -127,7 +127,7 @@ describe('tea and the tools the agent writes', () => {
     }
   });
 
-  it('show --version shows an older version; an unknown one lists the saved ones', async () => {
+  it('show --version shows an older version; an unknown one lists the saved ones; rollback makes one current', async () => {
     t.server.script(
       reply().toolCall('tool_create', { name: 'echo_words', code: toolSource() }),
       reply().toolCall('tool_update', { name: 'echo_words', code: toolSource({ body: "return 'v2';" }) }),
@@ -140,6 +140,25 @@ describe('tea and the tools the agent writes', () => {
     const bad = await tea(['tools', 'user', 'show', 'echo_words', '--version', '9.9.9']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/echo_words has no version "9\.9\.9" \(saved: 1\.0\.0, 1\.0\.1\)/);
+
+    // The person can roll back too: the next run calls 1.0.0's code.
+    const back = await tea(['tools', 'user', 'rollback', 'echo_words', '1.0.0']);
+    expect(back.stdout).toMatch(/^echo_words 1\.0\.0 is current \(was 1\.0\.1\)/);
+    expect((await tea(['tools', 'user', 'show', 'echo_words'])).stdout).toMatch(
+      /^echo_words 1\.0\.0 \(current\)/,
+    );
+    t.server.script(reply().toolCall('echo_words', { text: 'a b' }), reply().text('done'));
+    expect((await tea(['-p', 'count', '--yolo'])).code).toBe(0);
+    expect(JSON.stringify(t.server.requests.at(-1)!.body)).toContain('words: 2');
+    for (const [args, message] of [
+      [['rollback', 'echo_words', '9.9.9'], /has no version 9\.9\.9 \(saved: 1\.0\.0, 1\.0\.1\)/],
+      [['rollback', 'echo_words', '../x'], /is not a version/],
+      [['rollback', 'nope', '1.0.0'], /no user tool "nope"/],
+    ] as const) {
+      const r = await tea(['tools', 'user', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
   });
 
   it('without --yolo, tea -p refuses to save a tool and says which flags would allow it', async () => {
