@@ -34,7 +34,7 @@ async function withSkills(flags: SkillsFlags, fn: (s: SkillsService) => Promise<
   try {
     return await fn(service);
   } catch (e) {
-    if (isSkillsError(e)) throw new CliError(e.message, EXIT.USAGE);
+    if (isSkillsError(e)) throw new CliError(forCli(e.message), EXIT.USAGE);
     throw e;
   }
 }
@@ -136,7 +136,7 @@ function draftLines(d: DraftView): string[] {
   if (d.description) lines.push(`  ${oneLine(d.description, 100)}`);
   if (d.conflictsWith)
     lines.push(
-      `  a skill of this name is installed: ${displayPath(d.conflictsWith)} (accept --force replaces it)`,
+      `  a skill of this name is installed: ${displayPath(d.conflictsWith)} (accept --force installs it anyway: tea skills accept says how)`,
     );
   for (const p of d.problems) lines.push(`  ${d.valid ? 'note' : 'cannot be accepted'}: ${p}`);
   return lines;
@@ -205,4 +205,9 @@ export function reject(name: string, flags: SkillsFlags): Promise<number> {
     out(`Rejected the draft "${r.name}": deleted ${displayPath(r.dir)}.\n`);
     return EXIT.OK;
   });
+}
+
+/** A skills refusal worded for the command line (the service names both faces' ways). */
+function forCli(message: string): string {
+  return message.replaceAll('--force (force=true)', '--force');
 }

@@ -129,6 +129,8 @@ export async function rollbackUserTool(name: string, version: string): Promise<n
     throw new UsageError((e as Error).message);
   }
   const was = before.current === version ? ' (it already was)' : ` (was ${before.current})`;
-  process.stdout.write(`${name} ${version} is current${was}; the next tea command uses it (a running tea serve, once restarted).\n`);
+  process.stdout.write(
+    `${name} ${version} is current${was}; the next tea command uses it (a running tea serve, once restarted).\n`,
+  );
   return EXIT.OK;
 }

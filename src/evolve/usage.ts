@@ -72,13 +72,13 @@ export function toolUsage(db: Database.Database, opts: { since: number }): ToolU
     .sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
 }
 
-/** Skills loaded since `since`: most loaded first, then by name. */
+/** Skills loaded since `since` (calls that succeeded: a misspelt name loads nothing): most loaded first, then by name. */
 export function skillsUsed(db: Database.Database, opts: { since: number }): SkillUse[] {
   return db
     .prepare<[string, number], SkillUse>(
       `SELECT json_extract(args, '$.name') AS name, COUNT(*) AS calls, MAX(created_at) AS lastUsedAt
          FROM tool_calls
-        WHERE name = ? AND created_at >= ? AND json_valid(args)
+        WHERE name = ? AND created_at >= ? AND status = 'completed' AND json_valid(args)
           AND json_type(args, '$.name') = 'text'
         GROUP BY 1 ORDER BY calls DESC, name`,
     )

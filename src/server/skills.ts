@@ -90,7 +90,7 @@ async function guarded<T>(what: 'skill' | 'draft', run: () => Promise<T>): Promi
       not_owned: 'skill_not_owned',
       invalid_skill: 'invalid_skill',
     }[e.code];
-    throw apiError(STATUS[e.code], e.message, { param: 'name', code });
+    throw apiError(STATUS[e.code], forHttp(e.message), { param: 'name', code });
   }
 }
 
@@ -197,4 +197,12 @@ export function skillRoutes(ctx: AppContext): void {
       now_from: r.nowFrom ?? null,
     });
   });
+}
+
+/** A skills refusal worded for HTTP clients (the service names both faces' ways). */
+function forHttp(message: string): string {
+  return message
+    .replaceAll('--force (force=true)', 'force=true')
+    .replaceAll('(tea skills list shows them)', '(GET /v1/skills lists them)')
+    .replaceAll('tea skills list shows it', 'GET /v1/skills shows it');
 }

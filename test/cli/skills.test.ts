@@ -140,7 +140,7 @@ describe('tea skills', () => {
     const refused = await tea(['skills', 'rm', 'notes']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
-      /is in ~\/\.claude\/skills, another agent's skills folder; .*pass --force/,
+      /is in ~\/\.claude\/skills, another agent's skills folder; .*pass --force to delete/,
     );
     expect(existsSync(theirs)).toBe(true);
     expect((await tea(['skills', 'rm', 'notes', '--force'])).code).toBe(0);
@@ -171,7 +171,7 @@ describe('tea skills', () => {
       /^deploy-app {2}drafted 2026-12-01 10:00 {2}session 3f2a9c10\n {2}Deploy the app to staging/m,
     );
     expect(list.stdout).toMatch(
-      /^weekly .*\n .*\n {2}a skill of this name is installed: .*skills\/weekly\/SKILL\.md \(accept --force replaces it\)/m,
+      /^weekly .*\n .*\n {2}a skill of this name is installed: .*skills\/weekly\/SKILL\.md \(accept --force installs it anyway: tea skills accept says how\)/m,
     );
     // Nothing in the inbox is offered.
     expect((await tea(['skills', 'list'])).stdout).not.toContain('deploy-app');

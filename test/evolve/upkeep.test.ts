@@ -75,9 +75,11 @@ describe('tool usage from the stored calls', () => {
     expect(median([])).toBeNull();
   });
 
-  it('counts skills by the skill tool’s name argument, ignoring calls without a usable name', () => {
+  it('counts skills by the skill tool’s name argument, ignoring failed calls and calls without a usable name', () => {
     for (const args of [{ name: 'pdf' }, { name: 'pdf' }, { name: 'review' }, { name: 7 }, {}])
       seedToolCall(store.db, { name: 'skill', at: NOW - DAY, args });
+    // A misspelt name is an error result: nothing was loaded.
+    seedToolCall(store.db, { name: 'skill', at: NOW - DAY, args: { name: 'pdf_tools' }, status: 'error' });
     expect(skillsUsed(store.db, { since: NOW - 30 * DAY }).map((s) => [s.name, s.calls])).toEqual([
       ['pdf', 2],
       ['review', 1],

@@ -140,6 +140,9 @@ describe('the skills API', () => {
     const refused = await call<ErrorBody>('DELETE', '/v1/skills/notes');
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('skill_not_owned');
+    // Worded for HTTP: the query parameter, not the command line's flag.
+    expect(refused.body.error.message).toMatch(/pass force=true to delete/);
+    expect(refused.body.error.message).not.toContain('--force');
     expect(existsSync(theirs)).toBe(true);
     expect((await call('DELETE', '/v1/skills/notes?force=true')).body).toMatchObject({
       name: 'notes',

@@ -186,7 +186,9 @@ export class SkillInbox {
       const where = destExists ? displayPath(dest) : displayPath(other!.dir);
       throw new SkillsError(
         'conflict',
-        `a skill named "${name}" is already installed at ${where}; accept with --force (force=true) to ${destExists ? 'replace it' : 'install this one beside it'}, or reject the draft`,
+        destExists
+          ? `a skill named "${name}" is already installed at ${where}; accept with --force (force=true) to replace it, or reject the draft`
+          : `a skill named "${name}" is already installed at ${where}; accept with --force (force=true) to install the draft in ${displayPath(userSkillsDir(this.opts.home))} as well (the folder that comes first keeps precedence: tea skills list shows it), or reject the draft`,
       );
     }
     await mkdir(userSkillsDir(this.opts.home), { recursive: true });
