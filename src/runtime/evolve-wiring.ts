@@ -46,6 +46,18 @@ export class EvolveWiring {
     return this.cached.text;
   }
 
+  /**
+   * Reads the active version again (one indexed read) and hands a change to the agents
+   * built already: a version set by another process (`tea evolve prompts set` beside a
+   * running `tea serve`) reaches the sessions started after it.
+   */
+  refresh(): void {
+    if (!this.cached) return;
+    const row = this.deps.store().prompts.active();
+    const text = row && row.source !== 'builtin' ? row.content : undefined;
+    if (text !== this.cached.text) this.setInstructions(text);
+  }
+
   /** A version activated here reaches the agents built already: their sessions started from now on use it. */
   private setInstructions(text: string | undefined): void {
     this.cached = { text };

@@ -297,7 +297,9 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     const approvals = o.approvals ?? 'ask';
     const key = `${approvals}\u0000${name}`;
     let agent = agents.get(key);
-    if (!agent) {
+    // Each session starts from an agent: a prompt version another process set applies to it.
+    if (agent) evolveWiring.refresh();
+    else {
       agent = new Agent({
         cwd,
         provider: models.provider(name),

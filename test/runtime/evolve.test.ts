@@ -97,6 +97,20 @@ describe('the active prompt version in the runtime', () => {
     }
   });
 
+  it('a version another process sets reaches a running runtime’s next session (tea serve beside tea evolve prompts set)', async () => {
+    const { home, work } = aHome();
+    const serving = await runtimeIn(home, work);
+    try {
+      expect(await firstSystem(serving)).toContain(BUILTIN_INSTRUCTIONS);
+      const other = await runtimeIn(home, work);
+      (await other.evolve()).prompts.set(MINE);
+      await other.close();
+      expect(await firstSystem(serving)).toContain(MINE);
+    } finally {
+      await serving.close();
+    }
+  });
+
   it('an explicit system prompt wins over the version', async () => {
     const tools = await createToolRegistry();
     const settings = agentSettings({ systemPrompt: 'ROLE PROMPT', instructions: MINE, toolLoading: 'all' });
