@@ -17,6 +17,7 @@ import type { TokenCalibrator } from '../context/tokens.js';
 import { detectOwnRepo, SELF_MODE_NOTE } from '../evolve/self/detect.js';
 import { registerSelfTools } from '../evolve/self/register.js';
 import type { BackgroundUpkeep } from '../evolve/upkeep/schedule.js';
+import { experienceHook } from '../evolve/experience/hook.js';
 import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { Delegator } from '../multi/delegate.js';
@@ -282,6 +283,9 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   });
   // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
   const evolveParts: EvolveParts = { skills: skills.hook, afterPrompt: [] };
+  evolveParts.afterPrompt.push(
+    experienceHook({ store: openStore, memory: openMemory, home: config.home, settings: config.evolve }),
+  );
   const evolve = composeHooks(evolveParts);
   const agents = new Map<string, Agent>();
   const evolveWiring = new EvolveWiring({
