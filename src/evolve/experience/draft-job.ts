@@ -18,7 +18,7 @@ import {
   skillDirs,
   writeDraft,
 } from './inbox.js';
-import type { ExperienceDeps } from './run.js';
+import type { ExperienceDeps } from './types.js';
 
 function noteDraft(deps: ExperienceDeps, id: number, result: DraftWrite): void {
   const current = deps.store.evaluations.get(id);

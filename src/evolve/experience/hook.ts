@@ -9,7 +9,7 @@
 import type { HookContext, PromptRecord } from '../../agent/evolve-hooks.js';
 import type { LongTermMemory } from '../../memory/api.js';
 import type { Store } from '../../store/index.js';
-import type { ExperienceReport, ExperienceSettings } from './run.js';
+import type { ExperienceReport, ExperienceSettings } from './types.js';
 
 export interface ExperienceHookOptions {
   store: () => Store;

@@ -4,6 +4,7 @@
  * read API below is for reports (`tea evolve report`).
  */
 import type { EvaluationQuery, OutcomeCounts, Store, TaskEvaluationRow } from '../../store/index.js';
+import type { EvaluationSource } from '../types.js';
 
 export { type ExperienceHook, type ExperienceHookOptions, experienceHook } from './hook.js';
 
@@ -18,4 +19,20 @@ export function listEvaluations(
 /** How many prompts succeeded, failed and were abandoned (and how many were revised) since `since`. */
 export function evaluationCounts(store: Store, q: { since?: number } = {}): OutcomeCounts {
   return store.evaluations.counts(q);
+}
+
+/** The evaluations as prompt evolution and the report read them (src/evolve/types.ts). */
+export function evaluationSource(store: () => Store): EvaluationSource {
+  return {
+    recent: async ({ since, limit }) =>
+      listEvaluations(store(), { since, limit }).map(({ outcome, input, signals }) => ({
+        outcome,
+        input,
+        signals,
+      })),
+    counts: async ({ since }) => {
+      const { succeeded, failed, abandoned } = evaluationCounts(store(), { since });
+      return { succeeded, failed, abandoned };
+    },
+  };
 }

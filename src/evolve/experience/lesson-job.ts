@@ -7,7 +7,7 @@ import type { HookContext } from '../../agent/evolve-hooks.js';
 import { memoryScopes } from '../../agent/memory-jobs.js';
 import type { TaskEvaluationRow } from '../../store/index.js';
 import { type FailedTask, writeLesson } from './lesson.js';
-import type { ExperienceDeps } from './run.js';
+import type { ExperienceDeps } from './types.js';
 
 /** Writes and links the lesson of `row`'s task; returns the memory id (undefined: nothing to learn). */
 export async function lessonFor(

@@ -9,53 +9,12 @@
  */
 import type { HookContext, PromptRecord } from '../../agent/evolve-hooks.js';
 import type { Message } from '../../llm/types.js';
-import type { LongTermMemory } from '../../memory/api.js';
-import type { SignalsJson, Store, TaskEvaluationRow, TaskOutcome } from '../../store/index.js';
-import type { DraftWrite } from './inbox.js';
-import { classifyReaction, type Reaction } from './reaction.js';
+import type { SignalsJson, Store, TaskEvaluationRow } from '../../store/index.js';
+import { classifyReaction } from './reaction.js';
 import { nonTrivialPlan, outcomeOf, readSignals, type TaskSignals } from './signals.js';
+import type { ExperienceDeps, ExperienceReport, StoredSignals } from './types.js';
 
-export interface ExperienceSettings {
-  /** Draft skills into the inbox after succeeded multi-step tasks. */
-  drafts: boolean;
-  /** Write lesson memories after failed tasks. */
-  lessons: boolean;
-}
-
-export interface ExperienceDeps {
-  store: Store;
-  /** Long-term memory; opened only when a lesson is stored. */
-  memory: () => LongTermMemory;
-  /** TEA_HOME: the skill inbox and installed skills are under it. */
-  home: string;
-  settings: ExperienceSettings;
-  now?: () => number;
-}
-
-/** What the evaluation keeps besides the signals read from the messages. */
-export type StoredSignals = TaskSignals & {
-  /** The user's reaction in the next message, and its start. */
-  reaction?: { kind: Exclude<Reaction, 'neutral'>; text: string };
-  /** The outcome before the reaction revised it. */
-  revisedFrom?: TaskOutcome;
-  /** The inbox draft written from this task. */
-  draft?: string;
-  /** Why no lesson was written from this failure. */
-  lessonSkipped?: string;
-  /** Why no draft was written from this success. */
-  draftSkipped?: string;
-  /** Parts of the job that failed, with their message. */
-  jobErrors?: string[];
-};
-
-export interface ExperienceReport {
-  evaluation?: TaskEvaluationRow;
-  /** The previous prompt's evaluation, when this prompt's words changed it. */
-  previous?: TaskEvaluationRow;
-  /** Why nothing was done (a sub-agent's session). */
-  skipped?: string;
-  draft?: DraftWrite;
-}
+export type { ExperienceDeps, ExperienceReport, ExperienceSettings, StoredSignals } from './types.js';
 
 const REACTION_TEXT = 160;
 
