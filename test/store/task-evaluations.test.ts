@@ -48,7 +48,7 @@ describe('migration 12', () => {
     const store = Store.open(path);
     try {
       const db = store.db;
-      expect(db.pragma('user_version', { simple: true })).toBe(12);
+      expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
       expect(db.prepare('SELECT * FROM memories ORDER BY id').all()).toEqual(before);
       expect(db.prepare('SELECT * FROM memory_sources ORDER BY summary_id, source_id').all()).toEqual(
         sources,

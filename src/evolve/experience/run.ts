@@ -76,7 +76,8 @@ async function react(
   if (record.previousInput === undefined) return undefined;
   const { store } = deps;
   const previous = store.evaluations.previous(record.sessionId, seq);
-  if (!previous) return undefined;
+  // Only the prompt just before (its evaluation may be missing: a killed process).
+  if (!previous || !record.previousInput.startsWith(previous.input)) return undefined;
   const kind = classifyReaction(record.input);
   if (kind === 'neutral') return undefined;
   const reaction = { kind, text: record.input.slice(0, REACTION_TEXT) };

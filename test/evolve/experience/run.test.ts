@@ -161,6 +161,42 @@ describe('runExperience', () => {
   });
 });
 
+describe('reactions', () => {
+  it('revise only the evaluation of the prompt just before (not an older one whose successor was never evaluated)', async () => {
+    const s = h.store.sessions.create({ cwd: h.workspace });
+    const ok = (input: string): PromptRecord =>
+      record(s.id, {
+        input,
+        text: 'Done.',
+        messages: [{ role: 'user', parts: [{ type: 'text', text: input }] }],
+      });
+    await runExperience(deps(), ok('rename the key'), 1, ctx({ cheap: undefined }));
+    // The prompt at seq 3 ("add a test") was never evaluated; seq 5 reacts to it, not to seq 1.
+    const stale = await runExperience(
+      deps(),
+      { ...ok("that's wrong"), previousInput: 'add a test' },
+      5,
+      ctx({ cheap: undefined }),
+    );
+    expect(stale.previous).toBeUndefined();
+    expect(h.store.evaluations.at(s.id, 1)).toMatchObject({ outcome: 'succeeded' });
+    const other = h.store.sessions.create({ cwd: h.workspace });
+    await runExperience(
+      deps(),
+      { ...ok('rename the key'), sessionId: other.id },
+      1,
+      ctx({ cheap: undefined }),
+    );
+    const fresh = await runExperience(
+      deps(),
+      { ...ok("that's wrong"), sessionId: other.id, previousInput: 'rename the key' },
+      3,
+      ctx({ cheap: undefined }),
+    );
+    expect(fresh.previous).toMatchObject({ seq: 1, outcome: 'failed' });
+  });
+});
+
 describe('experienceHook', () => {
   it('anchors each prompt at its first message and runs one job at a time per session, in order', async () => {
     const s = h.store.sessions.create({ cwd: h.workspace });
