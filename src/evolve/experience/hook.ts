@@ -28,8 +28,15 @@ export function experienceHook(o: ExperienceHookOptions): ExperienceHook {
   const chains = new Map<string, Promise<void>>();
   let run: Promise<typeof import('./run.js')> | undefined;
   return (record, ctx) => {
-    const store = o.store();
-    const seq = Math.max(1, store.messages.count(record.sessionId) - record.messages.length + 1);
+    let store: Store;
+    let seq: number;
+    try {
+      store = o.store();
+      seq = Math.max(1, store.messages.count(record.sessionId) - record.messages.length + 1);
+    } catch {
+      // The store is gone (closing): nothing to evaluate in, and the other parts still run.
+      return Promise.resolve();
+    }
     const job = (chains.get(record.sessionId) ?? Promise.resolve())
       .then(nextTurn)
       .then(async () => {

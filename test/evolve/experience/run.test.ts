@@ -240,4 +240,16 @@ describe('experienceHook', () => {
       [1, 'Q1'],
     ]);
   });
+
+  it('a store that cannot be read (closing) makes the hook a no-op, never a throw', async () => {
+    const hook = experienceHook({
+      store: () => {
+        throw new Error('the database connection is not open');
+      },
+      memory: () => new MemoryService({ db: h.store.db }),
+      home: h.workspace,
+      settings: { drafts: true, lessons: true },
+    });
+    await expect(hook(record('s'), ctx())).resolves.toBeUndefined();
+  });
 });
