@@ -14,9 +14,9 @@ import type { Tracer } from '../agent/trace.js';
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
+import { experienceHook } from '../evolve/experience/hook.js';
 import { detectOwnRepo, SELF_MODE_NOTE } from '../evolve/self/detect.js';
 import { registerSelfTools } from '../evolve/self/register.js';
-import { experienceHook } from '../evolve/experience/hook.js';
 import type { BackgroundUpkeep } from '../evolve/upkeep/schedule.js';
 import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
@@ -282,10 +282,11 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     return delegator;
   });
   // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
-  const evolveParts: EvolveParts = { skills: skills.hook, afterPrompt: [] };
-  evolveParts.afterPrompt.push(
-    experienceHook({ store: openStore, memory: openMemory, home: config.home, settings: config.evolve }),
-  );
+  const experience = { store: openStore, memory: openMemory, home: config.home, userHome: opts.userHome };
+  const evolveParts: EvolveParts = {
+    skills: skills.hook,
+    afterPrompt: [experienceHook({ ...experience, settings: config.evolve })],
+  };
   const evolve = composeHooks(evolveParts);
   const agents = new Map<string, Agent>();
   const evolveWiring = new EvolveWiring({

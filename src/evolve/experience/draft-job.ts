@@ -9,15 +9,9 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { HookContext, PromptRecord } from '../../agent/evolve-hooks.js';
 import type { TaskEvaluationRow } from '../../store/index.js';
+import { inboxDir } from '../skills/dirs.js';
 import { draftSkill, SKILL_NAME } from './draft.js';
-import {
-  type DraftWrite,
-  existingSkills,
-  INBOX_DIR,
-  readMetadataSession,
-  skillDirs,
-  writeDraft,
-} from './inbox.js';
+import { type DraftWrite, existingSkills, knownSkillDirs, readMetadataSession, writeDraft } from './inbox.js';
 import type { ExperienceDeps } from './types.js';
 
 function noteDraft(deps: ExperienceDeps, id: number, result: DraftWrite): void {
@@ -35,7 +29,7 @@ export async function draftFor(
 ): Promise<DraftWrite> {
   const cheap = ctx.cheap;
   if (!cheap) return { skipped: 'no cheap model' };
-  const existing = await existingSkills(skillDirs(deps.home, record.cwd));
+  const existing = await existingSkills(knownSkillDirs(deps.home, record.cwd, deps.userHome));
   const { reading, usage } = await draftSkill(
     cheap,
     { input: record.input, messages: record.messages, finalText: record.text },
@@ -63,7 +57,7 @@ export async function draftFor(
  */
 export async function withdrawDraft(home: string, name: string, sessionId: string): Promise<boolean> {
   if (!SKILL_NAME.test(name)) return false;
-  const dir = path.join(home, INBOX_DIR, name);
+  const dir = path.join(inboxDir(home), name);
   const text = await readFile(path.join(dir, 'SKILL.md'), 'utf8').catch(() => undefined);
   if (text === undefined || readMetadataSession(text) !== sessionId) return false;
   await rm(dir, { recursive: true, force: true });

@@ -15,6 +15,8 @@ export interface ExperienceHookOptions {
   store: () => Store;
   memory: () => LongTermMemory;
   home: string;
+  /** The user's home directory, where other agents keep skills (default: the OS's). */
+  userHome?: string;
   settings: ExperienceSettings;
   /** Told each job's report (tests, diagnostics). */
   onReport?: (report: ExperienceReport) => void;
@@ -43,7 +45,13 @@ export function experienceHook(o: ExperienceHookOptions): ExperienceHook {
         run ??= import('./run.js');
         const { runExperience } = await run;
         const report = await runExperience(
-          { store, memory: o.memory, home: o.home, settings: o.settings },
+          {
+            store,
+            memory: o.memory,
+            home: o.home,
+            ...(o.userHome ? { userHome: o.userHome } : {}),
+            settings: o.settings,
+          },
           record,
           seq,
           ctx,

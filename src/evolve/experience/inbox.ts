@@ -11,15 +11,13 @@
  * same moment by another process is never overwritten either.
  */
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { lessonTerms } from '../../memory/lessons.js';
 import { randomHex } from '../../util/random-id.js';
+import { inboxDir, skillDirs, userSkillsDir } from '../skills/dirs.js';
 import { type ExistingSkill, renderSkill, SKILL_NAME, type SkillDraft } from './draft.js';
 
-export const INBOX_DIR = 'skill-inbox';
-export const SKILLS_DIR = 'skills';
 /** Descriptions this alike (shared meaningful words over all) make two skills one. */
 export const SAME_SKILL_OVERLAP = 0.5;
 const MAX_SUFFIX = 9;
@@ -27,18 +25,9 @@ const MAX_SUFFIX = 9;
 const HEAD_BYTES = 8192;
 const MAX_SKILLS_READ = 300;
 
-/** Where skills live that a draft must not repeat: the inbox, then installed ones. */
-export function skillDirs(home: string, cwd: string): string[] {
-  const user = os.homedir();
-  return [
-    path.join(home, INBOX_DIR),
-    path.join(home, SKILLS_DIR),
-    path.join(cwd, '.tea', 'skills'),
-    path.join(cwd, '.agents', 'skills'),
-    path.join(cwd, '.claude', 'skills'),
-    path.join(user, '.agents', 'skills'),
-    path.join(user, '.claude', 'skills'),
-  ];
+/** Where skills live that a draft must not repeat: the inbox, then every folder the skills loader reads. */
+export function knownSkillDirs(home: string, cwd: string, userHome?: string): string[] {
+  return [inboxDir(home), ...skillDirs({ home, cwd, ...(userHome ? { userHome } : {}) }).map((d) => d.dir)];
 }
 
 /** The frontmatter mapping of a SKILL.md (undefined when it has none or it is not YAML). */
@@ -142,8 +131,8 @@ export async function writeDraft(
 ): Promise<DraftWrite> {
   const same = duplicateOf(draft, existing);
   if (same) return { skipped: `it repeats the skill "${same.name}"` };
-  const inbox = path.join(home, INBOX_DIR);
-  const installed = path.join(home, SKILLS_DIR);
+  const inbox = inboxDir(home);
+  const installed = userSkillsDir(home);
   await mkdir(inbox, { recursive: true, mode: 0o700 });
   // A name any known skill has (in any folder) would shadow it or be shadowed.
   const names = new Set(existing.map((s) => s.name));

@@ -22,6 +22,8 @@ export interface ExperienceDeps {
   memory: () => LongTermMemory;
   /** TEA_HOME: the skill inbox and installed skills are under it. */
   home: string;
+  /** The user's home directory, where other agents keep skills (default: the OS's). */
+  userHome?: string;
   settings: ExperienceSettings;
   now?: () => number;
 }

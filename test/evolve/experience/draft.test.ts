@@ -21,7 +21,7 @@ import { withdrawDraft } from '../../../src/evolve/experience/draft-job.js';
 import {
   descriptionOverlap,
   existingSkills,
-  INBOX_DIR,
+  knownSkillDirs,
   readFrontmatter,
   writeDraft,
 } from '../../../src/evolve/experience/inbox.js';
@@ -134,7 +134,7 @@ describe('writeDraft', () => {
     mkdirSync(dir);
     return dir;
   }
-  const inboxOf = (h: string) => path.join(h, INBOX_DIR);
+  const inboxOf = (h: string) => path.join(h, 'skill-inbox');
 
   it('writes <inbox>/<name>/SKILL.md (0600 in a 0700 inbox) and leaves no temporary folder', async () => {
     const h = home();
@@ -201,6 +201,18 @@ describe('writeDraft', () => {
 });
 
 describe('existing skills and withdrawing a draft', () => {
+  it('looks in the inbox, then every folder the skills loader reads', () => {
+    expect(knownSkillDirs('/h/.tea', '/w', '/h')).toEqual([
+      '/h/.tea/skill-inbox',
+      '/w/.tea/skills',
+      '/w/.agents/skills',
+      '/w/.claude/skills',
+      '/h/.tea/skills',
+      '/h/.agents/skills',
+      '/h/.claude/skills',
+    ]);
+  });
+
   it('reads names and descriptions from SKILL.md frontmatter, skipping hidden and broken folders', async () => {
     const dir = tempDir();
     const skill = (name: string, text: string) => {
@@ -227,6 +239,6 @@ describe('existing skills and withdrawing a draft', () => {
     expect(await withdrawDraft(h, 'add-sqlite-migration', 'another-session')).toBe(false);
     expect(await withdrawDraft(h, '../skills', 's_123')).toBe(false);
     expect(await withdrawDraft(h, 'add-sqlite-migration', 's_123')).toBe(true);
-    expect(existsSync(path.join(h, INBOX_DIR, 'add-sqlite-migration'))).toBe(false);
+    expect(existsSync(path.join(h, 'skill-inbox', 'add-sqlite-migration'))).toBe(false);
   });
 });

@@ -43,7 +43,7 @@ export function configYaml(server: ModelServer, extra = ''): string {
 export async function runtimeFor(server: ModelServer, h: Home, extra = ''): Promise<Runtime> {
   writeFileSync(path.join(h.home, 'config.yaml'), configYaml(server, extra));
   const config = await loadConfig({ home: h.home, cwd: h.work, env: { HOME: h.root }, detectOllama: false });
-  return createRuntime({ config, cwd: h.work, permissionMode: 'yolo', sandbox: 'off' });
+  return createRuntime({ config, cwd: h.work, userHome: h.root, permissionMode: 'yolo', sandbox: 'off' });
 }
 
 export interface Routes {

@@ -243,6 +243,16 @@ describe('skill drafts from succeeded tasks', () => {
       },
     });
     expect(text).toContain('## Steps\n\n1. List the steps in a todo list.');
+    // The skills inbox (tea skills inbox) reads it as a valid draft, ready to accept.
+    expect(await (await rt.skills()).inbox.list()).toEqual([
+      expect.objectContaining({
+        name: 'run-node-tests',
+        valid: true,
+        problems: [],
+        source: 'tea-draft',
+        session: session.id,
+      }),
+    ]);
     const asked = allText(model().requests.find((r) => isDraftJob(r.body))!.body);
     expect(asked).toContain('run the node tests and make sure they pass');
     expect(asked).toContain('Existing skills:\n(none)');
