@@ -116,7 +116,7 @@ export function addCommands(program: Command, setCode: (code: number) => void): 
     .description(
       'remember something (repeats are skipped; a new value of the same fact replaces the old one)',
     )
-    .option('-c, --category <name>', 'instruction | preference | fact | reminder | general', 'fact')
+    .option('-c, --category <name>', 'instruction | preference | fact | reminder | general | lesson', 'fact')
     .option('-i, --importance <n>', '1 (trivial) … 5 (critical)', positiveInt)
     .option('--pin', 'exempt from decay')
     .option('--offline', 'decide duplicates and updates without asking the model')

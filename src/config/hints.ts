@@ -62,6 +62,15 @@ const BY_PATH: Record<string, Hint> = {
   },
   agent: { expected: 'a mapping', fix: 'e.g. `agent: { max_iterations: 25, max_parallel_tools: 4 }`.' },
   memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true, judge: true }`.' },
+  evolve: { expected: 'a mapping', fix: 'e.g. `evolve: { drafts: true, lessons: true }`.' },
+  'evolve.drafts': {
+    expected: 'true or false',
+    fix: 'use `drafts: false` to stop skill drafts after succeeded tasks (default true).',
+  },
+  'evolve.lessons': {
+    expected: 'true or false',
+    fix: 'use `lessons: false` to stop lesson memories after failed tasks (default true).',
+  },
   subagents: {
     expected: 'a mapping',
     fix: 'e.g. `subagents: { max_parallel: 4, max_tasks_per_call: 6, max_depth: 1, timeout_s: 300 }`.',

@@ -47,6 +47,7 @@ export interface Layer {
     turnTimeoutMs?: number;
   };
   memory: { extract?: boolean; tune?: boolean; judge?: boolean };
+  evolve: { drafts?: boolean; lessons?: boolean };
   subagents: {
     maxParallel?: number;
     maxTasksPerCall?: number;
@@ -84,6 +85,7 @@ export function emptyLayer(): Layer {
     profiles: {},
     agent: {},
     memory: {},
+    evolve: {},
     subagents: {},
     llm: {},
     models: {},
@@ -188,6 +190,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
     turnTimeoutMs: seconds(raw.agent?.turn_timeout_s),
   });
   layer.memory = defined({ extract: raw.memory?.extract, tune: raw.memory?.tune, judge: raw.memory?.judge });
+  layer.evolve = defined({ drafts: raw.evolve?.drafts, lessons: raw.evolve?.lessons });
   layer.subagents = defined({
     maxParallel: raw.subagents?.max_parallel,
     maxTasksPerCall: raw.subagents?.max_tasks_per_call,
@@ -294,6 +297,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     fallback: over.fallback ?? base.fallback,
     agent: { ...base.agent, ...over.agent },
     memory: { ...base.memory, ...over.memory },
+    evolve: { ...base.evolve, ...over.evolve },
     subagents: { ...base.subagents, ...over.subagents },
     llm: { ...base.llm, ...over.llm },
     models,

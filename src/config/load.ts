@@ -241,6 +241,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       tune: layer.memory.tune ?? true,
       judge: layer.memory.judge ?? true,
     },
+    evolve: { drafts: layer.evolve.drafts ?? true, lessons: layer.evolve.lessons ?? true },
     llm: {
       timeoutMs: layer.llm.timeoutMs ?? DEFAULTS.timeoutMs,
       callTimeoutMs: layer.llm.callTimeoutMs ?? DEFAULTS.callTimeoutMs,

@@ -203,6 +203,7 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
     turn_timeout_s: config.agent.turnTimeoutMs / 1000,
   };
   plain.memory = { ...config.memory };
+  plain.evolve = { ...config.evolve };
   plain.llm = {
     timeout_s: config.llm.timeoutMs / 1000,
     call_timeout_s: config.llm.callTimeoutMs / 1000,

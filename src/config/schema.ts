@@ -105,6 +105,14 @@ const memorySchema = z.strictObject({
   judge: z.optional(z.boolean()),
 });
 
+/** Self-evolution after each prompt (src/evolve/experience/). */
+const evolveSchema = z.strictObject({
+  /** Draft skills into the inbox after a succeeded multi-step task. */
+  drafts: z.optional(z.boolean()),
+  /** Write a lesson memory after a failed task. */
+  lessons: z.optional(z.boolean()),
+});
+
 const breakerSchema = z.strictObject({
   failure_threshold: z.optional(positiveInt),
   recovery_s: z.optional(positiveNumber),
@@ -207,6 +215,7 @@ export const fileSchema = z.strictObject({
   agent: z.optional(agentSchema),
   subagents: z.optional(subagentsSchema),
   memory: z.optional(memorySchema),
+  evolve: z.optional(evolveSchema),
   llm: z.optional(llmSchema),
   models: z.optional(z.record(nonEmpty, modelOverrideSchema)),
   permissions: z.optional(permissionsSchema),
@@ -238,6 +247,7 @@ export function knownKeysAt(genericPath: string): string[] {
     agent: agentSchema,
     subagents: subagentsSchema,
     memory: memorySchema,
+    evolve: evolveSchema,
     llm: llmSchema,
     'llm.breaker': breakerSchema,
     permissions: permissionsSchema,

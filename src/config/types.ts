@@ -125,6 +125,13 @@ export interface TeaConfig {
    * whether it is new, an update or a duplicate (otherwise the offline rule alone).
    */
   memory: { extract: boolean; tune: boolean; judge: boolean };
+  /**
+   * After each prompt (on the cheap model): `lessons`, a failed task leaves a lesson
+   * memory recalled for similar tasks; `drafts`, a succeeded multi-step task leaves a
+   * skill draft in the inbox (TEA_HOME/skill-inbox) for a person to accept. The task
+   * evaluation itself is always kept (no model call).
+   */
+  evolve: { drafts: boolean; lessons: boolean };
   /** Delegation to sub-agents (the `task` and `delegate_tasks` tools). */
   subagents: SubagentsConfig;
   llm: {

@@ -21,13 +21,14 @@ export const PRIORITY_NAMES: Record<Priority, string> = {
 export const VERSIONS_SHOWN = 2;
 const VERSION_PREVIEW_CHARS = 100;
 
-/** The prefix for one memory; precedence: CRITICAL, reminder, preference, fact, other. 📌 marks pinned ones. */
+/** The prefix for one memory; precedence: CRITICAL, reminder, preference, fact, lesson, other. 📌 marks pinned ones. */
 export function memoryPrefix(memory: Memory): string {
   const pin = memory.pinned ? '📌 ' : '';
   if (memory.priority === 0) return `${pin}!!! Must follow:`;
   if (memory.category === 'reminder') return `${pin}⏰ Reminder:`;
   if (memory.category === 'preference') return `${pin}💡 Preference:`;
   if (memory.category === 'fact') return `${pin}Fact:`;
+  if (memory.category === 'lesson') return `${pin}⚠ Lesson:`;
   return pin === '' ? '📎' : '📌';
 }
 

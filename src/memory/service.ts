@@ -20,6 +20,7 @@ import type { ExtractedMemory } from './extract.js';
 import { formatMemories } from './format.js';
 import { chainOf, restoreMemory } from './history.js';
 import type { IngestJudge } from './judge.js';
+import { lessonGate } from './lessons.js';
 import { namesIn } from './names.js';
 import { ProfileRepo } from './profile.js';
 import { MemoryRepo } from './repo.js';
@@ -202,7 +203,8 @@ export class MemoryService implements LongTermMemory {
     for (const m of activeImportant(this.repo, opts.scopes))
       if (!candidates.has(m.id)) candidates.set(m.id, m);
 
-    const chosen = selectMemories([...candidates.values()], {
+    // Lessons only for prompts they are about (lessons.ts).
+    const chosen = selectMemories([...candidates.values()].filter(lessonGate(query)), {
       relevance,
       now: this.now(),
       max: opts.max ?? DEFAULT_MAX_MEMORIES,

@@ -5,9 +5,20 @@
 
 /** 0 = CRITICAL, 1 = HIGH, 2 = MEDIUM, 3 = LOW. */
 export type Priority = 0 | 1 | 2 | 3;
-export type Category = 'instruction' | 'preference' | 'fact' | 'reminder' | 'general';
+/**
+ * `lesson`: what a failed task taught (written by the evolve layer after a failure,
+ * recalled only for prompts it is relevant to; see lessons.ts).
+ */
+export type Category = 'instruction' | 'preference' | 'fact' | 'reminder' | 'general' | 'lesson';
 
-export const CATEGORIES: readonly Category[] = ['instruction', 'preference', 'fact', 'reminder', 'general'];
+export const CATEGORIES: readonly Category[] = [
+  'instruction',
+  'preference',
+  'fact',
+  'reminder',
+  'general',
+  'lesson',
+];
 
 /** Tag on reflection summaries, so reflection never summarises its own summaries. */
 export const REFLECTION_TAG = 'reflection';
@@ -19,6 +30,7 @@ export const CATEGORY_PRIORITY: Record<Category, Priority> = {
   reminder: 1,
   fact: 2,
   general: 3,
+  lesson: 2,
 };
 
 /** `user` (this user, everywhere), `global`, or `project:<absolute path>`. */

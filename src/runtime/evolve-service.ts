@@ -4,6 +4,7 @@
  * runtime on first use (`rt.evolve()`), so a run that never asks loads none of it.
  */
 
+import { evaluationSource } from '../evolve/experience/index.js';
 import { type EvolveOutcome, evolveCandidate } from '../evolve/prompts/evolve.js';
 import { PromptVersions } from '../evolve/prompts/service.js';
 import { buildReport, type EvolveReport } from '../evolve/report.js';
@@ -26,7 +27,7 @@ export interface EvolveServiceDeps {
   tools: ToolRegistry;
   /** Told the active instructions after a change (undefined: the built-in text). */
   onInstructions?: (instructions: string | undefined) => void;
-  /** Task evaluations (wired by the runtime once they are recorded). */
+  /** Task evaluations (default: the store's, written after each prompt by evolve/experience/). */
   evaluations?: EvaluationSource;
   /** User tools and skills (default: their folders under TEA_HOME and the project). */
   inventory?: Inventory;
@@ -69,6 +70,7 @@ export async function shippedTools(): Promise<ToolRegistry> {
 
 export function createEvolveService(deps: EvolveServiceDeps): EvolveService {
   const now = deps.now ?? Date.now;
+  const evaluations = deps.evaluations ?? evaluationSource(deps.store);
   const db = () => deps.store().db;
   const prompts = new PromptVersions(deps.store().prompts, deps.onInstructions);
   const referenceTools = async (target: ReferenceTarget): Promise<ToolDoc[]> => {
@@ -88,7 +90,7 @@ export function createEvolveService(deps: EvolveServiceDeps): EvolveService {
         provider: deps.cheap,
         now: now(),
         ...(opts.days !== undefined ? { windowMs: opts.days * DAY_MS } : {}),
-        ...(deps.evaluations ? { evaluations: deps.evaluations } : {}),
+        evaluations,
         ...(opts.signal ? { signal: opts.signal } : {}),
       }),
     report: (opts = {}) =>
@@ -98,7 +100,7 @@ export function createEvolveService(deps: EvolveServiceDeps): EvolveService {
         versions: prompts,
         now: now(),
         ...(opts.days !== undefined ? { days: opts.days } : {}),
-        ...(deps.evaluations ? { evaluations: deps.evaluations } : {}),
+        evaluations,
       }),
     upkeep: (opts = {}) =>
       runUpkeep({

@@ -14,6 +14,7 @@ import type { Tracer } from '../agent/trace.js';
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
+import { experienceHook } from '../evolve/experience/hook.js';
 import { detectOwnRepo, SELF_MODE_NOTE } from '../evolve/self/detect.js';
 import { registerSelfTools } from '../evolve/self/register.js';
 import type { BackgroundUpkeep } from '../evolve/upkeep/schedule.js';
@@ -281,7 +282,11 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     return delegator;
   });
   // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
-  const evolveParts: EvolveParts = { skills: skills.hook, afterPrompt: [] };
+  const experience = { store: openStore, memory: openMemory, home: config.home, userHome: opts.userHome };
+  const evolveParts: EvolveParts = {
+    skills: skills.hook,
+    afterPrompt: [experienceHook({ ...experience, settings: config.evolve })],
+  };
   const evolve = composeHooks(evolveParts);
   const agents = new Map<string, Agent>();
   const evolveWiring = new EvolveWiring({

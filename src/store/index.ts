@@ -13,6 +13,7 @@ import { PromptVersionRepo } from './prompt-versions.js';
 import { recoverDeadRunners, recoverSession } from './recovery.js';
 import { SessionRepo } from './sessions.js';
 import { SessionStateRepo } from './state.js';
+import { TaskEvaluationRepo } from './task-evaluations.js';
 import { ToolCallRepo } from './tool-calls.js';
 import { UsageRepo } from './usage.js';
 import { WorkflowRepo } from './workflows.js';
@@ -60,6 +61,17 @@ export type {
 } from './sessions.js';
 export { MIN_PREFIX_LENGTH } from './sessions.js';
 export type { SessionStateRepo } from './state.js';
+export {
+  EVALUATION_INPUT_MAX,
+  type EvaluationQuery,
+  type NewTaskEvaluation,
+  type OutcomeCounts,
+  type SignalsJson,
+  TASK_OUTCOMES,
+  TaskEvaluationRepo,
+  type TaskEvaluationRow,
+  type TaskOutcome,
+} from './task-evaluations.js';
 export type { StartToolCall, ToolCallRepo, ToolCallResult, ToolCallRow } from './tool-calls.js';
 export {
   contentImages,
@@ -125,6 +137,12 @@ export class Store {
     return this.evolveRepo;
   }
   private evolveRepo: EvolveStateRepo | undefined;
+  /** Task evaluations, the evolve layer's verdicts on prompts (statements prepared on first use). */
+  get evaluations(): TaskEvaluationRepo {
+    this.evaluationRepo ??= new TaskEvaluationRepo(this.db, this.now);
+    return this.evaluationRepo;
+  }
+  private evaluationRepo: TaskEvaluationRepo | undefined;
 
   private constructor(
     db: Database.Database,

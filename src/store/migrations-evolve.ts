@@ -3,17 +3,7 @@
  * so that file stays small. Typed by shape (not `Migration`): importing the type from
  * migrations.ts would make the two files import each other.
  */
-
-/**
- * A stand-in for migration 12, which another part of issue 16 adds (the task
- * evaluations and the `lesson` memory category): the runner takes versions 1, 2, 3, …
- * with no gaps. Replaced by the real one at merge; it changes nothing.
- */
-export const MIGRATION_12_PLACEHOLDER = {
-  version: 12,
-  name: 'placeholder for migration 12 (replaced at merge)',
-  up: '',
-};
+import { TASK_EVALUATIONS_MIGRATION } from './migration-12.js';
 
 export const PROMPT_VERSIONS_MIGRATION = {
   version: 13,
@@ -48,4 +38,4 @@ export const PROMPT_VERSIONS_MIGRATION = {
 };
 
 /** Appended to the built-in list, in order. */
-export const EVOLVE_MIGRATIONS = [MIGRATION_12_PLACEHOLDER, PROMPT_VERSIONS_MIGRATION] as const;
+export const EVOLVE_MIGRATIONS = [TASK_EVALUATIONS_MIGRATION, PROMPT_VERSIONS_MIGRATION] as const;

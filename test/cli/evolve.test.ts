@@ -145,6 +145,14 @@ describe('tea evolve', () => {
         at: now - DAY,
       });
       seedMemory(s.db, { content: 'Not a lesson.', category: 'fact', at: now - DAY });
+      // Task evaluations, as the experience job writes them after each prompt.
+      s.sessions.create({ id: 'evaluated', cwd: t.ctx.work });
+      for (const [seq, outcome] of [
+        [1, 'succeeded'],
+        [3, 'failed'],
+        [5, 'succeeded'],
+      ] as const)
+        s.evaluations.add({ sessionId: 'evaluated', seq, input: `task ${seq}`, outcome, signals: {} });
     });
     const json = await tea(['evolve', 'report', '--json']);
     expect(json.code, json.stderr).toBe(0);
@@ -158,7 +166,7 @@ describe('tea evolve', () => {
     expect(r.lessons.count).toBe(1);
     expect(r.skills).toEqual([expect.objectContaining({ name: 'pdf-forms', calls: 1 })]);
     expect(r.prompts.active).toMatchObject({ version: 1, source: 'builtin' });
-    expect(r.evaluations).toBeNull();
+    expect(r.evaluations).toEqual({ succeeded: 2, failed: 1, abandoned: 0 });
     expect(r.last_upkeep).toBeNull();
 
     const text = await tea(['evolve', 'report', '--days', '90']);
@@ -168,7 +176,7 @@ describe('tea evolve', () => {
     expect(text.stdout).toMatch(/Failure lessons: 1\n {2}\d{4}-\d\d-\d\d {2}Check the port is free/);
     expect(text.stdout).toMatch(/Skills used: 1\n {2}pdf-forms: 1/);
     expect(text.stdout).toMatch(/Prompt: version 1 \(builtin, built in, \d+ words\)/);
-    expect(text.stdout).toMatch(/Task evaluations: none recorded here/);
+    expect(text.stdout).toMatch(/Task evaluations: 2 succeeded, 1 failed, 0 abandoned/);
   });
 
   it("upkeep in Tea's repository writes docs/TOOLS.md, byte for byte the same next time, and flags unused tools and skills", async () => {

@@ -72,10 +72,11 @@ export function runTea(
 }
 
 /**
- * Config that keeps background memory extraction off: tests that count the scripted
- * model's requests would otherwise see the extra cheap-model call after each turn.
+ * Config that keeps background cheap-model jobs off (memory extraction; lessons after a
+ * failed task and skill drafts after a multi-step one): tests that count the scripted
+ * model's requests would otherwise see the extra cheap-model calls after a turn.
  */
-export const NO_MEMORY_JOBS = 'memory:\n  extract: false\n';
+export const NO_MEMORY_JOBS = 'memory:\n  extract: false\nevolve:\n  lessons: false\n  drafts: false\n';
 
 /**
  * The usual CLI test setup: one scripted model server for the file, and a fresh
