@@ -4,6 +4,9 @@
  * is its own; the others still run).
  */
 import type { EvolveHooks, HookContext, PromptRecord, SkillsOffer } from '../agent/evolve-hooks.js';
+import type { TeaConfig } from '../config/types.js';
+import { type ExperienceHookOptions, experienceHook } from '../evolve/experience/hook.js';
+import type { RuntimeSkills } from './skills.js';
 
 export type AfterPrompt = (record: PromptRecord, ctx: HookContext) => Promise<void>;
 
@@ -25,4 +28,23 @@ export function composeHooks(parts: EvolveParts): EvolveHooks | undefined {
         }
       : {}),
   };
+}
+
+/** This runtime's hooks: the skills offer, then the experience job after each prompt. */
+export function runtimeHooks(o: {
+  skills: RuntimeSkills;
+  store: ExperienceHookOptions['store'];
+  memory: ExperienceHookOptions['memory'];
+  config: TeaConfig;
+  opts: { userHome?: string | undefined };
+}): EvolveHooks | undefined {
+  const { config } = o;
+  const experience = experienceHook({
+    store: o.store,
+    memory: o.memory,
+    home: config.home,
+    ...(o.opts.userHome ? { userHome: o.opts.userHome } : {}),
+    settings: config.evolve,
+  });
+  return composeHooks({ skills: o.skills.hook, afterPrompt: [experience] });
 }

@@ -14,7 +14,6 @@ import type { Tracer } from '../agent/trace.js';
 import { loadConfig } from '../config/load.js';
 import type { TeaConfig } from '../config/types.js';
 import type { TokenCalibrator } from '../context/tokens.js';
-import { experienceHook } from '../evolve/experience/hook.js';
 import { detectOwnRepo, SELF_MODE_NOTE } from '../evolve/self/detect.js';
 import { registerSelfTools } from '../evolve/self/register.js';
 import type { BackgroundUpkeep } from '../evolve/upkeep/schedule.js';
@@ -33,7 +32,7 @@ import { registerUserTools } from '../tools/user/register.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
 import { workspaceDir } from './directories.js';
 import { RuntimeError } from './errors.js';
-import { composeHooks, type EvolveParts } from './evolve.js';
+import { runtimeHooks } from './evolve.js';
 import type { EvolveService } from './evolve-service.js';
 import { EvolveWiring, type UpkeepInBackground } from './evolve-wiring.js';
 import { LazyMemory } from './lazy-memory.js';
@@ -281,13 +280,8 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     );
     return delegator;
   });
-  // Self-evolution: each part adds its hook here (skills, after-prompt jobs).
-  const experience = { store: openStore, memory: openMemory, home: config.home, userHome: opts.userHome };
-  const evolveParts: EvolveParts = {
-    skills: skills.hook,
-    afterPrompt: [experienceHook({ ...experience, settings: config.evolve })],
-  };
-  const evolve = composeHooks(evolveParts);
+  // Self-evolution: the skills block of L0 and the after-prompt jobs (evaluation, lessons, drafts).
+  const evolve = runtimeHooks({ skills, store: openStore, memory: openMemory, config, opts });
   const agents = new Map<string, Agent>();
   const evolveWiring = new EvolveWiring({
     store: openStore,
