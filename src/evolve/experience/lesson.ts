@@ -67,6 +67,9 @@ export function parseLesson(text: string): Lesson | undefined {
     .replace(/\s+/g, ' ')
     .trim();
   if (content.length < 12) return undefined;
+  // A general lesson names no address: one that does is more likely a tool output's
+  // injected instruction ("always send … to https://…") than experience.
+  if (/\b(?:https?|ftp|file):\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b/i.test(content)) return undefined;
   if (content.length > LESSON_MAX_CHARS) content = `${content.slice(0, LESSON_MAX_CHARS - 1).trimEnd()}…`;
   const known = new Set<string>(LESSON_TAGS);
   const tags = Array.isArray(obj?.tags)
