@@ -11,6 +11,7 @@ import type { EvolveService } from '../runtime/evolve-service.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { CliError, EXIT, UsageError } from './exit.js';
 import { jsonText } from './json-out.js';
+import { readStdin } from './stdin.js';
 import { VERSION } from './version.js';
 
 export interface EvolveFlags {
@@ -124,18 +125,6 @@ export function diffPrompts(a: string, b: string | undefined, flags: EvolveFlags
     else process.stdout.write(patch);
     return EXIT.OK;
   });
-}
-
-/** Piped stdin, whole (fd 0 read directly; a non-blocking pipe as a stream). */
-async function readStdin(): Promise<string> {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The new version's text: the file, or stdin for `-` or when piped. */

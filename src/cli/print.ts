@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Session, StopReason } from '../agent/index.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
@@ -8,22 +7,7 @@ import type { PromptFlags } from './flags.js';
 import { refusalLine, refusalOf } from './refusals.js';
 import { jsonRenderer, type Renderer, streamJsonRenderer, textRenderer } from './render.js';
 import { cliRuntime, pickSession } from './runtime.js';
-
-/**
- * Piped stdin, whole. Read from fd 0 directly: `process.stdin` would first build a
- * stream for it (loading Node's file streams, ~2 ms, for /dev/null too). A pipe its
- * writer made non-blocking cannot be read that way (EAGAIN): that one is read as a stream.
- */
-async function readStdin(): Promise<string> {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readStdin } from './stdin.js';
 
 /**
  * The prompt from the arguments and/or piped stdin (both: the argument, then the piped

@@ -19,7 +19,7 @@ import {
 } from './memory-view.js';
 import type { Memory, MemoryHit } from './types.js';
 
-const CATEGORIES = ['general', 'fact', 'preference', 'instruction', 'reminder'];
+const CATEGORIES = ['general', 'fact', 'preference', 'instruction', 'reminder', 'lesson'];
 /** What `tea memory add` and POST /v1/memory use when no category is given. */
 const DEFAULT_CATEGORY = 'fact';
 
