@@ -116,6 +116,7 @@ describe('web UI: panels', () => {
       'preference',
       'instruction',
       'reminder',
+      'lesson',
     ]);
     await page.getByTestId('memory-input').fill('The user prefers green tea over coffee');
     await page.getByTestId('memory-category').selectOption('preference');
