@@ -18,6 +18,10 @@ afterEach(async () => {
 
 const systemOf = (i: number) => wireText(wireMessages(h.server.requests[i]!.body)[0]!);
 
+/** An agent on the harness with these evolve hooks. */
+const agentWith = (evolve: EvolveHooks) =>
+  new Agent({ provider: h.provider, tools: h.tools, store: h.store, cwd: h.workspace, evolve });
+
 function recordingHooks(block: string | Error) {
   const records: PromptRecord[] = [];
   const inputs: string[] = [];
@@ -37,13 +41,7 @@ function recordingHooks(block: string | Error) {
 describe('evolve hooks in a session', () => {
   it('puts the skills block in L0 and hands each finished prompt to afterPrompt with the previous input', async () => {
     const { hooks, records, inputs } = recordingHooks('- pdf-tools: fill PDF forms');
-    const agent = new Agent({
-      provider: h.provider,
-      tools: h.tools,
-      store: h.store,
-      cwd: h.workspace,
-      evolve: hooks,
-    });
+    const agent = agentWith(hooks);
     const session = agent.newSession();
     h.server.script(reply().toolCall('read_file', { path: 'missing.txt' }), reply().text('It is not there.'));
     await collect(session.prompt('read missing.txt'));
@@ -68,13 +66,7 @@ describe('evolve hooks in a session', () => {
 
   it('a failing skills hook leaves the block out and the turn runs', async () => {
     const { hooks } = recordingHooks(new Error('broken skills folder'));
-    const agent = new Agent({
-      provider: h.provider,
-      tools: h.tools,
-      store: h.store,
-      cwd: h.workspace,
-      evolve: hooks,
-    });
+    const agent = agentWith(hooks);
     h.server.script(reply().text('Hi.'));
     const events = await collect(agent.newSession().prompt('hello'));
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed' });
@@ -83,13 +75,7 @@ describe('evolve hooks in a session', () => {
 
   it('sub-agent sessions get no hooks', async () => {
     const { hooks, records, inputs } = recordingHooks('- a-skill: something');
-    const agent = new Agent({
-      provider: h.provider,
-      tools: h.tools,
-      store: h.store,
-      cwd: h.workspace,
-      evolve: hooks,
-    });
+    const agent = agentWith(hooks);
     const parent = agent.newSession();
     const child = agent.childSession({
       parent: { id: parent.id, callId: 'call_1', depth: 0 },
