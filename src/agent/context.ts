@@ -181,6 +181,11 @@ export class SessionContext {
     this.summaries = state.get(STATE_SUMMARIES) ?? {};
   }
 
+  /** The system prompt for the following requests (a work-mode switch rewrites it). */
+  useSystem(system: string): void {
+    this.opts.system = system;
+  }
+
   /** Reads the pairs and summaries again (another runner worked on the session meanwhile). */
   reload(): void {
     const state = sessionState(this.opts.store, this.opts.sessionId);

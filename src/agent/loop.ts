@@ -67,7 +67,7 @@ export async function* runTurn(
     ...(input.stored ? { retry: true } : {}),
   };
   if (settings.toolLoading === 'intent') {
-    const active = activeToolNames(services.tools, state.host.loaded, settings.toolLoading);
+    const active = activeToolNames(services.tools, state.host.loaded, settings.toolLoading, state.preload);
     // The skills block is part of the first request's system message: it counts too.
     const budgetTokens = preloadBudget(
       services.tools,
@@ -82,7 +82,7 @@ export async function* runTurn(
     if (added.length > 0) yield { type: 'tools_loaded', names: added, by: 'keywords' };
   }
   const activeTools = (): string[] =>
-    activeToolNames(services.tools, state.host.loaded, settings.toolLoading);
+    activeToolNames(services.tools, state.host.loaded, settings.toolLoading, state.preload);
 
   for (;;) {
     if (state.stop.aborted) {

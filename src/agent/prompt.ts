@@ -3,6 +3,7 @@ import { catalogBlock } from '../tools/loading.js';
 import type { PermissionMode } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentSettings } from './settings.js';
+import { modeLine, type WorkMode } from './work-modes.js';
 
 export interface PromptEnv {
   cwd: string;
@@ -43,17 +44,30 @@ const MODE_NOTE: Record<PermissionMode, string> = {
   yolo: ' (every tool runs without asking: be careful)',
 };
 
+/** What a top-level session adds: the permission mode now in force and its work mode. */
+export interface SessionPromptMode {
+  permissionMode?: PermissionMode;
+  workMode?: WorkMode;
+}
+
 /**
  * A session's system prompt: the agent's (or the default one for `cwd`, with the
  * active prompt version's instructions), the runtime's note on its mode (when it has
- * one), the permission mode, and with intent loading the catalogue of tools to search.
+ * one), the permission mode, the work mode's line (a top-level session's), and with
+ * intent loading the catalogue of tools to search (`tools`: what the work mode offers).
  */
-export function sessionSystemPrompt(settings: AgentSettings, cwd: string, tools: ToolRegistry): string {
-  const mode = settings.permissionMode;
+export function sessionSystemPrompt(
+  settings: AgentSettings,
+  cwd: string,
+  tools: ToolRegistry,
+  opts: SessionPromptMode = {},
+): string {
+  const mode = opts.permissionMode ?? settings.permissionMode;
   const { instructions } = settings;
   const note = settings.promptNote ? `\n${settings.promptNote}` : '';
-  const base = `${settings.systemPrompt ?? defaultSystemPrompt({ cwd, ...(instructions ? { instructions } : {}) })}${note}\nPermission mode: ${mode}${MODE_NOTE[mode]}`;
+  const work = opts.workMode ? `\n${modeLine(opts.workMode)}` : '';
+  const base = `${settings.systemPrompt ?? defaultSystemPrompt({ cwd, ...(instructions ? { instructions } : {}) })}${note}\nPermission mode: ${mode}${MODE_NOTE[mode]}${work}`;
   if (settings.toolLoading === 'all') return base;
-  const catalog = catalogBlock(tools);
+  const catalog = catalogBlock(tools, opts.workMode?.preload);
   return catalog ? `${base}\n\n${catalog}` : base;
 }

@@ -61,6 +61,8 @@ function buildSchemas() {
     memory_turns: count,
     /** The last failure of a memory job. */
     memory_error: z.object({ job: z.string(), message: z.string(), at: z.number() }),
+    /** The work mode a top-level session is in (agent/session-mode.ts). */
+    work_mode: z.string(),
   };
 }
 
@@ -84,6 +86,7 @@ const KEYS = {
   memory_cursor: true,
   memory_turns: true,
   memory_error: true,
+  work_mode: true,
 } as const satisfies Record<keyof Schemas, true>;
 
 export type SessionStateKey = keyof typeof KEYS;

@@ -1,6 +1,4 @@
 import path from 'node:path';
-import { formatInstructions, loadInstructions } from '../context/instructions.js';
-import { titleFor } from '../context/summarize.js';
 import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message } from '../llm/types.js';
 import type { SessionRow } from '../store/index.js';
@@ -9,7 +7,7 @@ import type { ClientFs } from '../tools/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
-import { cheapSummarizer, SessionContext, type Settled } from './context.js';
+import type { SessionContext, Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
 import { afterPromptInBackground, evolveHooks, offerSkills } from './evolve-run.js';
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
@@ -22,6 +20,8 @@ import { sessionSystemPrompt } from './prompt.js';
 import { UsageMeter } from './record.js';
 import { SessionRecorder } from './recorder.js';
 import type { AgentServices, AgentSetup } from './services.js';
+import { nameInBackground, openContext, saveLeftovers } from './session-jobs.js';
+import { SessionWorkMode } from './session-mode.js';
 import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
 import { abortFlag, TurnStopped, turnSignal } from './stop.js';
@@ -67,7 +67,10 @@ export class Session {
   /** The agent's services (with this session's tools) and settings, by reference. */
   private readonly services: AgentServices;
   private readonly settings: AgentSettings;
-  private readonly systemPrompt: string;
+  /** A role's (sub-agent's) system prompt; a top-level session's comes from its work mode. */
+  private readonly rolePrompt: string | undefined;
+  /** A top-level session's work mode (sub-agents run their roles instead). */
+  private readonly work: SessionWorkMode | undefined;
   /** What this session shares with the tools it runs. */
   private readonly host: SessionHost;
   /** Writes every message, tool-call transition and model call's usage of this session's turns. */
@@ -93,7 +96,6 @@ export class Session {
     const { store, tools } = services;
     this.services = services;
     this.settings = settings;
-    this.systemPrompt = sessionSystemPrompt(settings, row.cwd, tools);
     for (const m of history) for (const p of m.parts) if (p.type === 'tool-call') this.callIds.add(p.id);
     this.storedCount = opts.storedCount ?? store.messages.count(row.id);
     const state = sessionState(store, row.id);
@@ -108,6 +110,28 @@ export class Session {
     this.recorder = new SessionRecorder(store, row.id);
     this.policy = opts.policy ?? new PermissionPolicy(settings.permissionMode, settings.permissionRules);
     this.policy.restoreGrants(state.get(STATE_GRANTS) ?? []);
+    const deps = { store, sessionId: row.id, cwd: row.cwd, settings, tools, policy: this.policy };
+    this.work = row.role ? undefined : new SessionWorkMode(deps);
+    this.rolePrompt = this.work ? undefined : sessionSystemPrompt(settings, row.cwd, tools);
+  }
+
+  private get systemPrompt(): string {
+    return this.work?.systemPrompt ?? this.rolePrompt ?? '';
+  }
+
+  /** The work mode (`design`, `develop`, …); undefined for a sub-agent's session, which runs its role. */
+  get workMode(): string | undefined {
+    return this.work?.mode.name;
+  }
+
+  /**
+   * Switches the work mode (kept with the session: a resume keeps it) and the permission
+   * mode to the new mode's default; a later `setPermissionMode` holds until the next
+   * switch. Tools and prompt apply from the next prompt. Throws for an unknown name.
+   */
+  setWorkMode(name: string): void {
+    if (!this.work) throw new Error(`session ${this.id} runs the role ${this.row.role}: it has no work mode`);
+    this.work.switchTo(name);
   }
 
   /** The permission mode now in force for this session's tool calls. */
@@ -204,6 +228,7 @@ export class Session {
       });
       try {
         this.catchUp();
+        this.work?.sync();
         yield* this.run(input, opts, turn.signal, trace);
       } finally {
         trace.end(); // after `done` it has ended; a consumer that stopped early ends it here
@@ -256,6 +281,8 @@ export class Session {
     const outputDir = toolOutputRoot ? path.join(toolOutputRoot, this.id) : undefined;
     if (this.history.length === 0) this.untitled = input;
     const context = await this.sessionContext();
+    const systemPrompt = this.systemPrompt;
+    context.useSystem(systemPrompt);
     let next: TurnInput | undefined = again
       ? { ...again, stored: true }
       : { text: input, images: opts.images };
@@ -269,7 +296,7 @@ export class Session {
       sessionId: this.id,
       cwd: this.row.cwd,
       depth: this.row.depth,
-      systemPrompt: this.systemPrompt,
+      systemPrompt,
       roots: outputDir ? [...allowedRoots, outputDir] : allowedRoots,
       readRoots,
       outputDir,
@@ -284,8 +311,12 @@ export class Session {
       recorder: this.recorder,
       usage,
       trace,
+      ...(this.work
+        ? { preload: this.work.preload, refusal: (name: string) => this.work?.refusal(name) }
+        : {}),
     };
-    const turn: Turn = { services: this.services, settings: this.settings, state };
+    const services = this.work ? { ...this.services, tools: this.work.tools } : this.services;
+    const turn: Turn = { services, settings: this.settings, state };
     while (next) {
       const result: TurnResult = yield* runTurn(turn, next, `t_${randomUUID().slice(0, 12)}`);
       last = result;
@@ -294,7 +325,12 @@ export class Session {
     }
     // After a cancel or a failed model, no cheap-model work for a face to wait on (a later turn does it).
     if (last.reason !== 'cancelled' && last.reason !== 'error') {
-      this.nameInBackground(context);
+      nameInBackground(this.services, this.settings, context, {
+        sessionId: this.id,
+        input: this.untitled,
+        onTitle: (e) => this.onTitle?.(e),
+      });
+      this.untitled = undefined;
       this.memoryInBackground(context);
     }
     const { reason, text } = last;
@@ -307,7 +343,8 @@ export class Session {
       messages: this.history.slice(firstMessage),
     };
     afterPromptInBackground(this.row, this.services, context, this.history, record);
-    const leftover = await this.saveLeftovers();
+    const queued = [...this.steering.splice(0), ...this.followUps.splice(0)];
+    const leftover = await saveLeftovers(queued, this.recorder, this.history);
     const done: Extract<AgentEvent, { type: 'done' }> = {
       type: 'done',
       sessionId: this.id,
@@ -344,35 +381,9 @@ export class Session {
   }
 
   private async sessionContext(): Promise<SessionContext> {
-    if (this.context) return this.context;
-    const cwd = this.row.cwd;
-    const instructions = formatInstructions(await loadInstructions({ cwd, home: this.settings.home ?? '' }), {
-      cwd,
-    });
-    this.context = new SessionContext({
-      store: this.services.store,
-      sessionId: this.id,
-      system: this.systemPrompt,
-      instructions,
-      calibrator: this.services.calibrator,
-      ...cheapSummarizer(this.services.cheapProvider),
-    });
+    const { id, systemPrompt: system } = this;
+    this.context ??= await openContext(this.services, this.settings, { id, cwd: this.row.cwd, system });
     return this.context;
-  }
-
-  /** Names the session after its first message on the cheap model, without waiting (once a turn went well). */
-  private nameInBackground(context: SessionContext): void {
-    const [cheap, input] = [this.services.cheapProvider, this.untitled];
-    this.untitled = undefined;
-    if (!cheap || !this.settings.titles || input === undefined) return;
-    context.track(
-      titleFor(cheap, input, context.backgroundSignal).then((r) => {
-        this.services.store.sessions.update(this.id, { title: r.text });
-        context.recordUsage('background:title', cheap.info, r.usage);
-        this.onTitle?.({ type: 'title', sessionId: this.id, title: r.text });
-      }),
-      'title',
-    );
   }
 
   /** Memory extraction and upkeep after the turn, on the cheap model, without waiting. */
@@ -381,18 +392,5 @@ export class Session {
     const jobs = this.settings.memoryJobs;
     const o = { memory, cheap, jobs, store, sessionId: this.id, cwd: this.row.cwd };
     this.memoryJob = queueAfterTurn(this.memoryJob, o, context);
-  }
-
-  /** Messages queued but never sent (the turn was cancelled) are kept in the transcript. */
-  private async saveLeftovers(): Promise<string | undefined> {
-    const rest = [...this.steering.splice(0), ...this.followUps.splice(0)];
-    if (rest.length === 0) return undefined;
-    const turnId = `t_${randomUUID().slice(0, 12)}`;
-    for (const text of rest) {
-      const parts = [{ type: 'text' as const, text }];
-      await this.recorder.record({ type: 'message', turnId, role: 'user', parts });
-      this.history.push({ role: 'user', parts });
-    }
-    return `${rest.length} queued message(s) were saved to the session for the next turn.`;
   }
 }

@@ -12,6 +12,7 @@ import type { ToolLoading } from '../tools/loading.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../tools/run.js';
 import { DEFAULT_LEASE, type LeaseSettings } from './lease.js';
+import type { WorkModeSet } from './work-modes.js';
 
 export interface AgentSettings {
   /** Replaces the default system prompt (the permission mode and the tool catalogue are still added). */
@@ -62,6 +63,8 @@ export interface AgentSettings {
   budget?: { maxTokens?: number; maxCostUsd?: number };
   /** Recall long-term memories for each prompt (sub-agents do not: they get only their task). */
   recall: boolean;
+  /** The work modes top-level sessions switch between, and their default (absent: the built-in six, `develop`). */
+  workModes?: WorkModeSet;
 }
 
 /** Some settings; whatever is left out (or undefined) takes its default. */

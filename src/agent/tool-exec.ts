@@ -202,6 +202,11 @@ async function runOne(
 ): Promise<void> {
   const { services, settings, state } = turn;
   const { signal, host, policy } = state;
+  const refused = state.refusal?.(call.name);
+  if (refused !== undefined) {
+    emit(record.move('error', { content: toolContent(refused), finishedAt: Date.now() }));
+    return;
+  }
   const span = state.trace.tool(call);
   let started = 0;
   const r = await runTool(

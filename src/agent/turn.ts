@@ -57,6 +57,10 @@ export interface TurnState {
   usage: UsageMeter;
   /** The prompt's `invoke_agent` span: its model calls and tool calls are spans under it. */
   trace: AgentTrace;
+  /** The work mode's first tools, sent beside the core tier (agent/work-modes.ts). */
+  preload?: readonly string[];
+  /** The refusal of a call to a tool the session has but its work mode does not offer. */
+  refusal?: (toolName: string) => string | undefined;
 }
 
 export interface Turn {

@@ -25,24 +25,30 @@ export const CORE_TOOLS: readonly string[] = [
   'tool_search',
 ];
 
-/** The tools whose schemas go to the model: the core tier plus those loaded. */
+/**
+ * The tools whose schemas go to the model: the core tier, then `preload` (a work
+ * mode's first tools), then those loaded.
+ */
 export function activeToolNames(
   registry: ToolRegistry,
   loaded: ReadonlySet<string>,
   mode: ToolLoading,
+  preload: readonly string[] = [],
 ): string[] {
   if (mode === 'all') return registry.names();
   const names = CORE_TOOLS.filter((n) => registry.has(n));
+  for (const n of preload) if (registry.has(n) && !names.includes(n)) names.push(n);
   for (const n of loaded) if (registry.has(n) && !names.includes(n)) names.push(n);
   return names;
 }
 
 /**
- * The catalog of tools that are not sent as schemas: their names, one line. Names
- * only (tool_search finds them by intent too), so it stays small as tools are added.
+ * The catalog of tools that are not sent as schemas (neither core nor `preload`):
+ * their names, one line. Names only (tool_search finds them by intent too), so it
+ * stays small as tools are added.
  */
-export function catalogBlock(registry: ToolRegistry): string {
-  const names = registry.names().filter((n) => !CORE_TOOLS.includes(n));
+export function catalogBlock(registry: ToolRegistry, preload: readonly string[] = []): string {
+  const names = registry.names().filter((n) => !CORE_TOOLS.includes(n) && !preload.includes(n));
   if (names.length === 0) return '';
   return `More tools (load with tool_search before use): ${names.join(' ')}`;
 }

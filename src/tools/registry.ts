@@ -95,12 +95,33 @@ export class ToolRegistry implements ToolSet {
   private readonly discoverers = new Set<ToolDiscoverer>();
   private changes = 0;
 
-  /** @param base the registry this one overlays (absent: a base registry). */
-  constructor(readonly base?: ToolRegistry) {}
+  /**
+   * @param base the registry this one overlays (absent: a base registry).
+   * @param keep which of the base's tools show through (absent: all of them).
+   */
+  constructor(
+    readonly base?: ToolRegistry,
+    private readonly keep?: (info: ToolInfo) => boolean,
+  ) {}
 
   /** A new, empty overlay of this registry. */
   overlay(): ToolRegistry {
     return new ToolRegistry(this);
+  }
+
+  /**
+   * A live view of this registry showing only the tools `keep` accepts (a work mode's
+   * tool set): unlike `subset`, tools added to this registry later show through when
+   * kept. Offering, finding and running tools through the view never reach the others.
+   */
+  view(keep: (info: ToolInfo) => boolean): ToolRegistry {
+    return new ToolRegistry(this, keep);
+  }
+
+  /** The base's entry for `name` when this registry lets it show through. */
+  private fromBase(name: string): Entry | undefined {
+    const entry = this.base?.entry(name);
+    return entry && (this.keep === undefined || this.keep(entry.info)) ? entry : undefined;
   }
 
   /**
@@ -155,7 +176,7 @@ export class ToolRegistry implements ToolSet {
   }
 
   private entry(name: string): Entry | undefined {
-    return this.entries.get(name) ?? this.base?.entry(name);
+    return this.entries.get(name) ?? this.fromBase(name);
   }
 
   private spec(name: string): ToolSpec | undefined {
@@ -199,15 +220,20 @@ export class ToolRegistry implements ToolSet {
   }
 
   has(name: string): boolean {
-    return this.entries.has(name) || this.base?.has(name) === true;
+    return this.entries.has(name) || this.fromBase(name) !== undefined;
   }
 
   /** All tools: the base's in registration order (shadowed ones replaced in place), then this registry's. */
   list(): ToolInfo[] {
     const own = (name: string): ToolInfo | undefined => this.entries.get(name)?.info;
     if (!this.base) return [...this.entries.values()].map((e) => e.info);
-    const seen = this.base.list().map((t) => own(t.name) ?? t);
-    for (const [name, entry] of this.entries) if (!this.base.has(name)) seen.push(entry.info);
+    const keep = this.keep;
+    const base = keep
+      ? this.base.list().filter((t) => own(t.name) !== undefined || keep(t))
+      : this.base.list();
+    const seen = base.map((t) => own(t.name) ?? t);
+    const shown = new Set(base.map((t) => t.name));
+    for (const [name, entry] of this.entries) if (!shown.has(name)) seen.push(entry.info);
     return seen;
   }
 

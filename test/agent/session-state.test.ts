@@ -37,6 +37,7 @@ describe('typed session state', () => {
       memory_cursor: 12,
       memory_turns: 3,
       memory_error: { job: 'extract', message: 'model down', at: 1_700_000_000_000 },
+      work_mode: 'review',
     };
     expect(Object.keys(values).sort()).toEqual(Object.keys(sessionStateSchemas()).sort());
     state.set('todos', values.todos);
@@ -48,6 +49,7 @@ describe('typed session state', () => {
     state.set('memory_cursor', values.memory_cursor);
     state.set('memory_turns', values.memory_turns);
     state.set('memory_error', values.memory_error);
+    state.set('work_mode', values.work_mode);
     for (const key of Object.keys(values) as Array<keyof typeof values>) {
       expect(state.get(key)).toEqual(values[key]);
     }
