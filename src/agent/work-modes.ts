@@ -95,7 +95,7 @@ export const BUILTIN_WORK_MODES: readonly WorkMode[] = [
     prompt:
       'Operate the system: builds, services, deployments, CI and environments. Check the state before changing it, prefer reversible steps, and run long jobs in the background (bg_start, bg_output).',
     tools: ['*'],
-    preload: ['bg_start', 'bg_output', 'process_list'],
+    preload: ['bg_start', 'bg_output'],
     permissionMode: 'ask',
   },
 ];
