@@ -104,6 +104,23 @@ const BY_PATH: Record<string, Hint> = {
     expected: 'a mapping',
     fix: 'e.g. `permissions: { mode: ask, rules: [{ tool: bash, pattern: "npm test*", action: allow }] }`.',
   },
+  modes: {
+    expected: 'a mapping of work modes by name',
+    fix: 'e.g. `modes: { triage: { prompt: "Sort the open issues.", tools: [read], permission_mode: read-only } }`.',
+  },
+  'modes.*': {
+    expected: 'a mapping with description, prompt, tools and permission_mode',
+    fix: 'e.g. `triage: { prompt: "Sort the open issues.", tools: [read] }`.',
+  },
+  'modes.*.tools': {
+    expected: 'a list of tool names or categories',
+    fix: 'e.g. `tools: [read, files, git_diff]`, or `["*"]` for every tool.',
+  },
+  'modes.*.permission_mode': {
+    expected: 'read-only, ask, auto-edit or yolo',
+    fix: 'e.g. `permission_mode: read-only`.',
+  },
+  default_mode: { expected: 'a work mode name', fix: 'e.g. `default_mode: review`.' },
   'permissions.mode': {
     expected: 'one of read-only, ask, auto-edit, yolo',
     fix: 'use `mode: ask` (the default).',

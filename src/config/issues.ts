@@ -27,7 +27,7 @@ function genericSegments(path: readonly PathKey[]): string[] {
   return path.map((seg, i) => {
     if (typeof seg === 'number') return '*';
     const first = path[0];
-    if (i === 1 && (first === 'profiles' || first === 'models')) return '*';
+    if (i === 1 && (first === 'profiles' || first === 'models' || first === 'modes')) return '*';
     if (path[i - 1] === 'headers') return '*';
     return String(seg);
   });

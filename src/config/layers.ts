@@ -5,6 +5,7 @@
  */
 import type { ProviderKind } from '../util/provider-kinds.js';
 import { ConfigError, displayPath } from './errors.js';
+import { emptyModes, mergeModes, toModes, type WorkModesConfig } from './modes.js';
 import { type SandboxEntry, toSandboxEntry } from './sandbox.js';
 import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
 import { emptySections, mergeSections, type SectionsLayer, toSections } from './sections.js';
@@ -72,6 +73,8 @@ export interface Layer {
   sandbox: SandboxEntry[];
   /** `mcp_servers` entries of every file, in file order (later ones replace earlier ones). */
   mcpServers: McpServerEntry[];
+  /** `modes` and `default_mode`, merged key by key. */
+  modes: WorkModesConfig;
 }
 
 export interface McpServerEntry {
@@ -93,6 +96,7 @@ export function emptyLayer(): Layer {
     server: emptyServerLayer(),
     sandbox: [],
     mcpServers: [],
+    modes: emptyModes(),
   };
 }
 
@@ -224,6 +228,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
   for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
     layer.mcpServers.push({ name, value: normaliseMcpServer(server), file });
   }
+  layer.modes = toModes(raw.modes, raw.default_mode, file);
   return layer;
 }
 
@@ -305,5 +310,6 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     server: mergeServerLayers(base.server, over.server),
     sandbox: [...base.sandbox, ...over.sandbox],
     mcpServers: [...base.mcpServers, ...over.mcpServers],
+    modes: mergeModes(base.modes, over.modes),
   });
 }

@@ -259,6 +259,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     sandbox: sandbox.sandbox,
     mcpServers: mcp.mcpServers,
     server: server.server,
+    workModes: layer.modes,
     ...(read.project ? { project: read.project } : {}),
     warnings: [
       ...(projectWarning ? [projectWarning] : []),

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { isProviderKind, type ProviderKind } from '../util/provider-kinds.js';
+import { modeSchema, modesSchema } from './modes.js';
 import { parseHostEntry } from './server.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -223,6 +224,10 @@ export const fileSchema = z.strictObject({
   sandbox: z.optional(sandboxSchema),
   mcp_servers: z.optional(z.record(z.string().check(z.regex(PROFILE_NAME)), mcpServerSchema)),
   server: z.optional(serverSchema),
+  /** Work modes defined or overridden by the user (config/modes.ts). */
+  modes: z.optional(modesSchema),
+  /** The work mode new sessions start in. */
+  default_mode: z.optional(z.string()),
 });
 
 export type RawProfile = z.infer<typeof profileSchema>;
@@ -258,6 +263,7 @@ export function knownKeysAt(genericPath: string): string[] {
     'mcp_servers.*': mcpServerSchema,
     server: serverSchema,
     'mcp_servers.*.sandbox': mcpSandboxObjectSchema,
+    'modes.*': modeSchema,
   };
   // Server names may hold dots, so any path below mcp_servers is one server entry.
   const generic = genericPath.startsWith('mcp_servers.')

@@ -10,6 +10,7 @@
  * and the list of restricted settings it holds.
  */
 import type { Layer } from './layers.js';
+import { screenModes } from './modes.js';
 import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
 import { type PermissionModeName, STRICTNESS } from './sections.js';
 import type { RestrictedSetting } from './types.js';
@@ -185,6 +186,11 @@ export function screenProject(
       delete tools.web_search;
     }
     kept.tools = tools;
+  }
+  if (raw.modes || raw.default_mode !== undefined) {
+    delete kept.modes;
+    delete kept.default_mode;
+    Object.assign(kept, screenModes(raw, trustedMode(trusted), restricted));
   }
   return { kept, restricted: restricted.map((s) => ({ key: visible(s.key), value: visible(s.value) })) };
 }

@@ -4,6 +4,7 @@
  */
 
 import type { ProfileConfig } from '../llm/factory.js';
+import type { WorkModesConfig } from './modes.js';
 import type { SandboxConfig } from './sandbox.js';
 import type { PermissionsConfig, ToolsConfig } from './sections.js';
 import type { ServerSettings } from './server.js';
@@ -164,6 +165,8 @@ export interface TeaConfig {
   project?: ProjectTrust;
   /** Settings that were read but ignored, with the reason. */
   warnings: string[];
+  /** Work modes the user defined or overrode, and the default (`modes`, `default_mode`); absent: none. */
+  workModes?: WorkModesConfig;
 }
 
 /** Limits of delegation to sub-agents (config `subagents`). */

@@ -26,17 +26,18 @@ import { defaultDbPath } from '../store/paths.js';
 import type { McpManager } from '../tools/mcp/index.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { SANDBOX_MODES, type SandboxMode } from '../tools/sandbox/sandbox.js';
+import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import type { Tool } from '../tools/types.js';
 import { registerUserTools } from '../tools/user/register.js';
 import { loadCalibration, saveCalibration } from './calibration.js';
+import { checkOptions } from './check-options.js';
 import { workspaceDir } from './directories.js';
-import { RuntimeError } from './errors.js';
 import { runtimeHooks } from './evolve.js';
 import type { EvolveService } from './evolve-service.js';
 import { EvolveWiring, type UpkeepInBackground } from './evolve-wiring.js';
 import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
+import { modeInfos, resolveWorkModes, type WorkModeInfo } from './modes.js';
 import { permissionSettings } from './permissions.js';
 import { runtimeRoles } from './roles.js';
 import { SessionsService } from './sessions.js';
@@ -122,6 +123,9 @@ export interface Runtime {
   agentFor(profile?: string, opts?: { approvals?: 'ask' | 'deny' }): Agent;
   /** The agent of the active profile, with the runtime's own `approvals`. */
   readonly agent: Agent;
+  /** The work modes sessions switch between, in cycling order (Shift+Tab), the default one's name. */
+  readonly modes: readonly WorkModeInfo[];
+  readonly defaultMode: string;
   /**
    * The workflows service (definitions, runs, events), loaded and built on the first
    * call; `setup` applies to that first call only.
@@ -142,19 +146,6 @@ export interface Runtime {
    * empty, without Node's teardown (store/later.ts).
    */
   close(opts?: { exiting?: boolean }): Promise<void>;
-}
-
-function checkOptions(opts: RuntimeOptions): void {
-  if (opts.sandbox !== undefined && !SANDBOX_MODES.includes(opts.sandbox))
-    throw new RuntimeError(
-      'usage',
-      `unknown sandbox mode ${String(opts.sandbox)}: expected ${SANDBOX_MODES.join(', ')}`,
-    );
-  if (opts.maxTurns !== undefined && !(Number.isInteger(opts.maxTurns) && opts.maxTurns >= 1))
-    throw new RuntimeError(
-      'usage',
-      `maxTurns must be a whole number of at least 1, got ${String(opts.maxTurns)}`,
-    );
 }
 
 export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -280,6 +271,9 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     );
     return delegator;
   });
+  // Work modes, checked against every tool registered by now (names and categories).
+  const workModes = resolveWorkModes(config.workModes, tools);
+  settings.workModes = workModes;
   // Self-evolution: the skills block of L0 and the after-prompt jobs (evaluation, lessons, drafts).
   const evolve = runtimeHooks({ skills, store: openStore, memory: openMemory, config, opts });
   const agents = new Map<string, Agent>();
@@ -319,6 +313,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     store: openStore,
     agentFor: (profile, approvals) => agentFor(profile, { approvals }),
     hasProfile: (name) => models.has(name),
+    workModes: () => ({ set: workModes, infos: modeInfos(workModes, tools, permissionMode) }),
   });
   let workflows: Promise<WorkflowsService> | undefined;
   const workflowsService = (setup: WorkflowsSetup = {}): Promise<WorkflowsService> => {
@@ -373,6 +368,10 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     get agent() {
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },
+    get modes() {
+      return modeInfos(workModes, tools, permissionMode);
+    },
+    defaultMode: workModes.defaultMode,
     workflows: workflowsService,
     skills: () => skills.service(),
     evolve: () => evolveWiring.evolve(),

@@ -4,10 +4,13 @@
  * service; none of them touches the store.
  */
 import type { Agent, Session } from '../agent/index.js';
+import { sessionState } from '../agent/session-state.js';
+import { BUILTIN_MODE_SET, type WorkModeSet } from '../agent/work-modes.js';
 import type { Message, Part } from '../llm/types.js';
 import type { SessionRow, Store, StoredMessage, ToolCallRow, UsageTotals } from '../store/index.js';
 import { isFinished } from '../store/tool-record.js';
 import { RuntimeError } from './errors.js';
+import type { WorkModeInfo } from './modes.js';
 import {
   childrenOf,
   type SubagentSummary,
@@ -46,6 +49,8 @@ export interface SessionsBackend {
   agentFor(profile: string | undefined, approvals: 'ask' | 'deny'): Agent;
   /** Whether a profile of this name exists (a session's stored profile may be gone). */
   hasProfile(name: string): boolean;
+  /** The work modes and how faces list them (absent: the built-in set, listed as none). */
+  workModes?: () => { set: WorkModeSet; infos: WorkModeInfo[] };
 }
 
 function textOfParts(parts: Part[]): string {
@@ -96,6 +101,45 @@ export class SessionsService {
 
   get(id: string): SessionInfo | undefined {
     return this.store.sessions.get(id);
+  }
+
+  /** The work modes sessions switch between, in cycling order. */
+  modes(): WorkModeInfo[] {
+    return this.backend.workModes?.().infos ?? [];
+  }
+
+  /** The work mode new sessions start in. */
+  defaultMode(): string {
+    return this.modeSet().defaultMode;
+  }
+
+  private modeSet(): WorkModeSet {
+    return this.backend.workModes?.().set ?? BUILTIN_MODE_SET;
+  }
+
+  /** A top-level session's work mode (its stored one while it exists, else the default); null for a sub-agent's. */
+  workMode(id: string): string | null {
+    const row = this.resolve(id);
+    if (row.role) return null;
+    const set = this.modeSet();
+    const stored = sessionState(this.store, row.id).get('work_mode');
+    return stored !== undefined && set.get(stored) ? stored : set.defaultMode;
+  }
+
+  /**
+   * Stores a work-mode switch. A `Session` open elsewhere takes it up, with the mode's
+   * permission mode, at its next prompt (`Session.setWorkMode` switches one at once).
+   */
+  setWorkMode(id: string, name: string): void {
+    const row = this.resolve(id);
+    if (row.role)
+      throw new RuntimeError(
+        'usage',
+        `session ${row.id} is a sub-agent's (role ${row.role}): it has no work mode`,
+      );
+    const set = this.modeSet();
+    if (!set.get(name)) throw new RuntimeError('usage', set.unknown(name).message);
+    sessionState(this.store, row.id).set('work_mode', name);
   }
 
   /** The session by id or unique prefix; `not_found` names what was wrong (unknown, ambiguous). */

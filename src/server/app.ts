@@ -12,6 +12,7 @@ import { HostPolicy } from './hosts.js';
 import { rateLimit, sizeLimit } from './limits.js';
 import { LiveSessions } from './live.js';
 import { memoryRoutes } from './memory.js';
+import { modeRoutes } from './modes.js';
 import { openaiRoutes } from './openai.js';
 import { openapiRoutes } from './openapi.js';
 import { promptRoutes } from './prompts.js';
@@ -75,6 +76,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   app.get('/health', (c) => c.json({ status: 'ok', version: deps.version }));
   openaiRoutes(ctx);
   sessionRoutes(ctx);
+  modeRoutes(ctx);
   eventRoutes(ctx);
   memoryRoutes(ctx);
   toolRoutes(ctx);

@@ -13,7 +13,15 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 const createBody = z.object({ title: z.string().max(500).optional(), profile: z.string().min(1).optional() });
-const patchBody = z.object({ title: z.string().trim().min(1).max(500) });
+const patchBody = z
+  .object({
+    title: z.string().trim().min(1).max(500).optional(),
+    /** A work mode (`GET /v1/modes`); the session's permission mode switches to the mode's. */
+    work_mode: z.string().trim().min(1).max(64).optional(),
+  })
+  .refine((b) => b.title !== undefined || b.work_mode !== undefined, {
+    message: 'give title or work_mode (or both)',
+  });
 const promptBody = z.object({
   input: z.string().min(1, 'input must not be empty'),
   images: z
@@ -44,6 +52,25 @@ export function sessionRoutes(ctx: AppContext): void {
     const row = sessions.get(id);
     if (!row) throw sessionNotFound(id);
     return sessionView(sessions, row, live.busy(id));
+  };
+
+  /** A live session switches at once; a stored one at its next prompt. Unknown names are a 400 naming the modes. */
+  const switchMode = (id: string, name: string): void => {
+    const modes = sessions.modes().map((m) => m.name);
+    if (!modes.includes(name))
+      throw apiError(400, `unknown work mode "${name}": use one of ${modes.join(', ')} (GET /v1/modes)`, {
+        param: 'work_mode',
+        code: 'unknown_work_mode',
+      });
+    const row = sessions.get(id)!;
+    if (row.role)
+      throw apiError(400, `session ${id} is a sub-agent's (role ${row.role}): it has no work mode`, {
+        param: 'work_mode',
+        code: 'no_work_mode',
+      });
+    const running = live.peek(id);
+    if (running) running.session.setWorkMode(name);
+    else sessions.setWorkMode(id, name);
   };
 
   doc(ctx, {
@@ -88,7 +115,7 @@ export function sessionRoutes(ctx: AppContext): void {
   doc(ctx, {
     method: 'patch',
     path: '/v1/sessions/:id',
-    summary: 'Rename a session',
+    summary: 'Rename a session, or switch its work mode (work_mode)',
     tag: 'sessions',
     body: patchBody,
   });
@@ -96,7 +123,8 @@ export function sessionRoutes(ctx: AppContext): void {
     const id = c.req.param('id');
     const body = await readJson(c, patchBody);
     if (!sessions.get(id)) throw sessionNotFound(id);
-    sessions.rename(id, body.title);
+    if (body.work_mode !== undefined) switchMode(id, body.work_mode);
+    if (body.title !== undefined) sessions.rename(id, body.title);
     return c.json(view(id));
   });
 

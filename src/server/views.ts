@@ -34,6 +34,8 @@ export interface SessionView {
   parent_call_id: string | null;
   role: string | null;
   depth: number;
+  /** The work mode (`develop`, `review`, …); null for a sub-agent's session, which runs its role. */
+  work_mode: string | null;
 }
 
 export function sessionView(
@@ -69,6 +71,7 @@ export function sessionView(
     parent_call_id: row.parentCallId ?? null,
     role: row.role ?? null,
     depth: row.depth,
+    work_mode: row.role ? null : sessions.workMode(row.id),
   };
 }
 
