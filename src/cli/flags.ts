@@ -9,6 +9,8 @@ export interface PromptFlags {
   maxTurns?: number;
   cwd?: string;
   verbose?: boolean;
+  /** A work mode: design | develop | test | review | docs | devops, or one from config. */
+  mode?: string;
   /** read-only | ask | auto-edit | yolo */
   permissionMode?: string;
   yolo?: boolean;

@@ -41,6 +41,10 @@ function buildProgram(setCode: (code: number) => void, withCommands: boolean): C
     .option('--max-turns <n>', 'model calls per turn before stopping (default 25)', positiveInt)
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .option('-v, --verbose', 'show tool activity on stderr even when it is not a terminal')
+    .option(
+      '--mode <name>',
+      'work mode: design | develop | test | review | docs | devops, or one from config (default: config default_mode, else develop)',
+    )
     .addOption(permissionModeOption('read-only | ask | auto-edit | yolo (default: config, else ask)'))
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .option(

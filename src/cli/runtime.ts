@@ -8,7 +8,7 @@ import type { Session } from '../agent/index.js';
 import { trustWarning } from '../config/load.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, UsageError } from './exit.js';
 import { VERSION } from './version.js';
 
 export type { Runtime } from '../runtime/runtime.js';
@@ -67,11 +67,34 @@ export async function cliRuntime(flags: CliRuntimeFlags): Promise<Runtime> {
   return rt;
 }
 
-/** The session for this run: --resume, --continue, or a new one. */
-export function pickSession(
-  rt: Runtime,
-  flags: { resume?: string; continue?: boolean; approvals?: 'ask' | 'deny' },
-): Session {
+export interface PickFlags {
+  resume?: string;
+  continue?: boolean;
+  approvals?: 'ask' | 'deny';
+  /** `--mode`: the work mode to switch the session to. */
+  mode?: string;
+  /** Given on the command line: it wins over the work mode's permission mode. */
+  permissionMode?: string;
+  yolo?: boolean;
+}
+
+/**
+ * The session for this run (--resume, --continue, or a new one), switched to `--mode`
+ * when given; an explicit `--permission-mode`/`--yolo` then wins over the mode's own.
+ */
+export function pickSession(rt: Runtime, flags: PickFlags): Session {
+  // Checked before a session is opened: a typo leaves no empty session behind.
+  if (flags.mode !== undefined && !rt.modes.some((m) => m.name === flags.mode)) {
+    const names = rt.modes.map((m) => m.name).join(', ');
+    throw new UsageError(`--mode: unknown work mode "${flags.mode}": use one of ${names}`);
+  }
+  const session = openSession(rt, flags);
+  if (flags.mode !== undefined) session.setWorkMode(flags.mode);
+  if (flags.yolo || flags.permissionMode) session.setPermissionMode(rt.permissionMode);
+  return session;
+}
+
+function openSession(rt: Runtime, flags: PickFlags): Session {
   const approvals = flags.approvals ?? 'ask';
   const profile = rt.models.active;
   if (flags.resume) return rt.sessions.open(flags.resume, { profile, approvals });
