@@ -15,8 +15,8 @@ export const COMMANDS: AvailableCommand[] = [
   { name: 'help', description: 'List the slash commands' },
   {
     name: 'mode',
-    description: 'Show or set the permission mode',
-    input: { hint: PERMISSION_MODES.join(' | ') },
+    description: 'Show the modes, or switch the work mode (design, develop, …) or the permission mode',
+    input: { hint: 'work mode | permission mode' },
   },
   { name: 'tools', description: "List Tea's tools by category", input: { hint: 'category (optional)' } },
   {
@@ -71,21 +71,43 @@ function toolsCommand(ctx: CommandContext, category: string): string {
   return [...byCategory].map(([c, names]) => `${c}: ${names.join(', ')}`).join('\n');
 }
 
+/**
+ * `/mode`: alone, both kinds of mode; with a name, a work mode (which also sets its
+ * permission mode, told to the editor as the session mode) or a permission mode (the
+ * two sets of names are disjoint: config refuses a work mode named like a permission mode).
+ */
+function modeCommand(ctx: CommandContext, arg: string): string {
+  const { session } = ctx;
+  const work = session.workModes;
+  const kinds = `Work modes: ${work.join(', ')}. Permission modes: ${PERMISSION_MODES.join(', ')}.`;
+  if (!arg)
+    return `Work mode: ${session.workMode ?? '(none)'} (${work.join(', ')})\nPermission mode: ${session.permissionMode} (${PERMISSION_MODES.join(', ')})`;
+  const tell = (): void =>
+    ctx.send({
+      sessionUpdate: 'current_mode_update',
+      currentModeId: modeState(session.permissionMode).currentModeId,
+    });
+  if (work.includes(arg)) {
+    session.setWorkMode(arg);
+    tell();
+    return `Work mode set to ${arg} (permission mode: ${session.permissionMode}).`;
+  }
+  let mode: ReturnType<typeof parseMode>;
+  try {
+    mode = parseMode(arg);
+  } catch {
+    return `Unknown mode "${arg}". ${kinds}`;
+  }
+  session.setPermissionMode(mode);
+  tell();
+  return `Permission mode set to ${mode}.`;
+}
+
 /** Runs a parsed command; resolves with the text to show. Bad input gets a clear message. */
 export async function runCommand(cmd: { name: string; arg: string }, ctx: CommandContext): Promise<string> {
   switch (cmd.name) {
-    case 'mode': {
-      if (!cmd.arg) return `Permission mode: ${ctx.session.permissionMode}`;
-      let mode: ReturnType<typeof parseMode>;
-      try {
-        mode = parseMode(cmd.arg);
-      } catch {
-        return `Unknown mode "${cmd.arg}". Use one of: ${PERMISSION_MODES.join(', ')}.`;
-      }
-      ctx.session.setPermissionMode(mode);
-      ctx.send({ sessionUpdate: 'current_mode_update', currentModeId: modeState(mode).currentModeId });
-      return `Permission mode set to ${mode}.`;
-    }
+    case 'mode':
+      return modeCommand(ctx, cmd.arg);
     case 'tools':
       return toolsCommand(ctx, cmd.arg);
     case 'memory':

@@ -43,6 +43,11 @@ export class SessionWorkMode {
     return this.current;
   }
 
+  /** The names of the modes there are, in cycling order. */
+  get names(): string[] {
+    return this.set.names;
+  }
+
   /** The tools the mode offers (the session's whole registry for a mode offering every tool). */
   get tools(): ToolRegistry {
     return this.view;

@@ -124,6 +124,11 @@ export class Session {
     return this.work?.mode.name;
   }
 
+  /** The work modes it can switch to, in cycling order (none for a sub-agent's session). */
+  get workModes(): readonly string[] {
+    return this.work?.names ?? [];
+  }
+
   /**
    * Switches the work mode (kept with the session: a resume keeps it) and the permission
    * mode to the new mode's default; a later `setPermissionMode` holds until the next

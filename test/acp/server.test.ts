@@ -276,13 +276,52 @@ describe('ACP agent (in-process)', () => {
       expect(r.stopReason).toBe('end_turn');
       return textOf(w.updates.slice(before), 'agent_message_chunk');
     };
-    expect(await run('/help')).toMatch(/\/mode <read-only \| ask \| auto-edit \| yolo>: /);
-    expect(await run('/mode')).toBe('Permission mode: ask');
+    expect(await run('/help')).toMatch(/\/mode <work mode \| permission mode>: /);
+    expect(await run('/mode')).toBe(
+      'Work mode: develop (design, develop, test, review, docs, devops)\nPermission mode: ask (read-only, ask, auto-edit, yolo)',
+    );
     expect(await run('/mode sideways')).toMatch(/Unknown mode "sideways"/);
     expect(await run('/memory')).toContain('The user prefers tabs over spaces');
     expect(await run('/memory tabs')).toContain('prefers tabs');
     expect(await run('/tools nothing')).toMatch(/No tools in category "nothing"/);
     expect(h.server.requests).toHaveLength(0);
+    await w.close();
+  });
+
+  it('/mode switches work modes (and their permission mode) and permission modes; session/set_mode stays permission modes', async () => {
+    const w = await wire();
+    const run = async (text: string): Promise<string> => {
+      const before = w.updates.length;
+      await w.client.request('session/prompt', { sessionId: w.sessionId, prompt: [{ type: 'text', text }] });
+      return textOf(w.updates.slice(before), 'agent_message_chunk');
+    };
+    const lastMode = () =>
+      w.updates
+        .filter((u) => u.sessionUpdate === 'current_mode_update')
+        .map((u) => u.currentModeId)
+        .at(-1);
+    expect(await run('/mode review')).toBe('Work mode set to review (permission mode: read-only).');
+    expect(lastMode()).toBe('read-only');
+    expect(await run('/mode ask')).toBe('Permission mode set to ask.');
+    expect(lastMode()).toBe('ask');
+    expect(await run('/mode')).toBe(
+      'Work mode: review (design, develop, test, review, docs, devops)\nPermission mode: ask (read-only, ask, auto-edit, yolo)',
+    );
+    expect(await run('/mode shipping')).toBe(
+      'Unknown mode "shipping". Work modes: design, develop, test, review, docs, devops. Permission modes: read-only, ask, auto-edit, yolo.',
+    );
+    expect(h.server.requests).toHaveLength(0);
+    // The next prompt runs in review: its line, no writing tools.
+    h.server.script(reply().text('looked'));
+    await run('look at it');
+    const body = h.server.requests[0]!.body;
+    expect(wireText(wireMessages(body)[0]!)).toContain('\nWork mode: review — ');
+    const names = (body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    expect(names).not.toContain('write_file');
+    // Editors' session modes are permission modes only.
+    await expect(
+      w.client.request('session/set_mode', { sessionId: w.sessionId, modeId: 'review' }),
+    ).rejects.toThrow(/unknown mode "review": use one of read-only, ask, auto-edit, yolo/);
     await w.close();
   });
 });
