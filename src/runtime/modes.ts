@@ -31,7 +31,8 @@ export interface WorkModeInfo {
 
 function fail(file: string | undefined, key: string, problem: string, fix: string): ConfigError {
   const where = file ? `${displayPath(file)}: ` : '';
-  return new ConfigError(`${where}${key}: ${problem}. Fix: ${fix}`, { ...(file ? { file } : {}), key, fix });
+  const stop = problem.endsWith('?') ? '' : '.';
+  return new ConfigError(`${where}${key}: ${problem}${stop} Fix: ${fix}`, { ...(file ? { file } : {}), key, fix });
 }
 
 /** Checks each tool selector of a configured mode against the tools and categories there are. */

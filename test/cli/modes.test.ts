@@ -66,7 +66,7 @@ describe('tea -p --mode', () => {
     const r = await tea(['-p', 'hi']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(
-      `${file}: modes.review.tools[1]: unknown tool or category "git_dif"; did you mean "git_diff"?`,
+      `~/tea-home/config.yaml: modes.review.tools[1]: unknown tool or category "git_dif"; did you mean "git_diff"?`,
     );
     expect(t.server.requests).toHaveLength(0);
   });

@@ -73,7 +73,7 @@ describe('modes from config', () => {
     [
       'an unknown tool, with the nearest name',
       'modes:\n  review: { tools: [read, gti_diff] }',
-      /config\.yaml: modes\.review\.tools\[1\]: unknown tool or category "gti_diff"; did you mean "git_diff"\?\. Fix: use a tool name/,
+      /config\.yaml: modes\.review\.tools\[1\]: unknown tool or category "gti_diff"; did you mean "git_diff"\? Fix: use a tool name/,
     ],
     [
       'an unknown category',
