@@ -15,6 +15,7 @@ import type {
   Session,
   StoredMessage,
   SubagentSummary,
+  WorkModeInfo,
 } from './types.js';
 import type { Checkpoint, RunDetails, RunSummary, WorkflowDef } from './workflow-types.js';
 
@@ -141,6 +142,16 @@ export class Api {
 
   getSession(id: string): Promise<Session> {
     return this.json('GET', `/v1/sessions/${enc(id)}`);
+  }
+
+  /** The work modes, in cycling order, and the one new sessions start in. */
+  modes(): Promise<{ data: WorkModeInfo[]; default: string }> {
+    return this.json('GET', '/v1/modes');
+  }
+
+  /** Switches a session's work mode (and so its permission mode). */
+  setWorkMode(id: string, mode: string): Promise<Session> {
+    return this.json('PATCH', `/v1/sessions/${enc(id)}`, { work_mode: mode });
   }
 
   renameSession(id: string, title: string): Promise<Session> {

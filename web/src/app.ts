@@ -8,6 +8,7 @@ import { Composer } from './composer.js';
 import { attempt, byId, toast } from './dom.js';
 import type { TurnInput } from './failure.js';
 import { MemoryPanel } from './memory-panel.js';
+import { ModeSelect } from './mode-select.js';
 import { ModelBadge } from './model-badge.js';
 import { Panels } from './panels.js';
 import { SessionList, sessionTitle } from './sessions.js';
@@ -36,6 +37,7 @@ export class App {
   private readonly panels: Panels;
   private readonly usage = new UsageMeter();
   private readonly badge = new ModelBadge();
+  private readonly mode: ModeSelect;
   private readonly working = new WorkingIndicator();
   private readonly title = byId('session-title');
 
@@ -61,6 +63,9 @@ export class App {
       deleted: (id) => {
         if (this.session?.id === id) this.newChat();
       },
+    });
+    this.mode = new ModeSelect(api, (s) => {
+      if (this.session?.id === s.id) this.session = s;
     });
     this.memory = new MemoryPanel(api);
     this.skills = new SkillsPanel(api);
@@ -91,7 +96,7 @@ export class App {
   async start(): Promise<void> {
     const wanted = sessionInUrl();
     this.newChat();
-    await Promise.all([this.sessions.refresh(), this.settings.refresh()]);
+    await Promise.all([this.sessions.refresh(), this.settings.refresh(), this.mode.load()]);
     // A reload comes back to the session it showed (still running, perhaps).
     if (wanted && !this.session) {
       const session = await attempt(() => this.api.getSession(wanted));
@@ -119,6 +124,7 @@ export class App {
     this.setRunning(false);
     this.title.textContent = 'New chat';
     this.badge.setSession(null);
+    this.mode.setSession(null);
     this.sessions.setActive(null);
     setSessionInUrl(null);
     this.setExportEnabled(false);
@@ -137,6 +143,7 @@ export class App {
     setSessionInUrl(session.id);
     this.title.textContent = sessionTitle(session);
     this.badge.setSession(session);
+    this.mode.setSession(session);
     this.setExportEnabled(true);
     const [fresh, history] = await Promise.all([
       attempt(() => this.api.getSession(session.id)),
@@ -147,6 +154,7 @@ export class App {
     this.session = current;
     this.title.textContent = sessionTitle(current);
     this.badge.setSession(current);
+    this.mode.setSession(current);
     this.chat.renderHistory(history?.data ?? [], current.busy);
     // Its sub-agents' cards under the calls that started them (their transcripts load when opened).
     if (current.usage.subagents?.count)
@@ -215,8 +223,11 @@ export class App {
   private async send(text: string, images: ImageInput[]): Promise<boolean> {
     if (!this.session) {
       const title = truncate(oneLine(text), 60) || 'Image';
-      const created = await attempt(() => this.api.createSession(title));
+      const pending = this.mode.pending;
+      let created = await attempt(() => this.api.createSession(title));
       if (!created) return false;
+      // The mode chosen for the new chat, before its first message goes.
+      if (pending) created = (await attempt(() => this.api.setWorkMode(created!.id, pending))) ?? created;
       this.sessions.upsert(created);
       await this.open(created);
     }

@@ -84,6 +84,17 @@ export interface Session {
   parent_id?: string | null;
   role?: string | null;
   depth?: number;
+  /** The work mode; null for a sub-agent's session (absent from an older server). */
+  work_mode?: string | null;
+}
+
+/** One work mode as `GET /v1/modes` lists it. */
+export interface WorkModeInfo {
+  name: string;
+  description: string;
+  permission_mode: string;
+  tool_count: number;
+  builtin: boolean;
 }
 
 export type Part =
