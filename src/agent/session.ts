@@ -68,7 +68,7 @@ export class Session {
   private readonly services: AgentServices;
   private readonly settings: AgentSettings;
   /** A role's (sub-agent's) system prompt; a top-level session's comes from its work mode. */
-  private readonly rolePrompt: string | undefined;
+  private readonly rolePrompt: string;
   /** A top-level session's work mode (sub-agents run their roles instead). */
   private readonly work: SessionWorkMode | undefined;
   /** What this session shares with the tools it runs. */
@@ -112,11 +112,7 @@ export class Session {
     this.policy.restoreGrants(state.get(STATE_GRANTS) ?? []);
     const deps = { store, sessionId: row.id, cwd: row.cwd, settings, tools, policy: this.policy };
     this.work = row.role ? undefined : new SessionWorkMode(deps);
-    this.rolePrompt = this.work ? undefined : sessionSystemPrompt(settings, row.cwd, tools);
-  }
-
-  private get systemPrompt(): string {
-    return this.work?.systemPrompt ?? this.rolePrompt ?? '';
+    this.rolePrompt = this.work ? '' : sessionSystemPrompt(settings, row.cwd, tools);
   }
 
   /** The work mode (`design`, `develop`, …); undefined for a sub-agent's session, which runs its role. */
@@ -286,7 +282,7 @@ export class Session {
     const outputDir = toolOutputRoot ? path.join(toolOutputRoot, this.id) : undefined;
     if (this.history.length === 0) this.untitled = input;
     const context = await this.sessionContext();
-    const systemPrompt = this.systemPrompt;
+    const systemPrompt = this.work?.systemPrompt ?? this.rolePrompt;
     context.useSystem(systemPrompt);
     let next: TurnInput | undefined = again
       ? { ...again, stored: true }
@@ -386,7 +382,7 @@ export class Session {
   }
 
   private async sessionContext(): Promise<SessionContext> {
-    const { id, systemPrompt: system } = this;
+    const [id, system] = [this.id, this.work?.systemPrompt ?? this.rolePrompt];
     this.context ??= await openContext(this.services, this.settings, { id, cwd: this.row.cwd, system });
     return this.context;
   }

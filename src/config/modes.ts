@@ -9,27 +9,20 @@
  * `default_mode` (a default could start every session in a looser mode) until the
  * user runs `tea trust`.
  */
-import * as z from 'zod/mini';
 import { ConfigError, displayPath } from './errors.js';
+import type { RawMode, RawModes } from './schema.js';
 import { type PermissionModeName, STRICTNESS } from './sections.js';
-import type { RestrictedSetting } from './types.js';
+
+/** A setting an untrusted file holds that is ignored (types.ts's `RestrictedSetting`). */
+interface Restricted {
+  key: string;
+  value: string;
+}
 
 export const PERMISSION_MODE_NAMES: readonly PermissionModeName[] = ['read-only', 'ask', 'auto-edit', 'yolo'];
 
 /** Mode names: lower-case words (`/mode <name>` in a terminal or an editor). */
 export const MODE_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
-
-export const modeSchema = z.strictObject({
-  description: z.optional(z.string()),
-  prompt: z.optional(z.string()),
-  tools: z.optional(z.array(z.string())),
-  permission_mode: z.optional(z.enum(['read-only', 'ask', 'auto-edit', 'yolo'])),
-});
-
-export const modesSchema = z.record(z.string(), modeSchema);
-
-export type RawMode = z.infer<typeof modeSchema>;
-export type RawModes = z.infer<typeof modesSchema>;
 
 type ModeKey = keyof RawMode;
 
@@ -140,7 +133,7 @@ export function mergeModes(base: WorkModesConfig, over: WorkModesConfig): WorkMo
 export function screenModes(
   raw: { modes?: RawModes; default_mode?: string },
   trustedMode: PermissionModeName,
-  restricted: RestrictedSetting[],
+  restricted: Restricted[],
 ): { modes?: RawModes; default_mode?: string } {
   const kept: { modes?: RawModes; default_mode?: string } = {};
   if (raw.modes) {

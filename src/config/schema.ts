@@ -5,7 +5,6 @@
  */
 import * as z from 'zod/mini';
 import { isProviderKind, type ProviderKind } from '../util/provider-kinds.js';
-import { modeSchema, modesSchema } from './modes.js';
 import { parseHostEntry } from './server.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -207,6 +206,15 @@ export const mcpServerSchema = z
     }),
   );
 
+/** A work mode as a file writes it (config/modes.ts checks the rest). */
+export const modeSchema = z.strictObject({
+  description: z.optional(z.string()),
+  prompt: z.optional(z.string()),
+  tools: z.optional(z.array(z.string())),
+  permission_mode: z.optional(z.enum(['read-only', 'ask', 'auto-edit', 'yolo'])),
+});
+const modesSchema = z.record(z.string(), modeSchema);
+
 export const fileSchema = z.strictObject({
   main_model: z.optional(profileSchema),
   cheap_model: z.optional(profileSchema),
@@ -231,6 +239,8 @@ export const fileSchema = z.strictObject({
 });
 
 export type RawProfile = z.infer<typeof profileSchema>;
+export type RawMode = z.infer<typeof modeSchema>;
+export type RawModes = z.infer<typeof modesSchema>;
 export type RawEmbedding = z.infer<typeof embeddingSchema>;
 export type RawFile = z.infer<typeof fileSchema>;
 export type RawPermissions = z.infer<typeof permissionsSchema>;

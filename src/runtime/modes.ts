@@ -32,7 +32,11 @@ export interface WorkModeInfo {
 function fail(file: string | undefined, key: string, problem: string, fix: string): ConfigError {
   const where = file ? `${displayPath(file)}: ` : '';
   const stop = problem.endsWith('?') ? '' : '.';
-  return new ConfigError(`${where}${key}: ${problem}${stop} Fix: ${fix}`, { ...(file ? { file } : {}), key, fix });
+  return new ConfigError(`${where}${key}: ${problem}${stop} Fix: ${fix}`, {
+    ...(file ? { file } : {}),
+    key,
+    fix,
+  });
 }
 
 /** Checks each tool selector of a configured mode against the tools and categories there are. */
