@@ -243,6 +243,20 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
     Object.entries(config.mcpServers).map(([name, server]) => [name, mcpToPlain(server)]),
   );
   plain.server = { allowed_hosts: config.server.allowedHosts };
+  // The user's own modes and overrides (the built-in six are listed by `GET /v1/modes`).
+  const modes = config.workModes?.modes ?? {};
+  plain.modes = Object.fromEntries(
+    Object.entries(modes).map(([name, m]) => [
+      name,
+      {
+        ...(m.description !== undefined ? { description: m.description } : {}),
+        ...(m.prompt !== undefined ? { prompt: m.prompt } : {}),
+        ...(m.tools ? { tools: m.tools } : {}),
+        ...(m.permissionMode ? { permission_mode: m.permissionMode } : {}),
+      },
+    ]),
+  );
+  plain.default_mode = config.workModes?.default?.name ?? 'develop';
   if (config.warnings.length > 0) plain.warnings = config.warnings;
   return plain;
 }

@@ -118,3 +118,15 @@ export function modeInfos(
     builtin: builtin.has(m.name),
   }));
 }
+
+/**
+ * The mode after `current` in cycling order, wrapping around (the TUI's Shift+Tab):
+ * `nextWorkMode(rt.modes, session.workMode)`. An unknown `current` gives the first.
+ */
+export function nextWorkMode(
+  modes: readonly Pick<WorkModeInfo, 'name'>[],
+  current: string | undefined,
+): string {
+  const i = modes.findIndex((m) => m.name === current);
+  return modes[(i + 1) % modes.length]!.name;
+}

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type TeaConfig } from '../../src/config/index.js';
-import { modeInfos, resolveWorkModes } from '../../src/runtime/modes.js';
+import { modeInfos, nextWorkMode, resolveWorkModes } from '../../src/runtime/modes.js';
 import { createToolRegistry } from '../../src/tools/builtin/index.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
 import { type Dirs, makeDirs } from './helpers.js';
@@ -60,6 +60,10 @@ describe('modes from config', () => {
         .length,
     );
     expect(infos.find((m) => m.name === 'develop')).toMatchObject({ permissionMode: 'auto-edit' });
+    // Shift+Tab's order: the table's, then the user's, around again.
+    expect(nextWorkMode(infos, 'devops')).toBe('triage');
+    expect(nextWorkMode(infos, 'triage')).toBe('design');
+    expect(nextWorkMode(infos, undefined)).toBe('design');
   });
 
   it('a later file wins key by key (the project’s prompt over the user’s, the user’s tools kept)', async () => {
