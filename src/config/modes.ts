@@ -119,7 +119,7 @@ export function toModes(
 export function mergeModes(base: WorkModesConfig, over: WorkModesConfig): WorkModesConfig {
   const modes: Record<string, WorkModeConfig> = { ...base.modes };
   for (const [name, mode] of Object.entries(over.modes)) {
-    const prev = modes[name];
+    const prev = Object.hasOwn(modes, name) ? modes[name] : undefined;
     modes[name] = prev ? { ...prev, ...mode, files: { ...prev.files, ...mode.files } } : mode;
   }
   const def = over.default ?? base.default;

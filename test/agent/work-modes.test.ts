@@ -210,3 +210,81 @@ describe('switching and resuming', () => {
     expect(new WorkModeSet(BUILTIN_WORK_MODES).next('devops').name).toBe('design');
   });
 });
+
+describe('break-in attempts at the mode boundary', () => {
+  it('tool_search cannot find or load a tool the mode refuses, by intent or by name', async () => {
+    h.server.script(
+      reply().toolCall('tool_search', {
+        query: 'run a shell command',
+        names: ['bash', 'write_file', 'git_commit'],
+      }),
+      reply().toolCall('bash', { command: 'touch pwned' }),
+      reply().text('done'),
+    );
+    const session = intent('yolo').newSession();
+    session.setWorkMode('review');
+    await collect(session.prompt('run things'));
+    const found = wireMessages(h.server.requests[1]!.body).find((m) => m.role === 'tool')!;
+    // The view does not know them: they are unknown names there, never listed as loaded.
+    expect(wireText(found)).toContain('unknown names: bash, write_file, git_commit');
+    expect(wireText(found)).not.toMatch(/^- (bash|write_file|git_commit) \(/m);
+    for (const i of [1, 2])
+      for (const name of ['bash', 'write_file', 'git_commit']) expect(offered(i)).not.toContain(name);
+    const refused = wireMessages(h.server.requests[2]!.body)
+      .filter((m) => m.role === 'tool')
+      .at(-1)!;
+    expect(wireText(refused)).toMatch(/^\[ERROR\] bash is not available in the "review" work mode\./);
+    expect(existsSync(path.join(h.workspace, 'pwned'))).toBe(false);
+  });
+
+  it('a tool loaded in develop is not offered or callable after a switch to review', async () => {
+    h.server.script(
+      reply().text('ok'),
+      reply().toolCall('git_commit', { message: 'sneak' }),
+      reply().text('no'),
+    );
+    const session = intent('yolo').newSession();
+    await collect(session.prompt('show me the git commit tool'));
+    expect(offered(0)).toContain('git_commit');
+    session.setWorkMode('review');
+    await collect(session.prompt('commit it'));
+    expect(offered(1)).not.toContain('git_commit');
+    const result = wireMessages(h.server.requests[2]!.body)
+      .filter((m) => m.role === 'tool')
+      .at(-1)!;
+    expect(wireText(result)).toMatch(/^\[ERROR\] git_commit is not available in the "review" work mode\./);
+  });
+
+  it.each([
+    ['.*', 'read_file', false],
+    ['(a+)+$', 'read_file', false],
+    ['read_*', 'read_file', true],
+    ['read_*', 'write_file', false],
+    ['*_file', 'write_file', true],
+    ['read', 'bash', false],
+    ['read', 'read_file', true],
+    ['files', 'write_file', true],
+    ['__proto__', 'read_file', false],
+    ['constructor', 'read_file', false],
+  ])('selector %j picks %s: %s', (selector, name, picked) => {
+    const mode = { name: 'x', description: 'x', prompt: 'x', tools: [selector] };
+    expect(modeOffers(mode, h.tools.get(name)!)).toBe(picked);
+  });
+
+  it('unknown and hostile names are refused without a switch', () => {
+    const session = intent().newSession();
+    for (const name of [
+      '',
+      'REVIEW',
+      'review ',
+      '__proto__',
+      'constructor',
+      'read-only',
+      '../develop',
+      'x'.repeat(500),
+    ])
+      expect(() => session.setWorkMode(name), name).toThrow(/unknown work mode/);
+    expect(session.workMode).toBe('develop');
+    expect(session.permissionMode).toBe('ask');
+  });
+});

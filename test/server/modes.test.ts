@@ -95,6 +95,27 @@ describe('work modes over HTTP', () => {
     expect((await t.json('GET', `/v1/sessions/${id}`)).body).toMatchObject({ work_mode: 'develop' });
   });
 
+  it('a sub-agent’s session has no work mode: shown as null, a switch is a 400', async () => {
+    const parent = await newSession();
+    const child = t.store.sessions.create({
+      cwd: t.work,
+      title: 'analyst #1',
+      role: 'analyst',
+      parent: { id: parent, callId: 'call_1', depth: 1 },
+    });
+    expect((await t.json('GET', `/v1/sessions/${child.id}`)).body).toMatchObject({ work_mode: null });
+    const res = await t.json<{ error: { message: string; param: string } }>(
+      'PATCH',
+      `/v1/sessions/${child.id}`,
+      {
+        work_mode: 'develop',
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ param: 'work_mode' });
+    expect(res.body.error.message).toContain('(role analyst): it has no work mode');
+  });
+
   it('a mode switch on an unknown session is a 404', async () => {
     const res = await t.json<{ error: { message: string } }>('PATCH', '/v1/sessions/nope', {
       work_mode: 'review',
