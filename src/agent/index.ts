@@ -11,6 +11,7 @@ export type {
 } from './events.js';
 export { toModelMessages } from './history.js';
 export type { AgentServices } from './services.js';
+export type { CompactResult } from './context.js';
 export { BACKGROUND_GRACE_MS, type PromptOptions, Session, type SessionOptions } from './session.js';
 export {
   type AgentSettings,

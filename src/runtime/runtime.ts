@@ -319,6 +319,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     store: openStore,
     agentFor: (profile, approvals) => agentFor(profile, { approvals }),
     hasProfile: (name) => models.has(name),
+    modelOf: (name) => models.provider(name).info.model,
   });
   let workflows: Promise<WorkflowsService> | undefined;
   const workflowsService = (setup: WorkflowsSetup = {}): Promise<WorkflowsService> => {
