@@ -15,10 +15,11 @@ import type { AgentEvent, ApprovalDecision } from '../agent/events.js';
 import type { Session } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
+import type { UserCommand } from '../runtime/user-commands.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
 import { approvalContent } from './approval-content.js';
-import { COMMANDS, parseCommand, runCommand } from './commands.js';
+import { availableCommands, expandPrompt, parseCommand, runCommand } from './commands.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
 import { childCallId } from './subagents.js';
@@ -34,6 +35,8 @@ export interface LiveDeps {
   memory?: LongTermMemory;
   contextWindow: number;
   log: (line: string) => void;
+  /** The user's `.tea/commands` templates: offered with the built-in commands, expanded before the model sees them. */
+  userCommands?: readonly UserCommand[];
 }
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
@@ -87,7 +90,10 @@ export class LiveSession {
   }
 
   announceCommands(): void {
-    this.send({ sessionUpdate: 'available_commands_update', availableCommands: COMMANDS });
+    this.send({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: availableCommands(this.deps.userCommands ?? []),
+    });
   }
 
   /** Sends the stored transcript as updates (the tools it calls loaded first: their titles name subjects). */
@@ -149,6 +155,9 @@ export class LiveSession {
       this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
       return 'end_turn';
     }
+    // A user command goes to the model as its expanded template (images, if any, with it).
+    const expanded = expandPrompt(input.text, this.deps.userCommands ?? []);
+    if (expanded !== undefined) input.text = expanded;
     if (input.text.trim() === '' && input.images.length === 0) {
       throw RequestError.invalidParams({ sessionId: this.id }, 'the prompt is empty');
     }

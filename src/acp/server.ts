@@ -10,6 +10,7 @@ import type { Agent } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { clientFsFor } from './client-fs.js';
+import { sessionCommands } from './commands.js';
 import { LiveSession } from './live-session.js';
 import type { McpConnector, SessionMcp } from './mcp.js';
 import { modeState, parseMode } from './modes.js';
@@ -30,6 +31,11 @@ export interface AcpServerOptions {
   mcp?: Pick<McpConnector, 'connect'>;
   /** On disconnect, how long to wait for cancelled prompts and background jobs (default 5 s). */
   shutdownGraceMs?: number;
+  /**
+   * The Tea home: its `commands/*.md` and each session's workspace `.tea/commands/*.md`
+   * are offered as slash commands (absent: no user commands).
+   */
+  home?: string;
 }
 
 /** Checks the workspace the client sends: an absolute path to an existing directory. */
@@ -108,7 +114,9 @@ export function createAcpAgent(opts: AcpServerOptions): {
       throw error;
     }
     id = session.id;
-    const s = new LiveSession(session, { ...opts, client, tools: mcp.tools, closeTools: mcp.close }, fs);
+    const userCommands = opts.home ? sessionCommands(session.row.cwd, opts.home, opts.log) : [];
+    const deps = { ...opts, client, tools: mcp.tools, closeTools: mcp.close, userCommands };
+    const s = new LiveSession(session, deps, fs);
     live.set(id, s);
     return s;
   };

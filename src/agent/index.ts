@@ -1,4 +1,5 @@
 export { Agent, type AgentOptions, type SessionTools } from './agent.js';
+export type { CompactResult } from './context.js';
 export type {
   AgentEvent,
   AgentEventType,
@@ -11,7 +12,6 @@ export type {
 } from './events.js';
 export { toModelMessages } from './history.js';
 export type { AgentServices } from './services.js';
-export type { CompactResult } from './context.js';
 export { BACKGROUND_GRACE_MS, type PromptOptions, Session, type SessionOptions } from './session.js';
 export {
   type AgentSettings,
