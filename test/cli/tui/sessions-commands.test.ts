@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import type { Session } from '../../../src/agent/index.js';
 import { builtinCommands } from '../../../src/cli/tui/commands/index.js';
-import { createRuntime } from '../../../src/runtime/runtime.js';
 import { loadConfig } from '../../../src/config/load.js';
+import { createRuntime } from '../../../src/runtime/runtime.js';
 import { reply } from '../../support/script.js';
 import { useModelServer } from '../../support/use-model-server.js';
 import { run, useWorkspace } from './test-host.js';
@@ -134,7 +134,10 @@ describe('/profile and /model', () => {
     const { rt, host, home, work } = await workspace();
     const id = host.session().id;
     await run(commands, host, '/model brand-new-model');
-    expect(rt.sessions.get(id)).toMatchObject({ profile: 'main_model@brand-new-model', model: 'brand-new-model' });
+    expect(rt.sessions.get(id)).toMatchObject({
+      profile: 'main_model@brand-new-model',
+      model: 'brand-new-model',
+    });
     model().script(reply().text('ok'), reply().text('again'));
     await turn(host.session(), 'hi');
     expect(model().requests.at(-1)!.body.model).toBe('brand-new-model');
