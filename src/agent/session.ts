@@ -260,9 +260,8 @@ export class Session {
       ? { ...again, stored: true }
       : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
-    context.memories = this.settings.recall
-      ? await recallMemories(this.services.memory, next.text, this.row.cwd)
-      : '';
+    const memory = this.settings.recall ? this.services.memory : undefined;
+    context.memories = await recallMemories(memory, next.text, this.row.cwd);
     const hooks = evolveHooks(this.row, this.services);
     const readRoots = await offerSkills(hooks, this.host, context, next.text, this.row.cwd);
     await yieldToEventLoop();
