@@ -74,6 +74,13 @@ export function createAcpAgent(opts: AcpServerOptions): {
   shutdown(): Promise<void>;
 } {
   const live = new Map<string, LiveSession>();
+  // A bad user-command file is reported once per connection, not at every session/new.
+  const reported = new Set<string>();
+  const logOnce = (line: string): void => {
+    if (reported.has(line)) return;
+    reported.add(line);
+    opts.log(line);
+  };
   let clientCaps: acp.ClientCapabilities | undefined;
 
   const find = (sessionId: string): LiveSession => {
@@ -114,7 +121,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
       throw error;
     }
     id = session.id;
-    const userCommands = opts.home ? sessionCommands(session.row.cwd, opts.home, opts.log) : [];
+    const userCommands = opts.home ? sessionCommands(session.row.cwd, opts.home, logOnce) : [];
     const deps = { ...opts, client, tools: mcp.tools, closeTools: mcp.close, userCommands };
     const s = new LiveSession(session, deps, fs);
     live.set(id, s);
