@@ -36,7 +36,11 @@ export const COMMANDS: AvailableCommand[] = [
  * The user commands of a workspace (`.tea/commands`, then the Tea home's `commands`);
  * names of the built-in commands win. Skipped files go to the log, one line each.
  */
-export function sessionCommands(cwd: string, home: string, log: (line: string) => void): UserCommand[] {
+export function sessionCommands(
+  cwd: string,
+  home: string,
+  log: (line: string) => void,
+): Promise<UserCommand[]> {
   const warn = (m: string): void => log(`tea acp: warning: ${m}`);
   return loadUserCommands({ cwd, home, reserved: COMMANDS.map((c) => c.name), warn });
 }

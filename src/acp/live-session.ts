@@ -36,7 +36,7 @@ export interface LiveDeps {
   contextWindow: number;
   log: (line: string) => void;
   /** The user's `.tea/commands` templates: offered with the built-in commands, expanded before the model sees them. */
-  userCommands?: readonly UserCommand[];
+  userCommands?: Promise<readonly UserCommand[]>;
 }
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
@@ -89,11 +89,9 @@ export class LiveSession {
     this.deps.client.notify('session/update', { sessionId: this.id, update }).catch(() => undefined);
   }
 
-  announceCommands(): void {
-    this.send({
-      sessionUpdate: 'available_commands_update',
-      availableCommands: availableCommands(this.deps.userCommands ?? []),
-    });
+  async announceCommands(): Promise<void> {
+    const user = (await this.deps.userCommands) ?? [];
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands(user) });
   }
 
   /** Sends the stored transcript as updates (the tools it calls loaded first: their titles name subjects). */
@@ -136,13 +134,17 @@ export class LiveSession {
     return run;
   }
 
-  private async run(blocks: readonly ContentBlock[]): Promise<StopReason> {
+  private checkIdle(): void {
     if (this.running) {
       throw RequestError.invalidRequest(
         { sessionId: this.id },
         'a prompt is already running in this session; send session/cancel first',
       );
     }
+  }
+
+  private async run(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    this.checkIdle();
     const input = toTeaPrompt(blocks);
     const command = input.images.length === 0 ? parseCommand(input.text) : undefined;
     if (command) {
@@ -156,8 +158,11 @@ export class LiveSession {
       return 'end_turn';
     }
     // A user command goes to the model as its expanded template (images, if any, with it).
-    const expanded = expandPrompt(input.text, this.deps.userCommands ?? []);
-    if (expanded !== undefined) input.text = expanded;
+    if (input.text.trimStart().startsWith('/')) {
+      const expanded = expandPrompt(input.text, (await this.deps.userCommands) ?? []);
+      if (expanded !== undefined) input.text = expanded;
+      this.checkIdle(); // another prompt may have started while the commands loaded
+    }
     if (input.text.trim() === '' && input.images.length === 0) {
       throw RequestError.invalidParams({ sessionId: this.id }, 'the prompt is empty');
     }

@@ -121,7 +121,9 @@ export function createAcpAgent(opts: AcpServerOptions): {
       throw error;
     }
     id = session.id;
-    const userCommands = opts.home ? sessionCommands(session.row.cwd, opts.home, logOnce) : [];
+    const userCommands = opts.home
+      ? sessionCommands(session.row.cwd, opts.home, logOnce).catch(() => [])
+      : Promise.resolve([]);
     const deps = { ...opts, client, tools: mcp.tools, closeTools: mcp.close, userCommands };
     const s = new LiveSession(session, deps, fs);
     live.set(id, s);
@@ -140,7 +142,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
       const s = open(client, mcp, (fs) =>
         opts.agent.newSession({ cwd, tools: mcp.tools, ...(fs ? { fs } : {}) }),
       );
-      setImmediate(() => s.announceCommands());
+      setImmediate(() => void s.announceCommands());
       return { sessionId: s.id, modes: modeState(s.session.permissionMode) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
@@ -170,7 +172,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
       // A session loaded again replaces its earlier live copy here (and that one's MCP servers).
       if (existing) void existing.close();
       await s.replay();
-      setImmediate(() => s.announceCommands());
+      setImmediate(() => void s.announceCommands());
       return { modes: modeState(s.session.permissionMode) };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {

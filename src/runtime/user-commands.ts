@@ -11,7 +11,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { splitFrontmatter } from '../config/frontmatter.js';
+import type { splitFrontmatter } from '../config/frontmatter.js';
 
 /** One user command, ready to list and expand. */
 export interface UserCommand {
@@ -129,8 +129,18 @@ function firstLine(body: string): string {
 
 type Parsed = { ok: true; command: Omit<UserCommand, 'scope'> } | { ok: false; why: string };
 
+/** The frontmatter splitter (YAML), loaded only when a file has frontmatter: it stays off the start-up path. */
+type Split = typeof splitFrontmatter;
+
+const FRONTMATTER = /^(?:\uFEFF)?---[ \t]*\r?\n/;
+
 /** One file as a command, or why it is not one (with the fix). */
-export function parseCommandFile(file: string, segments: readonly string[], raw: Buffer): Parsed {
+export function parseCommandFile(
+  file: string,
+  segments: readonly string[],
+  raw: Buffer,
+  split?: Split,
+): Parsed {
   const bad = segments.find((s) => !SEGMENT.test(s));
   if (bad !== undefined)
     return {
@@ -152,7 +162,8 @@ export function parseCommandFile(file: string, segments: readonly string[], raw:
   let description: string | undefined;
   let argumentHint: string | undefined;
   if (/^---[ \t]*\n/.test(text)) {
-    const fm = splitFrontmatter(text);
+    if (!split) throw new Error('parseCommandFile: a file with frontmatter needs the splitter');
+    const fm = split(text);
     if (!fm.ok) return { ok: false, why: `its frontmatter is not ${fm.expected} (${fm.got}); ${fm.fix}` };
     body = fm.body;
     for (const [key, value] of Object.entries(fm.data)) {
@@ -180,40 +191,45 @@ export function parseCommandFile(file: string, segments: readonly string[], raw:
  * The user commands of a workspace, by name: the project's win over the user's, built-in
  * names win over both (one warning each). Bad files are skipped with one warning each.
  */
-export function loadUserCommands(opts: UserCommandsOptions): UserCommand[] {
+export async function loadUserCommands(opts: UserCommandsOptions): Promise<UserCommand[]> {
   const warn = opts.warn ?? (() => {});
   const reserved = new Set(opts.reserved ?? []);
   const byName = new Map<string, UserCommand>();
+  const files: Array<{ found: Found; scope: 'project' | 'user'; raw: Buffer }> = [];
   for (const { dir, scope } of commandDirs(opts.cwd, opts.home)) {
     for (const found of listFiles(dir, warn)) {
-      let raw: Buffer;
       try {
-        raw = readFileSync(found.file);
+        files.push({ found, scope, raw: readFileSync(found.file) });
       } catch (e) {
         warn(`user command ${found.file} skipped: ${(e as Error).message}`);
-        continue;
       }
-      const parsed = parseCommandFile(found.file, found.segments, raw);
-      if (!parsed.ok) {
-        warn(`user command ${found.file} skipped: ${parsed.why}`);
-        continue;
-      }
-      const { name } = parsed.command;
-      if (reserved.has(name)) {
-        warn(`user command ${found.file} is hidden by the built-in /${name}; rename the file to use it`);
-        continue;
-      }
-      const held = byName.get(name);
-      if (held) {
-        // The project's folder is read first: its command wins over the user's silently.
-        if (held.scope === scope)
-          warn(
-            `user command ${found.file} skipped: /${name} is already defined by ${held.file}; rename one of them`,
-          );
-        continue;
-      }
-      byName.set(name, { ...parsed.command, scope });
     }
+  }
+  const needsYaml = files.some(
+    (f) => f.raw.length <= MAX_COMMAND_BYTES && FRONTMATTER.test(f.raw.toString('utf8', 0, 16)),
+  );
+  const split = needsYaml ? (await import('../config/frontmatter.js')).splitFrontmatter : undefined;
+  for (const { found, scope, raw } of files) {
+    const parsed = parseCommandFile(found.file, found.segments, raw, split);
+    if (!parsed.ok) {
+      warn(`user command ${found.file} skipped: ${parsed.why}`);
+      continue;
+    }
+    const { name } = parsed.command;
+    if (reserved.has(name)) {
+      warn(`user command ${found.file} is hidden by the built-in /${name}; rename the file to use it`);
+      continue;
+    }
+    const held = byName.get(name);
+    if (held) {
+      // The project's folder is read first: its command wins over the user's silently.
+      if (held.scope === scope)
+        warn(
+          `user command ${found.file} skipped: /${name} is already defined by ${held.file}; rename one of them`,
+        );
+      continue;
+    }
+    byName.set(name, { ...parsed.command, scope });
   }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -81,7 +81,10 @@ describe('tea acp user commands', () => {
     expect(t.server.requests).toHaveLength(2);
     // A second session: the same commands, and the shadowed file is not reported again.
     await newSession(p, work);
-    await waitFor(() => updatesOf(p, 'available_commands_update').length > 1, 'the second session’s commands');
+    await waitFor(
+      () => updatesOf(p, 'available_commands_update').length > 1,
+      'the second session’s commands',
+    );
     expect(updatesOf(p, 'available_commands_update')[1]!.availableCommands).toHaveLength(7);
     expect(p.stderr().match(/tools\.md is hidden/g)).toHaveLength(1);
   });

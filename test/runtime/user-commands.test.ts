@@ -34,12 +34,12 @@ function setup(files: Record<string, string | Buffer>): { cwd: string; home: str
   return { cwd, home };
 }
 
-function load(
+async function load(
   dirs: { cwd: string; home: string },
   reserved: string[] = [],
-): { commands: UserCommand[]; warnings: string[] } {
+): Promise<{ commands: UserCommand[]; warnings: string[] }> {
   const warnings: string[] = [];
-  const commands = loadUserCommands({ ...dirs, reserved, warn: (m) => warnings.push(m) });
+  const commands = await loadUserCommands({ ...dirs, reserved, warn: (m) => warnings.push(m) });
   return { commands, warnings };
 }
 
@@ -93,7 +93,7 @@ describe('matchUserCommand', () => {
 });
 
 describe('loadUserCommands', () => {
-  it('reads frontmatter, subfolders as folder:name, CRLF files and Chinese names; project wins over user', () => {
+  it('reads frontmatter, subfolders as folder:name, CRLF files and Chinese names; project wins over user', async () => {
     const dirs = setup({
       'project/review.md':
         '---\r\ndescription: Review a PR\r\nargument-hint: <pr number>\r\n---\r\nReview PR $1.\r\nBe strict.\r\n',
@@ -102,7 +102,7 @@ describe('loadUserCommands', () => {
       'user/review.md': 'the user one, hidden by the project one',
       'user/plain.md': 'Just a body.',
     });
-    const { commands, warnings } = load(dirs);
+    const { commands, warnings } = await load(dirs);
     expect(warnings).toEqual([]);
     const by = Object.fromEntries(commands.map((c) => [c.name, c]));
     expect(Object.keys(by).sort()).toEqual(['git:commit', 'plain', 'review', '翻译']);
@@ -117,15 +117,15 @@ describe('loadUserCommands', () => {
     expect(expandUserCommand(by.review!.body, '42')).toBe('Review PR 42.\nBe strict.');
   });
 
-  it('a built-in name wins: the file is hidden with one warning naming it and the fix', () => {
+  it('a built-in name wins: the file is hidden with one warning naming it and the fix', async () => {
     const dirs = setup({ 'project/help.md': 'my help', 'user/help.md': 'mine too' });
-    const { commands, warnings } = load(dirs, ['help', 'exit']);
+    const { commands, warnings } = await load(dirs, ['help', 'exit']);
     expect(commands).toEqual([]);
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/help\.md is hidden by the built-in \/help; rename the file/);
   });
 
-  it('break-in table: each bad file is skipped with one warning naming it and the fix', () => {
+  it('break-in table: each bad file is skipped with one warning naming it and the fix', async () => {
     const root = tempDir();
     const secret = path.join(root, 'secret.md');
     writeFileSync(secret, 'the secret');
@@ -151,7 +151,7 @@ describe('loadUserCommands', () => {
     symlinkSync(path.join(root, 'elsewhere'), path.join(folder, 'outdir'));
     symlinkSync(path.join(folder, 'ok.md'), path.join(folder, 'alias.md')); // inside: allowed
     symlinkSync(path.join(folder, 'gone.md'), path.join(folder, 'dangling.md'));
-    const { commands, warnings } = load(dirs);
+    const { commands, warnings } = await load(dirs);
     expect(commands.map((c) => c.name).sort()).toEqual(['a:b:c:ok3', 'alias', 'ok']);
     const expectWarning = (file: string, why: RegExp): void => {
       const hits = warnings.filter((w) => w.includes(path.join(folder, file)));
@@ -175,9 +175,9 @@ describe('loadUserCommands', () => {
     expect(warnings).toHaveLength(13);
   });
 
-  it('missing folders are no error', () => {
+  it('missing folders are no error', async () => {
     const root = tempDir();
-    expect(load({ cwd: path.join(root, 'none'), home: path.join(root, 'nohome') })).toEqual({
+    expect(await load({ cwd: path.join(root, 'none'), home: path.join(root, 'nohome') })).toEqual({
       commands: [],
       warnings: [],
     });

@@ -1,5 +1,4 @@
 /** `/cost` (this session's tokens and cost by model, sub-agents included) and `/config` (the effective config, secrets masked). */
-import { maskedConfig } from '../../../config/mask.js';
 import type { TuiCommand } from '../host.js';
 import { plural, tokens, usd } from './format.js';
 
@@ -39,7 +38,9 @@ export const configCommand: TuiCommand = {
   name: 'config',
   description: 'Show the effective config (secrets masked) and the files it came from',
   whileBusy: true,
-  run(_arg, host) {
+  async run(_arg, host) {
+    // The YAML printer loads only when asked for: it stays off the screen's start-up path.
+    const { maskedConfig } = await import('../../../config/mask.js');
     const { config } = host.runtime;
     const files =
       config.files.length > 0

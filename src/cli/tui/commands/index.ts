@@ -57,7 +57,7 @@ export function commandNames(commands: readonly TuiCommand[]): string[] {
 export async function loadCommands(host: TuiHost, extra: readonly TuiCommand[] = []): Promise<TuiCommand[]> {
   const list = builtinCommands();
   list.push(...extra);
-  list.push(...userCommands(host, commandNames(list)));
+  list.push(...(await userCommands(host, commandNames(list))));
   return list;
 }
 

@@ -28,8 +28,8 @@ export function userCommand(c: UserCommand): TuiCommand {
 }
 
 /** The workspace's user commands (names in `reserved` hidden); each skipped file is printed as a warning. */
-export function userCommands(host: TuiHost, reserved: readonly string[]): TuiCommand[] {
+export async function userCommands(host: TuiHost, reserved: readonly string[]): Promise<TuiCommand[]> {
   const warn = (m: string): void => host.print(`warning: ${m}`, { tone: 'error' });
   const { cwd, config } = host.runtime;
-  return loadUserCommands({ cwd, home: config.home, reserved, warn }).map(userCommand);
+  return (await loadUserCommands({ cwd, home: config.home, reserved, warn })).map(userCommand);
 }
