@@ -159,5 +159,8 @@ describe('/profile and /model', () => {
     }
     expect(rt.sessions.get(host.session().id)?.profile).toBe('main_model');
     expect(host.switches).toEqual([]);
+    // A stored `base@model` name is a profile only when its base is one.
+    expect(rt.models.has('nosuch@gpt-x')).toBe(false);
+    expect(rt.models.has('other@gpt-x')).toBe(true);
   });
 });
