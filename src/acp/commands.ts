@@ -8,6 +8,12 @@ import type { LongTermMemory } from '../memory/api.js';
 import type { Memory } from '../memory/types.js';
 import { PERMISSION_MODES } from '../runtime/permissions.js';
 import { memoryScopes } from '../runtime/runtime.js';
+import {
+  expandUserCommand,
+  loadUserCommands,
+  matchUserCommand,
+  type UserCommand,
+} from '../runtime/user-commands.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { modeState, parseMode } from './modes.js';
 
@@ -25,6 +31,37 @@ export const COMMANDS: AvailableCommand[] = [
     input: { hint: 'search words (optional)' },
   },
 ];
+
+/**
+ * The user commands of a workspace (`.tea/commands`, then the Tea home's `commands`);
+ * names of the built-in commands win. Skipped files go to the log, one line each.
+ */
+export function sessionCommands(
+  cwd: string,
+  home: string,
+  log: (line: string) => void,
+): Promise<UserCommand[]> {
+  const warn = (m: string): void => log(`tea acp: warning: ${m}`);
+  return loadUserCommands({ cwd, home, reserved: COMMANDS.map((c) => c.name), warn });
+}
+
+/** The built-in commands and the user's, as `available_commands_update` lists them. */
+export function availableCommands(user: readonly UserCommand[]): AvailableCommand[] {
+  return [
+    ...COMMANDS,
+    ...user.map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    })),
+  ];
+}
+
+/** A prompt `/name args` naming a user command: the prompt it expands to; undefined otherwise. */
+export function expandPrompt(text: string, user: readonly UserCommand[]): string | undefined {
+  const hit = matchUserCommand(text, user);
+  return hit ? expandUserCommand(hit.command.body, hit.args) : undefined;
+}
 
 export interface CommandContext {
   session: Session;

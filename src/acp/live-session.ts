@@ -15,10 +15,11 @@ import type { AgentEvent, ApprovalDecision } from '../agent/events.js';
 import type { Session } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
+import type { UserCommand } from '../runtime/user-commands.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
 import { approvalContent } from './approval-content.js';
-import { COMMANDS, parseCommand, runCommand } from './commands.js';
+import { availableCommands, expandPrompt, parseCommand, runCommand } from './commands.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
 import { childCallId } from './subagents.js';
@@ -34,6 +35,8 @@ export interface LiveDeps {
   memory?: LongTermMemory;
   contextWindow: number;
   log: (line: string) => void;
+  /** The user's `.tea/commands` templates: offered with the built-in commands, expanded before the model sees them. */
+  userCommands?: Promise<readonly UserCommand[]>;
 }
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
@@ -86,8 +89,9 @@ export class LiveSession {
     this.deps.client.notify('session/update', { sessionId: this.id, update }).catch(() => undefined);
   }
 
-  announceCommands(): void {
-    this.send({ sessionUpdate: 'available_commands_update', availableCommands: COMMANDS });
+  async announceCommands(): Promise<void> {
+    const user = (await this.deps.userCommands) ?? [];
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands(user) });
   }
 
   /** Sends the stored transcript as updates (the tools it calls loaded first: their titles name subjects). */
@@ -130,13 +134,17 @@ export class LiveSession {
     return run;
   }
 
-  private async run(blocks: readonly ContentBlock[]): Promise<StopReason> {
+  private checkIdle(): void {
     if (this.running) {
       throw RequestError.invalidRequest(
         { sessionId: this.id },
         'a prompt is already running in this session; send session/cancel first',
       );
     }
+  }
+
+  private async run(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    this.checkIdle();
     const input = toTeaPrompt(blocks);
     const command = input.images.length === 0 ? parseCommand(input.text) : undefined;
     if (command) {
@@ -148,6 +156,12 @@ export class LiveSession {
       });
       this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
       return 'end_turn';
+    }
+    // A user command goes to the model as its expanded template (images, if any, with it).
+    if (input.text.trimStart().startsWith('/')) {
+      const expanded = expandPrompt(input.text, (await this.deps.userCommands) ?? []);
+      if (expanded !== undefined) input.text = expanded;
+      this.checkIdle(); // another prompt may have started while the commands loaded
     }
     if (input.text.trim() === '' && input.images.length === 0) {
       throw RequestError.invalidParams({ sessionId: this.id }, 'the prompt is empty');

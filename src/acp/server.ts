@@ -10,6 +10,7 @@ import type { Agent } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { clientFsFor } from './client-fs.js';
+import { sessionCommands } from './commands.js';
 import { LiveSession } from './live-session.js';
 import type { McpConnector, SessionMcp } from './mcp.js';
 import { modeState, parseMode } from './modes.js';
@@ -30,6 +31,11 @@ export interface AcpServerOptions {
   mcp?: Pick<McpConnector, 'connect'>;
   /** On disconnect, how long to wait for cancelled prompts and background jobs (default 5 s). */
   shutdownGraceMs?: number;
+  /**
+   * The Tea home: its `commands/*.md` and each session's workspace `.tea/commands/*.md`
+   * are offered as slash commands (absent: no user commands).
+   */
+  home?: string;
 }
 
 /** Checks the workspace the client sends: an absolute path to an existing directory. */
@@ -68,6 +74,13 @@ export function createAcpAgent(opts: AcpServerOptions): {
   shutdown(): Promise<void>;
 } {
   const live = new Map<string, LiveSession>();
+  // A bad user-command file is reported once per connection, not at every session/new.
+  const reported = new Set<string>();
+  const logOnce = (line: string): void => {
+    if (reported.has(line)) return;
+    reported.add(line);
+    opts.log(line);
+  };
   let clientCaps: acp.ClientCapabilities | undefined;
 
   const find = (sessionId: string): LiveSession => {
@@ -108,7 +121,11 @@ export function createAcpAgent(opts: AcpServerOptions): {
       throw error;
     }
     id = session.id;
-    const s = new LiveSession(session, { ...opts, client, tools: mcp.tools, closeTools: mcp.close }, fs);
+    const userCommands = opts.home
+      ? sessionCommands(session.row.cwd, opts.home, logOnce).catch(() => [])
+      : Promise.resolve([]);
+    const deps = { ...opts, client, tools: mcp.tools, closeTools: mcp.close, userCommands };
+    const s = new LiveSession(session, deps, fs);
     live.set(id, s);
     return s;
   };
@@ -125,7 +142,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
       const s = open(client, mcp, (fs) =>
         opts.agent.newSession({ cwd, tools: mcp.tools, ...(fs ? { fs } : {}) }),
       );
-      setImmediate(() => s.announceCommands());
+      setImmediate(() => void s.announceCommands());
       return { sessionId: s.id, modes: modeState(s.session.permissionMode) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
@@ -155,7 +172,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
       // A session loaded again replaces its earlier live copy here (and that one's MCP servers).
       if (existing) void existing.close();
       await s.replay();
-      setImmediate(() => s.announceCommands());
+      setImmediate(() => void s.announceCommands());
       return { modes: modeState(s.session.permissionMode) };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {

@@ -20,6 +20,14 @@ import { sessionState } from './session-state.js';
 
 export const STATE_PAIRS = 'l2_pairs';
 export const STATE_SUMMARIES = 'summaries';
+export const STATE_COMPACTED = 'compacted_users';
+
+/** What a manual compaction did: turns folded into the summary, and the context's estimate before and after. */
+export interface CompactResult {
+  turns: number;
+  tokensBefore: number;
+  tokensAfter: number;
+}
 /** L2 holds at most this many pairs; on overflow the oldest go to the L3 summary. */
 export const L2_CAPACITY = 50;
 export const L2_KEEP = 20;
@@ -114,6 +122,16 @@ export function pairFromTurn(turnId: string, messages: readonly Message[]): Hist
   };
 }
 
+/** The transcript after its first `users` user messages (those a manual compaction summarized). */
+export function afterCompaction(history: readonly Message[], users: number): readonly Message[] {
+  if (users <= 0) return history;
+  let seen = 0;
+  for (let i = 0; i < history.length; i++) {
+    if (history[i]!.role === 'user' && ++seen > users) return history.slice(i);
+  }
+  return [];
+}
+
 /** The raw transcript of the last `turns` user turns. */
 export function recentWindow(history: readonly Message[], turns: number): Message[] {
   let seen = 0;
@@ -172,6 +190,8 @@ export class SessionContext {
   skills = '';
   /** Background summaries that landed since the last request (reported as compactions). */
   private landed: Array<{ tokensBefore: number; tokensAfter: number }> = [];
+  /** User messages folded into L3 by a manual compaction (L1 starts after them). */
+  private compactedUsers: number;
   /** Work kept from one request's context to the next (each step only adds to the transcript). */
   private readonly memo = new BuildMemo();
 
@@ -179,6 +199,7 @@ export class SessionContext {
     const state = sessionState(opts.store, opts.sessionId);
     this.pairs = state.get(STATE_PAIRS) ?? [];
     this.summaries = state.get(STATE_SUMMARIES) ?? {};
+    this.compactedUsers = state.get(STATE_COMPACTED) ?? 0;
   }
 
   /** The system prompt for the following requests (a work-mode switch rewrites it). */
@@ -191,6 +212,7 @@ export class SessionContext {
     const state = sessionState(this.opts.store, this.opts.sessionId);
     this.pairs = state.get(STATE_PAIRS) ?? [];
     this.summaries = state.get(STATE_SUMMARIES) ?? {};
+    this.compactedUsers = state.get(STATE_COMPACTED) ?? 0;
   }
 
   /** Builds the messages of one model call for `info`'s window. */
@@ -202,7 +224,7 @@ export class SessionContext {
     const resume = [resumeText(todo?.items), resumeText(plan?.items, plan?.title)]
       .filter(Boolean)
       .join('\n\n');
-    const window = recentWindow(history, this.opts.l1Turns ?? L1_TURNS);
+    const window = recentWindow(afterCompaction(history, this.compactedUsers), this.opts.l1Turns ?? L1_TURNS);
     // A text-only model is sent no images (the wire describes them): do not count them.
     const recent = info.images === false ? window.map((m) => withImagesDescribed(m, info.model)) : window;
     // Pairs of turns still inside the L1 window would repeat them.
@@ -246,22 +268,49 @@ export class SessionContext {
     sessionState(this.opts.store, this.opts.sessionId).set(STATE_PAIRS, this.pairs);
     if (overflow.length > 0 && this.opts.summarize) {
       this.track(
-        this.summarizeOverflow(overflow).catch((err: unknown) => {
-          // Not summarized (the cheap model failed, or the job was stopped): the pairs go
-          // back to L2, so the next turn tries again and nothing drops out of the context.
-          this.pairs = [...overflow, ...this.pairs];
-          sessionState(this.opts.store, this.opts.sessionId).set(STATE_PAIRS, this.pairs);
-          throw err;
-        }),
+        this.summarizeOverflow(overflow, this.background.signal).then(
+          (landed) => void this.landed.push(landed),
+          (err: unknown) => {
+            // Not summarized (the cheap model failed, or the job was stopped): the pairs go
+            // back to L2, so the next turn tries again and nothing drops out of the context.
+            this.pairs = [...overflow, ...this.pairs];
+            sessionState(this.opts.store, this.opts.sessionId).set(STATE_PAIRS, this.pairs);
+            throw err;
+          },
+        ),
         'summary',
       );
     }
   }
 
-  private async summarizeOverflow(overflow: HistoryPair[]): Promise<void> {
+  /**
+   * A manual compaction (`/compact`): folds every L2 pair into the L3 summaries now, on
+   * the cheap model, and starts L1 after the transcript so far, so the next request
+   * carries the summary instead of the raw turns. Nothing changes when it fails.
+   */
+  async compactNow(history: readonly Message[], signal: AbortSignal): Promise<CompactResult> {
+    if (!this.opts.summarize) throw new Error('there is no model to write the summary with');
+    await this.settled(); // a background summary in flight lands first
+    const pairs = this.pairs;
+    const users = history.filter((m) => m.role === 'user').length;
+    if (pairs.length === 0 || users <= this.compactedUsers)
+      return { turns: 0, tokensBefore: 0, tokensAfter: 0 };
+    const raw = estimateMessages(recentWindow(afterCompaction(history, this.compactedUsers), L1_TURNS));
+    const landed = await this.summarizeOverflow(pairs, signal);
+    this.pairs = this.pairs.filter((p) => !pairs.includes(p));
+    this.compactedUsers = users;
+    const state = sessionState(this.opts.store, this.opts.sessionId);
+    state.set(STATE_PAIRS, this.pairs);
+    state.set(STATE_COMPACTED, users);
+    return { turns: pairs.length, tokensBefore: landed.tokensBefore + raw, tokensAfter: landed.tokensAfter };
+  }
+
+  private async summarizeOverflow(
+    overflow: HistoryPair[],
+    signal: AbortSignal,
+  ): Promise<{ tokensBefore: number; tokensAfter: number }> {
     const { store, sessionId } = this.opts;
     const summarize = this.opts.summarize!;
-    const signal = this.background.signal;
     const turns = [...new Set(overflow.map((p) => p.turnId))];
     const calls: ToolCallRecord[] = store.toolCalls
       .listForTurns(sessionId, turns)
@@ -275,16 +324,17 @@ export class SessionContext {
       semantic: semantic.text,
       ...(chain ? { toolChain: chain.text } : {}),
     };
-    this.landed.push({
+    const landed = {
       tokensBefore: overflow.reduce(
         (n, p) => n + estimateText(`${p.user}\n${p.reasoning}\n${p.assistant}`),
         0,
       ),
       tokensAfter: estimateText(semantic.text) + (chain ? estimateText(chain.text) : 0),
-    });
+    };
     sessionState(store, sessionId).set(STATE_SUMMARIES, this.summaries);
     this.recordUsage('background:summary', semantic.model, semantic.usage);
     if (chain) this.recordUsage('background:tool-chain', chain.model, chain.usage);
+    return landed;
   }
 
   /** Counts a background job's tokens in the session's usage. */

@@ -1,4 +1,5 @@
 export { Agent, type AgentOptions, type SessionTools } from './agent.js';
+export type { CompactResult } from './context.js';
 export type {
   AgentEvent,
   AgentEventType,

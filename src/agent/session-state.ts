@@ -55,6 +55,8 @@ function buildSchemas() {
     l2_pairs: z.array(historyPair),
     /** L3: the summaries of turns that left L2. */
     summaries,
+    /** User messages a manual compaction folded into L3: L1 starts after them. */
+    compacted_users: count,
     /** The last message seq memory extraction has read. */
     memory_cursor: count,
     /** Turns since the last memory priority tuning. */
@@ -80,6 +82,7 @@ const KEYS = {
   todos: true,
   plan: true,
   loaded_tools: true,
+  compacted_users: true,
   permission_grants: true,
   l2_pairs: true,
   summaries: true,

@@ -7,7 +7,7 @@ import type { ClientFs } from '../tools/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
-import type { SessionContext, Settled } from './context.js';
+import type { CompactResult, SessionContext, Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
 import { afterPromptInBackground, evolveHooks, offerSkills } from './evolve-run.js';
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
@@ -15,7 +15,7 @@ import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
 import { SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
-import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
+import { queueAfterTurn, recallMemories } from './memory-jobs.js';
 import { sessionSystemPrompt } from './prompt.js';
 import { UsageMeter } from './record.js';
 import { SessionRecorder } from './recorder.js';
@@ -288,7 +288,8 @@ export class Session {
       ? { ...again, stored: true }
       : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
-    context.memories = this.settings.recall ? await this.recall(next.text) : '';
+    const memory = this.settings.recall ? this.services.memory : undefined;
+    context.memories = await recallMemories(memory, next.text, this.row.cwd);
     const hooks = evolveHooks(this.row, this.services);
     const readRoots = await offerSkills(hooks, this.host, context, next.text, this.row.cwd);
     await yieldToEventLoop();
@@ -360,14 +361,14 @@ export class Session {
     yield done;
   }
 
-  /** The memories for this input (L0); memory failures never stop a turn. */
-  private async recall(input: string): Promise<string> {
-    const { memory } = this.services;
-    if (!memory) return '';
+  /** Compacts the context now (`/compact`): the turns so far go into the L3 summary; refused while a turn runs. */
+  async compact(signal: AbortSignal = new AbortController().signal): Promise<CompactResult> {
+    if (this.running) throw new Error(`session ${this.id} is busy: compact it when the turn has ended`);
+    this.running = true;
     try {
-      return (await memory.recall(input, { scopes: memoryScopes(this.row.cwd) })).text;
-    } catch {
-      return '';
+      return await (await this.sessionContext()).compactNow(this.history, signal);
+    } finally {
+      this.running = false;
     }
   }
 

@@ -54,6 +54,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
       tools: rt.tools,
       memory: rt.memory,
       contextWindow: rt.provider.info.contextWindow,
+      home: rt.config.home,
       version: VERSION,
       log,
       mcp,

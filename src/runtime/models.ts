@@ -76,8 +76,16 @@ export class ModelPool {
     return [...names, ...[...this.overrides.keys()].filter((n) => !names.includes(n))];
   }
 
+  /** A profile of this name exists: configured, loaded from a file, or a `base@model` variant of one. */
   has(name: string): boolean {
-    return this.profiles().some((p) => p.name === name);
+    if (this.profiles().some((p) => p.name === name)) return true;
+    if (!name.includes('@')) return false;
+    try {
+      this.profileConfig(name);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -95,6 +103,24 @@ export class ModelPool {
       'not_found',
       `The model \`${name}\` does not exist: known profiles are tea, ${known.map((p) => p.name).join(', ')}`,
     );
+  }
+
+  /**
+   * A profile that is `base` (default: the active one) with another model id: same
+   * endpoint, key and settings. Named `base@model`, so a session stored on it reopens on
+   * it in a later process too. `/model <id>` in the terminal UI uses this.
+   */
+  variant(model: string, base: string = this.active): string {
+    const id = model.trim();
+    if (!/^[^\s\p{C}@]{1,200}$/u.test(id))
+      throw new ProfileError(
+        'usage',
+        `model id ${JSON.stringify(model)} is not usable: give the provider's model id, without spaces or "@"`,
+      );
+    const root = base.includes('@') && !profileNames(this.config).includes(base) ? base.split('@')[0]! : base;
+    const name = `${root}@${id}`;
+    if (!this.overrides.has(name)) this.overrides.set(name, { ...this.profileConfig(root), name, model: id });
+    return name;
   }
 
   /** The main chain of `profile`: the active profile also falls back along `fallback`. */
@@ -127,6 +153,13 @@ export class ModelPool {
   private profileConfig(name: string): ProfileConfig {
     const override = this.overrides.get(name);
     if (override) return override;
+    // `base@model` (a variant stored with a session by an earlier process).
+    const at = name.indexOf('@');
+    if (at > 0 && !profileNames(this.config).includes(name)) {
+      const [base, model] = [name.slice(0, at), name.slice(at + 1)];
+      if (base !== name && profileNames(this.config).includes(base) && this.variant(model, base) === name)
+        return this.overrides.get(name)!;
+    }
     if (
       (name === 'main_model' || name === this.active) &&
       !this.config.mainModel &&

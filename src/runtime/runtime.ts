@@ -314,6 +314,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     agentFor: (profile, approvals) => agentFor(profile, { approvals }),
     hasProfile: (name) => models.has(name),
     workModes: () => ({ set: workModes, infos: modeInfos(workModes, tools, permissionMode) }),
+    modelOf: (name) => models.provider(name).info.model,
   });
   let workflows: Promise<WorkflowsService> | undefined;
   const workflowsService = (setup: WorkflowsSetup = {}): Promise<WorkflowsService> => {

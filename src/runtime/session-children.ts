@@ -113,3 +113,28 @@ export function childrenOf(store: Store, parentId: string): SubagentSummary[] {
 export function subagentCount(store: Store, id: string): number {
   return store.sessions.children(id).reduce((n, c) => n + 1 + subagentCount(store, c.id), 0);
 }
+
+/** One model's share of a session's usage. */
+export interface ModelUsage extends UsageTotals {
+  model: string;
+  /** Of it, the share of sub-agents (all depths). */
+  subagentCalls: number;
+}
+
+/** `id`'s usage with its sub-agents' (all depths), by model, costliest first. */
+export function usageByModel(store: Store, id: string): ModelUsage[] {
+  const byModel = new Map<string, ModelUsage>();
+  const visit = (sessionId: string, child: boolean): void => {
+    for (const r of store.usage.bySession(sessionId)) {
+      const held = byModel.get(r.model) ?? { ...ZERO, model: r.model, subagentCalls: 0 };
+      byModel.set(r.model, {
+        ...add(held, { ...r, calls: 1 }),
+        model: r.model,
+        subagentCalls: held.subagentCalls + (child ? 1 : 0),
+      });
+    }
+    for (const c of store.sessions.children(sessionId)) visit(c.id, true);
+  };
+  visit(id, false);
+  return [...byModel.values()].sort((a, b) => b.costUsd - a.costUsd || b.calls - a.calls);
+}

@@ -13,14 +13,16 @@ import { RuntimeError } from './errors.js';
 import type { WorkModeInfo } from './modes.js';
 import {
   childrenOf,
+  type ModelUsage,
   type SubagentSummary,
   subagentCount,
   type UsageWithSubagents,
+  usageByModel,
   usageWithSubagents,
 } from './session-children.js';
 
 export type SessionInfo = SessionRow;
-export type { StoredMessage, SubagentSummary, ToolCallRow, UsageTotals, UsageWithSubagents };
+export type { ModelUsage, StoredMessage, SubagentSummary, ToolCallRow, UsageTotals, UsageWithSubagents };
 
 /** A session found by `search`: by its title or by the text of one of its messages. */
 export interface SessionHit {
@@ -51,6 +53,8 @@ export interface SessionsBackend {
   hasProfile(name: string): boolean;
   /** The work modes and how faces list them (absent: the built-in set, listed as none). */
   workModes?: () => { set: WorkModeSet; infos: WorkModeInfo[] };
+  /** The model id a profile runs (stored with a session switched to it). */
+  modelOf?(profile: string): string;
 }
 
 function textOfParts(parts: Part[]): string {
@@ -97,6 +101,20 @@ export class SessionsService {
     const row = this.resolve(idOrPrefix);
     const own = row.profile && this.backend.hasProfile(row.profile) ? row.profile : undefined;
     return this.backend.agentFor(opts.profile ?? own, opts.approvals ?? 'ask').resumeSession(row.id);
+  }
+
+  /**
+   * The session reopened on another profile, which becomes its own: the row names the
+   * profile and its model, so a later resume (any face, any process) stays on it.
+   */
+  switchProfile(idOrPrefix: string, profile: string, opts: Omit<OpenOptions, 'profile'> = {}): Session {
+    const row = this.resolve(idOrPrefix);
+    if (!this.backend.hasProfile(profile))
+      throw new RuntimeError('not_found', `there is no profile named ${JSON.stringify(profile)}`);
+    const agent = this.backend.agentFor(profile, opts.approvals ?? 'ask');
+    const model = this.backend.modelOf?.(profile);
+    this.store.sessions.update(row.id, { profile, ...(model ? { model } : {}) });
+    return agent.resumeSession(row.id);
   }
 
   get(id: string): SessionInfo | undefined {
@@ -242,6 +260,11 @@ export class SessionsService {
   /** The session's usage with its sub-agents' (all depths) included, and their share. */
   usageWithSubagents(id: string): UsageWithSubagents {
     return usageWithSubagents(this.store, id);
+  }
+
+  /** The session's usage, its sub-agents' (all depths) and background jobs' included, by model (costliest first). */
+  usageByModel(id: string): ModelUsage[] {
+    return usageByModel(this.store, id);
   }
 
   /** The sub-agents the session started (oldest first): label, role, how each ended, usage. */

@@ -1,6 +1,6 @@
 /** `POST /v1/export`: a session as Markdown, or as a PDF (pdfkit, loaded only when asked). */
 import * as z from 'zod';
-import type { Part } from '../llm/types.js';
+import { transcriptMarkdown } from '../runtime/session-markdown.js';
 import type { SessionsService } from '../runtime/sessions.js';
 import { sessionNotFound } from './live.js';
 import { type AppContext, doc } from './routes.js';
@@ -11,51 +11,11 @@ const exportBody = z.object({
   format: z.enum(['markdown', 'pdf']),
 });
 
-const ROLE_TITLE: Record<string, string> = {
-  user: 'User',
-  assistant: 'Assistant',
-  tool: 'Tool',
-  system: 'System',
-};
-
-function fence(text: string): string {
-  const ticks = text.includes('```') ? '````' : '```';
-  return `${ticks}\n${text}\n${ticks}`;
-}
-
-function partMarkdown(p: Part): string {
-  switch (p.type) {
-    case 'text':
-      return p.text;
-    case 'thinking':
-      return `> *thinking:* ${p.text.replace(/\n/g, '\n> ')}`;
-    case 'image':
-      return `*[image ${p.mediaType}]*`;
-    case 'tool-call':
-      return `**→ ${p.name}**\n\n${fence(JSON.stringify(p.args, null, 2))}`;
-    case 'tool-result':
-      return `**← ${p.name}${p.isError ? ' (error)' : ''}**\n\n${fence(p.output)}`;
-  }
-}
-
-/** The session transcript as Markdown. */
+/** The session transcript as Markdown (404 for an unknown session). */
 export function sessionMarkdown(sessions: SessionsService, sessionId: string): string {
   const row = sessions.get(sessionId);
   if (!row) throw sessionNotFound(sessionId);
-  const lines = [
-    `# ${row.title ?? 'Untitled session'}`,
-    '',
-    `- Session: \`${row.id}\``,
-    `- Workspace: \`${row.cwd}\``,
-    ...(row.model ? [`- Model: ${row.model}`] : []),
-    `- Created: ${new Date(row.createdAt).toISOString()}`,
-    '',
-  ];
-  for (const m of sessions.messages(sessionId)) {
-    lines.push(`## ${ROLE_TITLE[m.role] ?? m.role}`, '');
-    for (const p of m.parts) lines.push(partMarkdown(p), '');
-  }
-  return `${lines.join('\n').trimEnd()}\n`;
+  return transcriptMarkdown(row, sessions.messages(sessionId));
 }
 
 function fileName(title: string | null, ext: string): string {

@@ -34,6 +34,7 @@ describe('typed session state', () => {
       permission_grants: [{ tool: 'bash', pattern: 'npm test', exact: true, action: 'allow' as const }],
       l2_pairs: [{ turnId: 't1', user: 'hi', assistant: 'hello', reasoning: '', files: ['a.ts'] }],
       summaries: { semantic: 'earlier: set up the repo' },
+      compacted_users: 4,
       memory_cursor: 12,
       memory_turns: 3,
       memory_error: { job: 'extract', message: 'model down', at: 1_700_000_000_000 },
@@ -46,6 +47,7 @@ describe('typed session state', () => {
     state.set('permission_grants', values.permission_grants);
     state.set('l2_pairs', values.l2_pairs);
     state.set('summaries', values.summaries);
+    state.set('compacted_users', values.compacted_users);
     state.set('memory_cursor', values.memory_cursor);
     state.set('memory_turns', values.memory_turns);
     state.set('memory_error', values.memory_error);
