@@ -7,13 +7,14 @@ import type { PromptFlags } from '../flags.js';
 
 /**
  * Whether `tea` (no -p, no words) gets the full-screen UI: stdin and stdout are
- * terminals, TERM is not `dumb`, and neither `--plain` nor `TEA_TUI=0` asks for the
+ * terminals, TERM names a terminal (set, and not `dumb`: without it nothing says the
+ * screen can be redrawn in place), and neither `--plain` nor `TEA_TUI=0` asks for the
  * plain line loop.
  */
 export function wantsTui(flags: { plain?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
   if (flags.plain || env.TEA_TUI === '0') return false;
   if (!process.stdin.isTTY || !process.stdout.isTTY) return false;
-  return env.TERM !== 'dumb';
+  return env.TERM !== undefined && env.TERM !== '' && env.TERM !== 'dumb';
 }
 
 export async function runTui(flags: PromptFlags): Promise<number> {

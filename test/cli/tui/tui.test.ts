@@ -13,7 +13,7 @@ import { startTui } from './harness.js';
 const t = useScriptedCli('sk-test', { config: `${NO_MEMORY_JOBS}agent:\n  auto_title: false\n` });
 
 const open = (args: string[] = [], size: { cols?: number; rows?: number } = {}) =>
-  startTui({ env: t.ctx.env, cwd: t.ctx.work, args, ...size });
+  startTui({ env: { ...t.ctx.env, TERM: 'xterm-256color' }, cwd: t.ctx.work, args, ...size });
 
 describe('the terminal UI', () => {
   it('streams an answer as Markdown: no raw ** or fences, code highlighted', async () => {
@@ -182,18 +182,19 @@ describe('keys and commands', () => {
 });
 
 describe('the plain fallback', () => {
+  // Without TERM the plain prompt is kept too: the `script`-driven tests (interactive.test.ts…) run so.
   it('a dumb terminal, --plain and TEA_TUI=0 get the line prompt', async () => {
     for (const [env, args] of [
       [{ TERM: 'dumb' }, []],
-      [{}, ['--plain']],
-      [{ TEA_TUI: '0' }, []],
+      [{ TERM: 'xterm-256color' }, ['--plain']],
+      [{ TERM: 'xterm-256color', TEA_TUI: '0' }, []],
     ] as const) {
       const tui = startTui({ env: { ...t.ctx.env, ...env }, cwd: t.ctx.work, args: [...args] });
       await tui.waitForText('tea> ');
       expect(tui.all()).not.toContain('Shift+Enter');
       tui.type('/exit\r');
       expect(await tui.exited()).toBe(0);
-      await tui.finish(`plain-${args[0] ?? Object.keys(env)[0]}`);
+      await tui.finish(`plain-${args[0] ?? Object.keys(env).at(-1) ?? 'no-term'}`);
     }
   });
 });
