@@ -18,7 +18,7 @@ export function wantsTui(flags: { plain?: boolean }, env: NodeJS.ProcessEnv = pr
 }
 
 export async function runTui(flags: PromptFlags): Promise<number> {
-  const { openScreen, frameTimes } = await import('./screen.js');
+  const { openScreen, frameLog } = await import('./screen.js');
   const screen = await openScreen();
   try {
     const { runApp } = await import('./app.js');
@@ -26,6 +26,6 @@ export async function runTui(flags: PromptFlags): Promise<number> {
   } finally {
     screen.stop();
     const file = process.env.TEA_TUI_FRAMES;
-    if (file) (await import('node:fs')).writeFileSync(file, JSON.stringify(frameTimes));
+    if (file) (await import('node:fs')).writeFileSync(file, JSON.stringify(frameLog));
   }
 }
