@@ -6,6 +6,7 @@
  */
 import type { Container, MarkdownTheme } from '@mariozechner/pi-tui';
 import type { AgentEvent, ToolCallRecord } from '../../agent/index.js';
+import { FILE_WRITERS } from '../../runtime/edits.js';
 import { type Expansion, TextBlock, ThinkingBlock, ToolLine } from './blocks.js';
 import { StreamingMarkdown } from './stream-md.js';
 import { bold, cyan, dim, green, red, yellow } from './theme.js';
@@ -19,8 +20,8 @@ const TONE: Record<Tone, (s: string) => string> = {
   success: green,
 };
 
-/** Tools whose diff is worth showing under their line. */
-export const DIFF_TOOLS: ReadonlySet<string> = new Set(['edit', 'write', 'multi_edit', 'apply_patch']);
+/** Tools whose diff is shown under their line: the file writers, and patches. */
+export const DIFF_TOOLS: ReadonlySet<string> = new Set([...FILE_WRITERS, 'apply_patch']);
 
 export interface TranscriptDeps {
   markdownTheme(): MarkdownTheme;

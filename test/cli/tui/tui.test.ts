@@ -2,7 +2,7 @@
  * The full-screen terminal UI, driven in a real pseudo-terminal against the scripted
  * model server (harness.ts). Each test keeps its last screen in test-artifacts/tui/.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_MEMORY_JOBS, useScriptedCli } from '../../support/cli.js';
@@ -118,6 +118,65 @@ describe('turns in the terminal UI', () => {
     expect(tui.screen()).toContain('你好，世界！');
     for (const line of tui.screen().split('\n')) expect(width(line)).toBeLessThanOrEqual(40);
     await tui.finish('chinese');
+  });
+});
+
+describe('tool calls, questions and images', () => {
+  it('shows a write as a coloured diff, in the approval and under its line; Ctrl-O opens outputs', async () => {
+    t.server.script(
+      reply().toolCall('write_file', { path: 'notes.txt', content: 'hello\nworld\n' }),
+      reply().toolCall('bash', { command: 'printf "line-a\\nline-b\\n"' }),
+      reply().text('Both done.'),
+    );
+    const tui = open(['--allow', 'bash']);
+    await tui.waitForText('scripted-model');
+    tui.type('write notes');
+    tui.press('enter');
+    await tui.waitForText('Allow write_file');
+    expect(tui.screen()).toContain('+hello');
+    expect(tui.colourOf('+hello')).toBe(2);
+    tui.type('y');
+    await tui.waitForText('Both done.');
+    expect(tui.screen()).toMatch(/⏺ .*notes\.txt.*completed/);
+    expect(tui.screen()).not.toContain('│ line-b');
+    tui.press('ctrlO');
+    await tui.waitForText('│ line-b');
+    await tui.finish('tools');
+  });
+
+  it('a question with options is a list: the chosen option reaches the model', async () => {
+    t.server.script(
+      reply().toolCall('ask_user', { question: 'Which colour?', options: ['red', 'blue'] }),
+      reply().text('Blue it is.'),
+    );
+    const tui = open();
+    await tui.waitForText('scripted-model');
+    tui.type('paint it');
+    tui.press('enter');
+    await tui.waitForText('Which colour?');
+    expect(tui.screen()).toContain('Something else…');
+    tui.press('down');
+    tui.press('enter');
+    await tui.waitForText('Blue it is.');
+    expect(JSON.stringify(t.server.requests[1]!.body)).toContain('blue');
+    await tui.finish('question');
+  });
+
+  it('an image path in the prompt is sent as an image', async () => {
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+      'hex',
+    );
+    writeFileSync(path.join(t.ctx.work, 'shot.png'), png);
+    t.server.script(reply().text('A tiny image.'));
+    const tui = open();
+    await tui.waitForText('scripted-model');
+    tui.type('describe shot.png');
+    tui.press('enter');
+    await tui.waitForText('(1 image attached)');
+    await tui.waitForText('A tiny image.');
+    expect(JSON.stringify(t.server.requests[0]!.body)).toContain(png.toString('base64'));
+    await tui.finish('image');
   });
 });
 
