@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isChild, isFirstCall } from '../../multi/helpers.js';
 import { NO_MEMORY_JOBS, useScriptedCli } from '../../support/cli.js';
 import { reply } from '../../support/script.js';
 import { wireMessages, wireText } from '../../support/wire.js';
@@ -104,6 +105,23 @@ describe('turns in the terminal UI', () => {
     await tui.finish('steering');
   });
 
+  it('Alt+Enter mid-turn queues a follow-up: a new turn runs after this one', async () => {
+    t.server.script(reply().text('First answer.').holdUntil('first'), reply().text('Follow-up answered.'));
+    const tui = open();
+    await tui.waitForText('scripted-model');
+    tui.type('start');
+    tui.press('enter');
+    await t.server.waitForRequests(1);
+    tui.type('and then this');
+    tui.press('altEnter');
+    await tui.waitForText('(queued: follow-up)');
+    t.server.release('first');
+    await tui.waitForText('Follow-up answered.');
+    const second = wireMessages(t.server.requests[1]!.body).map((m) => `${m.role}:${wireText(m)}`);
+    expect(second.slice(-3)).toEqual(['user:start', 'assistant:First answer.', 'user:and then this']);
+    await tui.finish('follow-up');
+  });
+
   it('renders Chinese input and answers with wide characters aligned', async () => {
     t.server.script(
       reply().text('你好，世界！这是一个很长的中文回答，用来检查宽字符换行是否正确。').chunkSize(5),
@@ -142,6 +160,24 @@ describe('tool calls, questions and images', () => {
     tui.press('ctrlO');
     await tui.waitForText('│ line-b');
     await tui.finish('tools');
+  });
+
+  it("a sub-agent's progress shows nested under its task line", async () => {
+    t.server.respond((body) => {
+      if (isChild(body)) return reply().text('Counted: 3.');
+      if (isFirstCall(body))
+        return reply().toolCall('task', { description: 'count lines', prompt: 'Count the lines.' });
+      return reply().text('Parent done.');
+    });
+    const tui = open();
+    await tui.waitForText('scripted-model');
+    tui.type('delegate');
+    tui.press('enter');
+    await tui.waitForText('Parent done.');
+    t.server.respond(undefined);
+    expect(tui.screen()).toMatch(/⏺ task.*completed/);
+    expect(tui.screen()).toMatch(/↳ .*: done/);
+    await tui.finish('subagent');
   });
 
   it('a question with options is a list: the chosen option reaches the model', async () => {
