@@ -42,7 +42,10 @@ export const BANNER_HINT =
  * What bench/tui.ts reads (written to the file TEA_TUI_FRAMES names): ms from process
  * start to the first frame, and the render time of each frame.
  */
-export const frameLog: { firstFrameMs?: number; frames: number[] } = { frames: [] };
+export const frameLog: { firstFrameMs?: number; frames: number[]; marks: Record<string, number> } = {
+  frames: [],
+  marks: {},
+};
 
 /** Builds the layout, starts the terminal and draws the first frame. */
 export async function openScreen(): Promise<Screen> {
