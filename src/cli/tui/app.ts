@@ -168,7 +168,10 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     session: () => turns!.session,
     busy: () => turns!.busy,
     async switchTo(next) {
+      const old = turns!.session;
       await turns!.settle();
+      // A title still being made for the old session lands in the background.
+      void settleBackground(old);
       turns!.session = next;
       transcript.clear();
       replay(next);

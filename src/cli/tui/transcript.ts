@@ -86,6 +86,8 @@ export class Transcript {
       case 'text_delta':
         this.thinking = undefined;
         if (!this.answer) {
+          // A gap between tool lines and the answer that follows them.
+          if (this.box.children.at(-1) instanceof ToolLine) this.add(new TextBlock(''));
           this.answer = new StreamingMarkdown(this.deps.markdownTheme());
           this.add(this.answer);
         }
