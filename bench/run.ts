@@ -24,6 +24,7 @@ import { benchMemoryCli } from './memory-cli.js';
 import { benchMemoryIngest } from './memory-ingest.js';
 import { serverLoadBench } from './server-load.js';
 import { benchStartup, stats } from './startup.js';
+import { benchTui } from './tui.js';
 import { benchUserTools } from './user-tools.js';
 import { benchWorkflow } from './workflow.js';
 import { benchWorkflowHttp } from './workflow-http.js';
@@ -160,6 +161,7 @@ function benchScript(file: string): void {
 
 console.log(`Tea Agent benchmarks · node ${process.version} · ${os.cpus().length} cpus`);
 await benchStartup();
+await benchTui();
 await benchLoop();
 await benchFirstRequestTokens();
 await benchDelegation();

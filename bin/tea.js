@@ -10,7 +10,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${pkg.version}\n`);
 } else {
   // Each kind of run compiles its own part of the bundle, so each has a code cache of its
-  // own: a subcommand (by name; one missing here shares `command`), or a prompt run.
+  // own: a subcommand (by name; one missing here shares `command`), an interactive run, or
+  // a prompt run.
   const { main } = require('./code-cache.js').load(`${__dirname}/../dist/tea.cjs`, kindOf(args));
   main(args).then((code) => {
     process.exitCode = code;
@@ -35,5 +36,7 @@ function kindOf(args) {
     'help',
   ];
   if (commands.includes(args[0])) return args[0];
+  // `tea` alone: the terminal UI (or the plain prompt), a part of the bundle -p never runs.
+  if (args.length === 0) return 'interactive';
   return args.length === 0 || args.includes('-p') || args.includes('--print') ? 'prompt' : 'command';
 }

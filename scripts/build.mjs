@@ -44,6 +44,27 @@ const otlpApart = {
   },
 };
 
+// The terminal UI's libraries (pi-tui with marked, highlight.js with its languages: ~260 KB)
+// are files of their own, dist/tui-lib.cjs and dist/tui-highlight.cjs, loaded only when the
+// full-screen UI runs: in the bundle their bytes would slow every `tea -p` start. pi-tui is
+// needed for the first frame, so it runs from a V8 code cache of its own, like the bundle
+// (bin/code-cache.js; compiling it afresh costs ~50 ms); highlight.js loads after that frame.
+const tuiApart = {
+  name: 'tui-apart',
+  setup(b) {
+    b.onResolve({ filter: /^@mariozechner\/pi-tui$/ }, () => ({ path: 'tui-lib', namespace: 'tui-apart' }));
+    b.onLoad({ filter: /.*/, namespace: 'tui-apart' }, () => ({
+      contents:
+        "const path = require('node:path');\n" +
+        "module.exports = require(path.join(__dirname, '..', 'bin', 'code-cache.js')).load(path.join(__dirname, 'tui-lib.cjs'), 'tui-lib');\n",
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^\.\/highlight\.js$/ }, (args) =>
+      /[\\/]cli[\\/]tui$/.test(args.resolveDir) ? { path: './tui-highlight.cjs', external: true } : undefined,
+    );
+  },
+};
+
 // The built-in tools' catalogue (src/tools/builtin/catalogue-data.ts), made from their
 // code, so the bundle never offers specs its tools no longer have.
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/tool-catalogue.ts'], {
@@ -100,7 +121,7 @@ await build({
   // yaml's Node entry is CommonJS (bundled as one opaque module body); its ESM build is
   // the same code as ES modules, which esbuild hoists and trims: ~7 ms off reading a config.
   alias: { yaml: `${root}node_modules/yaml/browser/index.js` },
-  plugins: [commanderSpawnsLazily, otlpApart],
+  plugins: [commanderSpawnsLazily, otlpApart, tuiApart],
   logLevel: 'warning',
 });
 
@@ -117,6 +138,35 @@ await build({
   minify: true,
   sourcemap: 'linked',
   logLevel: 'warning',
+});
+
+// dist/tui-lib.cjs (in the bundle's form: build id, one function expression, ASCII, for
+// bin/code-cache.js) and dist/tui-highlight.cjs (plain CommonJS).
+const tuiBuild = {
+  absWorkingDir: root,
+  outdir: tmp,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  // koffi: pi-tui's Windows console helper, required only on Windows (and optional).
+  external: ['koffi'],
+  inject: [`${root}scripts/import-meta-url.js`],
+  define: { 'import.meta.url': 'import_meta_url' },
+  logLevel: 'warning',
+};
+await build({
+  ...tuiBuild,
+  entryPoints: { 'tui-lib': 'src/cli/tui/lib-entry.ts' },
+  banner: { js: `${BUILD_ID}\n${WRAPPER}` },
+  footer: { js: '})' },
+});
+await build({
+  ...tuiBuild,
+  entryPoints: { 'tui-highlight': 'src/cli/tui/highlight.ts' },
+  sourcemap: 'linked',
 });
 
 /**
@@ -142,6 +192,12 @@ if (!code.startsWith(`${BUILD_ID}\n${WRAPPER}`))
 new Script(code, { filename: bundle }); // still parses
 const id = createHash('sha256').update(code).digest('hex').slice(0, 16);
 writeFileSync(bundle, `//tea-build:${id}${code.slice(BUILD_ID.length)}`);
+
+const tuiLib = `${tmp}/tui-lib.cjs`;
+const tuiCode = asciiOnly(readFileSync(tuiLib, 'utf8'));
+new Script(tuiCode, { filename: tuiLib });
+const tuiId = createHash('sha256').update(tuiCode).digest('hex').slice(0, 16);
+writeFileSync(tuiLib, `//tea-build:${tuiId}${tuiCode.slice(BUILD_ID.length)}`);
 
 // The library entry (package.json exports: `import { createRuntime } from 'tea-agent'`):
 // ES modules, its lazily loaded parts in chunks.

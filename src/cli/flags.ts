@@ -20,6 +20,8 @@ export interface PromptFlags {
   addDir?: string[];
   /** `--sandbox`: where shell tools run (overrides the config's `sandbox`). */
   sandbox?: 'auto' | 'on' | 'off';
+  /** `--plain`: the plain line prompt instead of the full-screen terminal UI. */
+  plain?: boolean;
 }
 
 /** What `commandFlags` needs of a commander command (kept structural so this file stays import-free). */

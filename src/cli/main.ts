@@ -55,6 +55,7 @@ function buildProgram(setCode: (code: number) => void, withCommands: boolean): C
     )
     .option('--add-dir <dir>', 'another directory file tools may use (repeatable)', collect, [])
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
+    .option('--plain', 'without -p in a terminal: the plain line prompt instead of the full-screen UI')
     .action(async (words: string[], opts: PromptFlags) => {
       // Before stdin is read: a wrong directory is reported at once.
       if (opts.cwd !== undefined) (await import('../runtime/directories.js')).workspaceDir(opts.cwd);
@@ -64,6 +65,11 @@ function buildProgram(setCode: (code: number) => void, withCommands: boolean): C
         checkBareWords(words, COMMAND_NAMES, stdinIsPiped());
       }
       if (!opts.print && words.length === 0 && process.stdin.isTTY) {
+        const { runTui, wantsTui } = await import('./tui/start.js');
+        if (wantsTui(opts)) {
+          setCode(await runTui(opts));
+          return;
+        }
         const { runInteractive } = await import('./interactive.js');
         setCode(await runInteractive(opts));
         return;

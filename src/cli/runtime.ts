@@ -29,6 +29,8 @@ export interface CliRuntimeFlags {
   sandbox?: SandboxMode;
   /** The user was just told about the project config's trust: leave out the warning that repeats it. */
   projectTrustShown?: boolean;
+  /** Where warnings go instead of stderr (the terminal UI shows them in its transcript). */
+  warn?: (message: string) => void;
 }
 
 /** Builds the runtime from the command line's flags. */
@@ -51,7 +53,9 @@ export async function cliRuntime(flags: CliRuntimeFlags): Promise<Runtime> {
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     clientInfo: { name: 'tea-agent', version: VERSION },
     warn: (message) => {
-      if (message !== told) process.stderr.write(`tea: warning: ${message}\n`);
+      if (message === told) return;
+      if (flags.warn) flags.warn(message);
+      else process.stderr.write(`tea: warning: ${message}\n`);
     },
     onConfig: (config) => {
       if (flags.projectTrustShown) told = trustWarning(config.project);

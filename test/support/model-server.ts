@@ -39,6 +39,11 @@ export interface ModelServer {
   requests: RecordedRequest[];
   /** Resolves once `count` requests have arrived (an explicit signal instead of a poll). */
   waitForRequests(count: number): Promise<void>;
+  /**
+   * Resolves once the client has gone away from `count` responses before they ended
+   * (a cancelled stream: the client closed the connection).
+   */
+  waitForHangUps(count: number): Promise<void>;
   /** Lets the replies held with `holdUntil(gate)` go on (now, or as soon as they arrive). */
   release(gate: string): void;
   pending(): number;
@@ -107,6 +112,16 @@ export async function startModelServer(): Promise<ModelServer> {
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const opened = new Set<string>();
   const held = new Map<string, Array<() => void>>();
+  let hangUps = 0;
+  const hangUpWaiters: Array<{ count: number; resolve: () => void }> = [];
+  const noteHangUp = (): void => {
+    hangUps++;
+    for (const w of [...hangUpWaiters]) {
+      if (hangUps < w.count) continue;
+      hangUpWaiters.splice(hangUpWaiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
   const noteRequest = (): void => {
     for (const w of [...waiters]) {
       if (requests.length < w.count) continue;
@@ -213,6 +228,9 @@ export async function startModelServer(): Promise<ModelServer> {
   }
 
   const server = createServer((req, res) => {
+    res.once('close', () => {
+      if (!res.writableEnded && !closed) noteHangUp();
+    });
     void (async () => {
       const method = req.method ?? 'GET';
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
@@ -267,6 +285,10 @@ export async function startModelServer(): Promise<ModelServer> {
       if (requests.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ count, resolve }));
     },
+    waitForHangUps(count) {
+      if (hangUps >= count) return Promise.resolve();
+      return new Promise((resolve) => hangUpWaiters.push({ count, resolve }));
+    },
     release(gate) {
       opened.add(gate);
       for (const go of held.get(gate) ?? []) go();
@@ -282,6 +304,7 @@ export async function startModelServer(): Promise<ModelServer> {
     reset() {
       queue.length = 0;
       requests.length = 0;
+      hangUps = 0;
       responder = undefined;
       opened.clear();
     },

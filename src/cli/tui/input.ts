@@ -1,0 +1,184 @@
+/**
+ * What the input box needs besides pi-tui's Editor: prompt history kept under
+ * TEA_HOME (bounded), completion of slash commands and `@file` mentions (workspace
+ * files from ripgrep, so .gitignore is respected), and image paths in a prompt.
+ */
+import { execFile } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type AutocompleteItem,
+  type AutocompleteProvider,
+  type AutocompleteSuggestions,
+  CombinedAutocompleteProvider,
+  fuzzyFilter,
+  type SlashCommand,
+} from '@mariozechner/pi-tui';
+
+/** Entries kept in the history file; older ones are dropped when it is rewritten. */
+export const HISTORY_LIMIT = 500;
+
+/** Prompt history, one JSON string per line in `<TEA_HOME>/tui-history.jsonl`. */
+export class History {
+  private readonly file: string;
+  constructor(home: string) {
+    this.file = path.join(home, 'tui-history.jsonl');
+  }
+  /** Oldest first. */
+  load(): string[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return [];
+    }
+    const out: string[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const v: unknown = JSON.parse(line);
+        if (typeof v === 'string') out.push(v);
+      } catch {
+        // A torn line (two tea writing at once): skipped.
+      }
+    }
+    if (out.length > HISTORY_LIMIT * 2) this.rewrite(out.slice(-HISTORY_LIMIT));
+    return out.slice(-HISTORY_LIMIT);
+  }
+  add(entry: string): void {
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    } catch {
+      // History is a convenience: a read-only home does not stop the TUI.
+    }
+  }
+  private rewrite(entries: string[]): void {
+    try {
+      writeFileSync(this.file, entries.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
+    } catch {
+      // as above
+    }
+  }
+}
+
+/** Workspace files as ripgrep lists them (honouring .gitignore), capped. */
+export function workspaceFiles(cwd: string, rgPath: string, max = 20_000): Promise<string[]> {
+  return new Promise((resolve) => {
+    execFile(
+      rgPath,
+      ['--files', '--hidden', '--glob', '!.git'],
+      { cwd, maxBuffer: 32 * 1024 * 1024 },
+      (err, out) => {
+        if (err && !out) {
+          resolve([]);
+          return;
+        }
+        resolve(out.split('\n').filter(Boolean).slice(0, max).sort());
+      },
+    );
+  });
+}
+
+/** The `@word` ending at the cursor, or undefined. */
+export function atPrefix(line: string, col: number): string | undefined {
+  const m = /(?:^|\s)(@[^\s]*)$/.exec(line.slice(0, col));
+  return m?.[1];
+}
+
+/**
+ * Slash commands (pi-tui's provider) and `@file` mentions (ours: from ripgrep's list,
+ * fuzzy-matched, so ignored files are never offered).
+ */
+export class TeaAutocomplete implements AutocompleteProvider {
+  private readonly base: CombinedAutocompleteProvider;
+  private files: Promise<string[]> | undefined;
+  constructor(
+    commands: SlashCommand[],
+    cwd: string,
+    private readonly listFiles: () => Promise<string[]>,
+  ) {
+    this.base = new CombinedAutocompleteProvider(commands, cwd, null);
+  }
+  async getSuggestions(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    options: { signal: AbortSignal; force?: boolean },
+  ): Promise<AutocompleteSuggestions | null> {
+    const at = atPrefix(lines[cursorLine] ?? '', cursorCol);
+    if (at === undefined) return this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+    this.files ??= this.listFiles();
+    const files = await this.files;
+    const query = at.slice(1);
+    const hits = query ? fuzzyFilter(files, query, (f) => f) : files;
+    const items: AutocompleteItem[] = hits.slice(0, 50).map((f) => ({ value: `@${f}`, label: f }));
+    return items.length > 0 ? { items, prefix: at } : null;
+  }
+  applyCompletion(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    item: AutocompleteItem,
+    prefix: string,
+  ): { lines: string[]; cursorLine: number; cursorCol: number } {
+    if (!prefix.startsWith('@')) return this.base.applyCompletion(lines, cursorLine, cursorCol, item, prefix);
+    const line = lines[cursorLine] ?? '';
+    const start = cursorCol - prefix.length;
+    const next = `${line.slice(0, start)}${item.value} ${line.slice(cursorCol)}`;
+    const out = [...lines];
+    out[cursorLine] = next;
+    return { lines: out, cursorLine, cursorCol: start + item.value.length + 1 };
+  }
+  shouldTriggerFileCompletion(lines: string[], cursorLine: number, cursorCol: number): boolean {
+    return this.base.shouldTriggerFileCompletion(lines, cursorLine, cursorCol);
+  }
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+
+export interface ImageAttachment {
+  type: 'image';
+  mediaType: string;
+  data: string;
+}
+
+/**
+ * Image files named in a prompt (a typed or pasted path, absolute, `~/`, or relative
+ * to the workspace; quoted or with `\ ` escapes as terminals paste them) that exist:
+ * they become attachments, and the prompt keeps the path as text.
+ */
+export async function imagesIn(
+  text: string,
+  cwd: string,
+  home: string | undefined,
+): Promise<{ images: ImageAttachment[]; paths: string[] }> {
+  const candidates = new Set<string>();
+  const re = /'([^']+)'|"([^"]+)"|((?:\\ |[^\s'"])+)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const raw = (m[1] ?? m[2] ?? m[3] ?? '').replace(/\\ /g, ' ').replace(/^@/, '');
+    if (IMAGE_TYPES[path.extname(raw).toLowerCase()]) candidates.add(raw);
+  }
+  const images: ImageAttachment[] = [];
+  const paths: string[] = [];
+  for (const raw of candidates) {
+    const expanded = raw.startsWith('~/') && home ? path.join(home, raw.slice(2)) : raw;
+    const full = path.resolve(cwd, expanded);
+    if (!existsSync(full)) continue;
+    try {
+      const data = (await readFile(full)).toString('base64');
+      images.push({ type: 'image', mediaType: IMAGE_TYPES[path.extname(full).toLowerCase()]!, data });
+      paths.push(raw);
+    } catch {
+      // An unreadable file stays plain text in the prompt.
+    }
+  }
+  return { images, paths };
+}

@@ -1,0 +1,166 @@
+/**
+ * The small interactive views that take the input box's place for a moment: an
+ * approval (y once / a always / n reject, then a reason), a question (its options as
+ * a list, or free text), a one-line answer, and a picker with search. Each calls
+ * `done` once; the screen then gives the focus back to the editor.
+ */
+import {
+  type Component,
+  type Focusable,
+  fuzzyFilter,
+  Input,
+  Key,
+  matchesKey,
+  type SelectItem,
+  SelectList,
+  truncateToWidth,
+} from '@mariozechner/pi-tui';
+import type { ApprovalDecision } from '../../runtime/index.js';
+import { wrap } from './blocks.js';
+import { bold, dim, selectTheme, yellow } from './theme.js';
+
+/** An Input under a question line. Enter answers, Esc gives undefined. */
+export class AskView implements Component, Focusable {
+  private readonly input = new Input();
+  private _focused = false;
+  constructor(
+    private readonly question: string,
+    done: (answer: string | undefined) => void,
+    initial?: string,
+  ) {
+    if (initial) this.input.setValue(initial);
+    this.input.onSubmit = (v) => done(v);
+    this.input.onEscape = () => done(undefined);
+  }
+  get focused(): boolean {
+    return this._focused;
+  }
+  set focused(v: boolean) {
+    this._focused = v;
+    this.input.focused = v;
+  }
+  invalidate(): void {
+    this.input.invalidate();
+  }
+  handleInput(data: string): void {
+    if (matchesKey(data, Key.ctrl('c'))) {
+      this.input.onEscape?.();
+      return;
+    }
+    this.input.handleInput(data);
+  }
+  render(width: number): string[] {
+    return [...wrap(bold(this.question), width), ...this.input.render(width)];
+  }
+}
+
+/** An approval: what the call does, then one key. `n` asks for an optional reason. */
+export class ApprovalView implements Component, Focusable {
+  private reason: AskView | undefined;
+  focused = false;
+  constructor(
+    private readonly body: string,
+    private readonly question: string,
+    private readonly done: (decision: ApprovalDecision, reason?: string) => void,
+    private readonly changed: () => void,
+  ) {}
+  invalidate(): void {}
+  handleInput(data: string): void {
+    if (this.reason) {
+      this.reason.handleInput(data);
+      return;
+    }
+    const key = data.toLowerCase();
+    if (key === 'y') this.done('once');
+    else if (key === 'a') this.done('always');
+    else if (key === 'n' || matchesKey(data, Key.escape)) {
+      this.reason = new AskView('Why not? (tell the agent, or Enter to skip)', (r) =>
+        this.done('reject', r?.trim() || undefined),
+      );
+      this.reason.focused = true;
+      this.changed();
+    }
+  }
+  render(width: number): string[] {
+    const lines = this.body ? wrap(this.body.replace(/\n$/, ''), width) : [];
+    lines.push(...wrap(yellow(this.question), width));
+    if (this.reason) lines.push(...this.reason.render(width));
+    else
+      lines.push(
+        truncateToWidth(dim('[y] yes, once · [a] always (this session) · [n] no, with a reason'), width),
+      );
+    return lines;
+  }
+}
+
+/** A list with a search line over it (typing filters, fuzzy on label and description). */
+export class PickView<T> implements Component, Focusable {
+  private readonly search = new Input();
+  private list: SelectList;
+  private _focused = false;
+  constructor(
+    private readonly title: string,
+    private readonly items: Array<{ value: T; label: string; description?: string }>,
+    private readonly searchable: boolean,
+    private readonly done: (value: T | undefined) => void,
+    selected?: T,
+  ) {
+    this.list = this.makeList(this.items);
+    const at = items.findIndex((i) => i.value === selected);
+    if (at >= 0) this.list.setSelectedIndex(at);
+  }
+  get focused(): boolean {
+    return this._focused;
+  }
+  set focused(v: boolean) {
+    this._focused = v;
+    this.search.focused = v;
+  }
+  private makeList(items: Array<{ value: T; label: string; description?: string }>): SelectList {
+    const shown: SelectItem[] = items.map((item) => ({
+      value: String(this.items.indexOf(item)),
+      label: item.label,
+      ...(item.description ? { description: item.description } : {}),
+    }));
+    const list = new SelectList(shown, 10, selectTheme);
+    list.onSelect = (s) => this.done(this.items[Number(s.value)]?.value);
+    list.onCancel = () => this.done(undefined);
+    return list;
+  }
+  invalidate(): void {
+    this.list.invalidate();
+  }
+  handleInput(data: string): void {
+    if (matchesKey(data, Key.ctrl('c'))) {
+      this.done(undefined);
+      return;
+    }
+    const nav =
+      matchesKey(data, Key.up) ||
+      matchesKey(data, Key.down) ||
+      matchesKey(data, Key.enter) ||
+      matchesKey(data, Key.escape) ||
+      matchesKey(data, Key.pageUp) ||
+      matchesKey(data, Key.pageDown);
+    if (nav || !this.searchable) {
+      this.list.handleInput(data);
+      return;
+    }
+    this.search.handleInput(data);
+    const q = this.search.getValue().trim();
+    const hits = q ? fuzzyFilter(this.items, q, (i) => `${i.label} ${i.description ?? ''}`) : this.items;
+    this.list = this.makeList(hits);
+  }
+  render(width: number): string[] {
+    const head = wrap(bold(this.title), width);
+    const search = this.searchable
+      ? this.search.render(width).map((l) => truncateToWidth(`${dim('search:')} ${l}`, width))
+      : [];
+    return [
+      ...head,
+      ...search,
+      ...this.list.render(width),
+      truncateToWidth(dim('↑↓ choose · Enter select · Esc cancel'), width),
+    ];
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The screen's layout, built and drawn before anything else is loaded: a banner, the
+ * transcript, a live area (approvals, questions, pickers take the input's place),
+ * the input box and the status line. `tea` shows this first frame while the runtime
+ * (config, store, tools, models) is still being built.
+ */
+import {
+  type Component,
+  Container,
+  Editor,
+  type Focusable,
+  isFocusable,
+  ProcessTerminal,
+  Text,
+  TUI,
+} from '@mariozechner/pi-tui';
+import { VERSION } from '../version.js';
+import { StatusLine } from './status.js';
+import { bold, cyan, dim, editorTheme } from './theme.js';
+
+export interface Screen {
+  readonly tui: TUI;
+  readonly transcript: Container;
+  readonly live: Container;
+  readonly editor: Editor;
+  readonly status: StatusLine;
+  readonly banner: Text;
+  /** Puts `view` in place of the input box and gives it the keys, until `restore`. */
+  show(view: Component): void;
+  /** The input box again, with the keys. */
+  restore(): void;
+  /** Something changed: a frame is drawn soon (frames are coalesced). */
+  changed(): void;
+  /** Leaves the terminal as it was (cursor shown, raw mode off). */
+  stop(): void;
+}
+
+export const BANNER_HINT =
+  'Enter sends · Shift+Enter/Ctrl-J new line · Esc interrupts · Ctrl-C twice exits · /help';
+
+/**
+ * What bench/tui.ts reads (written to the file TEA_TUI_FRAMES names): ms from process
+ * start to the first frame, and the render time of each frame.
+ */
+export const frameLog: { firstFrameMs?: number; frames: number[]; marks: Record<string, number> } = {
+  frames: [],
+  marks: {},
+};
+
+/** Builds the layout, starts the terminal and draws the first frame. */
+export async function openScreen(): Promise<Screen> {
+  const tui = new TUI(new ProcessTerminal());
+  const banner = new Text(`${bold(cyan('Tea Agent'))} ${dim(VERSION)}\n${dim(BANNER_HINT)}`, 0, 0);
+  const transcript = new Container();
+  const live = new Container();
+  const editor = new Editor(tui, editorTheme, { paddingX: 0 });
+  const status = new StatusLine();
+  status.info = { phase: 'starting…' };
+  const inputArea = new Container();
+  inputArea.addChild(editor);
+  tui.addChild(banner);
+  tui.addChild(transcript);
+  tui.addChild(live);
+  tui.addChild(inputArea);
+  tui.addChild(status);
+  tui.setFocus(editor);
+  // The first frame is drawn on a timer: wait for it before loading the rest.
+  const drawn = new Promise<void>((resolve) =>
+    watchFrames(tui, resolve, Boolean(process.env.TEA_TUI_FRAMES)),
+  );
+  tui.start();
+  await drawn;
+  let stopped = false;
+  return {
+    tui,
+    transcript,
+    live,
+    editor,
+    status,
+    banner,
+    show(view) {
+      live.clear();
+      live.addChild(view);
+      inputArea.clear();
+      tui.setFocus(
+        isFocusable(view) || 'handleInput' in view ? (view as Component & Partial<Focusable>) : null,
+      );
+      tui.requestRender();
+    },
+    restore() {
+      live.clear();
+      inputArea.clear();
+      inputArea.addChild(editor);
+      tui.setFocus(editor);
+      tui.requestRender();
+    },
+    changed() {
+      tui.requestRender();
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      tui.stop();
+    },
+  };
+}
+
+/**
+ * Wraps the TUI's frame function (a private method of pi-tui 0.73: checked, so a
+ * version without it only loses the timing) to say when the first frame is out and,
+ * with `time`, how long each frame takes.
+ */
+function watchFrames(tui: TUI, first: () => void, time: boolean): void {
+  const target = tui as unknown as { doRender?: () => void };
+  const original = target.doRender?.bind(tui);
+  if (!original) {
+    first();
+    return;
+  }
+  target.doRender = () => {
+    const t0 = performance.now();
+    original();
+    if (time) {
+      frameLog.frames.push(performance.now() - t0);
+      frameLog.firstFrameMs ??= performance.now();
+    }
+    first();
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * Running turns of the session the screen shows: its events go to the transcript;
+ * approvals and questions wait in a queue and are asked one at a time in place of the
+ * input box (events keep flowing meanwhile: a sub-agent's lines still move); typing
+ * while a turn runs queues steering messages and follow-ups.
+ */
+import type { Component } from '@mariozechner/pi-tui';
+import type { AgentEvent, Session } from '../../agent/index.js';
+import type { ImageAttachment } from './input.js';
+import { ApprovalView, AskView, PickView } from './prompts.js';
+import type { Transcript } from './transcript.js';
+
+type ApprovalRequest = Extract<AgentEvent, { type: 'approval_request' }>;
+type Question = Extract<AgentEvent, { type: 'question' }>;
+
+export interface TurnsDeps {
+  changed(): void;
+  refreshStatus(): void;
+  /** The lines shown above an approval question (the diff, or the command). */
+  approvalBody(e: ApprovalRequest): Promise<string>;
+  show(view: Component): void;
+  restore(): void;
+}
+
+/** The choice of a question's list that lets the user type an answer instead. */
+const OWN_ANSWER = '\u0000own';
+
+export class Turns {
+  private abort: AbortController | undefined;
+  private running: Promise<void> | undefined;
+  /** Approvals and questions not yet asked, in order. */
+  private readonly asks: Array<() => Promise<void>> = [];
+  private asking = false;
+
+  constructor(
+    public session: Session,
+    private readonly transcript: Transcript,
+    private readonly deps: TurnsDeps,
+  ) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Runs one prompt (and the follow-ups queued while it runs). */
+  run(text: string, images: ImageAttachment[] = []): Promise<void> {
+    const note =
+      images.length > 0 ? `(${images.length} image${images.length === 1 ? '' : 's'} attached)` : undefined;
+    this.transcript.user(text, note);
+    this.abort = new AbortController();
+    const signal = this.abort.signal;
+    this.running = (async () => {
+      this.deps.refreshStatus();
+      try {
+        const opts = images.length > 0 ? { signal, images } : { signal };
+        for await (const e of this.session.prompt(text, opts)) {
+          this.transcript.event(e);
+          if (e.type === 'approval_request') this.enqueue(() => this.approve(e));
+          else if (e.type === 'question') this.enqueue(() => this.answer(e));
+          else if (e.type === 'usage' || e.type === 'compaction' || e.type === 'subagent')
+            this.deps.refreshStatus();
+        }
+      } catch (e) {
+        this.transcript.print(`error: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      } finally {
+        this.running = undefined;
+        this.abort = undefined;
+        this.asks.length = 0;
+        this.deps.restore();
+        this.deps.refreshStatus();
+      }
+    })();
+    return this.running;
+  }
+
+  /** Esc: the running turn stops (the model's stream is cancelled). */
+  interrupt(): void {
+    this.abort?.abort();
+  }
+
+  /** Waits for a running turn to end. */
+  async settle(): Promise<void> {
+    await this.running;
+  }
+
+  /** A message typed while the turn runs: steering (Enter) or a follow-up (Alt+Enter). */
+  queue(text: string, kind: 'steering' | 'follow-up'): void {
+    const ok = kind === 'steering' ? this.session.steer(text) : this.session.followUp(text);
+    if (ok) this.transcript.user(text, `(queued: ${kind})`);
+    else this.transcript.print('The turn has just ended: send the message again.', 'error');
+    this.deps.changed();
+  }
+
+  private enqueue(ask: () => Promise<void>): void {
+    this.asks.push(ask);
+    if (!this.asking) void this.next();
+  }
+
+  private async next(): Promise<void> {
+    this.asking = true;
+    while (this.asks.length > 0) await this.asks.shift()!();
+    this.asking = false;
+  }
+
+  private async approve(e: ApprovalRequest): Promise<void> {
+    if (!this.session.waiting.includes(e.requestId)) return;
+    const body = await this.deps.approvalBody(e).catch(() => '');
+    const what = e.subject ? `${e.tool}: ${e.subject}` : e.tool;
+    const why = e.part === undefined ? '' : ` (${e.reason})`;
+    const who = e.agent ? `${e.agent.label} wants to run ${what}. Allow it?` : `Allow ${what}?`;
+    await new Promise<void>((resolve) => {
+      this.deps.show(
+        new ApprovalView(
+          body,
+          `${who}${why}`,
+          (decision, reason) => {
+            this.session.approve(e.requestId, decision, reason);
+            this.deps.restore();
+            resolve();
+          },
+          () => this.deps.changed(),
+        ),
+      );
+    });
+  }
+
+  private async answer(e: Question): Promise<void> {
+    if (!this.session.waiting.includes(e.requestId)) return;
+    const who = e.agent ? `(${e.agent.label}) ` : '';
+    const question = `? ${who}${e.question}`;
+    let answer: string | undefined;
+    if (e.options && e.options.length > 0) {
+      const items = [
+        ...e.options.map((o) => ({ value: o, label: o })),
+        { value: OWN_ANSWER, label: 'Something else…', description: 'type your own answer' },
+      ];
+      answer = await this.view<string>((done) => new PickView<string>(question, items, false, done));
+      if (answer === OWN_ANSWER) answer = await this.view<string>((done) => new AskView(question, done));
+    } else answer = await this.view<string>((done) => new AskView(question, done));
+    this.transcript.print(`${question} → ${answer ?? '(no answer)'}`, 'dim');
+    this.session.answer(e.requestId, answer ?? '');
+  }
+
+  private view<T>(make: (done: (v: T | undefined) => void) => Component): Promise<T | undefined> {
+    return new Promise((resolve) => {
+      this.deps.show(
+        make((v) => {
+          this.deps.restore();
+          resolve(v);
+        }),
+      );
+    });
+  }
+}
