@@ -15,6 +15,7 @@ import { afterPromptInBackground, evolveHooks, offerSkills } from './evolve-run.
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
 import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
+import { journaled } from './journal/turn.js';
 import { SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
@@ -287,7 +288,8 @@ export class Session {
     };
     const turn: Turn = { services: this.services, settings: this.settings, state };
     while (next) {
-      const result: TurnResult = yield* runTurn(turn, next, `t_${randomUUID().slice(0, 12)}`);
+      const turnId = `t_${randomUUID().slice(0, 12)}`;
+      const result: TurnResult = yield* journaled(this.services, state, turnId, runTurn(turn, next, turnId));
       last = result;
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;

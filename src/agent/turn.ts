@@ -57,6 +57,8 @@ export interface TurnState {
   usage: UsageMeter;
   /** The prompt's `invoke_agent` span: its model calls and tool calls are spans under it. */
   trace: AgentTrace;
+  /** The turn's round of the operation journal: snapshot before the first call that may change files. */
+  round?: { beforeChange(): Promise<void> };
 }
 
 export interface Turn {

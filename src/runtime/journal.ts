@@ -1,0 +1,56 @@
+/**
+ * The operation journal as faces use it: list a session's rounds, undo and redo them,
+ * show a round's diff. Sessions are named by id or unique prefix (as everywhere); what
+ * each method returns is what a face prints (the files reverted, or the refusal).
+ */
+import { Journal, type JournalOptions, type RoundInfo, type UndoResult } from '../agent/index.js';
+import type { Store } from '../store/index.js';
+import type { SessionsService } from './sessions.js';
+
+export type { FileChange, RoundInfo, UndoRefusal, UndoResult } from '../agent/index.js';
+
+/** What a runtime may set of the journal (tests: a missing git program, small limits). */
+export type JournalSetup = Pick<JournalOptions, 'enabled' | 'git' | 'limits'>;
+
+export class JournalService {
+  constructor(
+    /** The agents' journal (one per runtime). */
+    readonly journal: Journal,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  /** Why turns are not journaled here (undefined: they are). */
+  get off(): string | undefined {
+    return this.journal.off;
+  }
+
+  /** The session's rounds, oldest first; throws RuntimeError `not_found` for an unknown session. */
+  rounds(idOrPrefix: string): RoundInfo[] {
+    return this.journal.rounds(this.sessions.resolve(idOrPrefix).id);
+  }
+
+  /** Reverts the session's last applied round, or says why not (nothing changed then). */
+  undo(idOrPrefix: string): Promise<UndoResult> {
+    return this.journal.undo(this.sessions.resolve(idOrPrefix).id);
+  }
+
+  /** Re-applies the session's last undone round, or says why not. */
+  redo(idOrPrefix: string): Promise<UndoResult> {
+    return this.journal.redo(this.sessions.resolve(idOrPrefix).id);
+  }
+
+  /** The unified diff of a round (default: the newest not dropped); undefined when there is none. */
+  diff(idOrPrefix: string, roundId?: number): Promise<{ roundId: number; text: string } | undefined> {
+    return this.journal.diff(this.sessions.resolve(idOrPrefix).id, roundId);
+  }
+}
+
+/** The runtime's journal, in `<home>/journal/`. */
+export function runtimeJournal(
+  home: string,
+  store: () => Store,
+  warn: (message: string) => void,
+  setup: JournalSetup = {},
+): Journal {
+  return new Journal({ home, store, warn, ...setup });
+}
