@@ -108,7 +108,15 @@ export function createAcpAgent(opts: AcpServerOptions): {
       throw error;
     }
     id = session.id;
-    const s = new LiveSession(session, { ...opts, client, tools: mcp.tools, closeTools: mcp.close }, fs);
+    const journal = opts.agent.services.journal;
+    const deps = {
+      ...opts,
+      client,
+      tools: mcp.tools,
+      closeTools: mcp.close,
+      ...(journal ? { journal } : {}),
+    };
+    const s = new LiveSession(session, deps, fs);
     live.set(id, s);
     return s;
   };

@@ -45,6 +45,21 @@ export class JournalService {
   }
 }
 
+/** What a face prints for an undo or redo: the files it changed, or why it refused. */
+export function undoText(r: UndoResult): string {
+  if (!r.ok) return r.message;
+  const verb = { added: 'recreated', deleted: 'removed', modified: 'restored' } as const;
+  const what = r.action === 'undo' ? 'Undid' : 'Redid';
+  const n = r.files.length;
+  const lines = r.files.map((f) => `  ${verb[f.change]} ${f.path}`);
+  return [`${what} round ${r.roundId}: ${n} file${n === 1 ? '' : 's'} changed.`, ...lines].join('\n');
+}
+
+/** The short line after a turn that changed files, e.g. `2 files changed · /undo`. */
+export function changedLine(files: readonly { path: string }[], undo = '/undo'): string {
+  return `${files.length} file${files.length === 1 ? '' : 's'} changed · ${undo}`;
+}
+
 /** The runtime's journal, in `<home>/journal/`. */
 export function runtimeJournal(
   home: string,
