@@ -17,7 +17,7 @@ import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
 import { journaled } from './journal/turn.js';
 import { SessionLease } from './lease.js';
-import { runTurn, type TurnInput, type TurnResult } from './loop.js';
+import { runTurn, type TurnInput } from './loop.js';
 import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
 import { sessionSystemPrompt } from './prompt.js';
 import { UsageMeter } from './record.js';
@@ -288,8 +288,7 @@ export class Session {
     };
     const turn: Turn = { services: this.services, settings: this.settings, state };
     while (next) {
-      const turnId = `t_${randomUUID().slice(0, 12)}`;
-      const result: TurnResult = yield* journaled(this.services, state, turnId, runTurn(turn, next, turnId));
+      const result = yield* journaled(this.services, state, (id) => runTurn(turn, next as TurnInput, id));
       last = result;
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;

@@ -3,14 +3,12 @@
  * show a round's diff. Sessions are named by id or unique prefix (as everywhere); what
  * each method returns is what a face prints (the files reverted, or the refusal).
  */
-import { Journal, type JournalOptions, type RoundInfo, type UndoResult } from '../agent/index.js';
+import { Journal, type RoundInfo, type UndoResult } from '../agent/index.js';
+import type { TeaConfig } from '../config/types.js';
 import type { Store } from '../store/index.js';
 import type { SessionsService } from './sessions.js';
 
 export type { FileChange, RoundInfo, UndoRefusal, UndoResult } from '../agent/index.js';
-
-/** What a runtime may set of the journal (tests: a missing git program, small limits). */
-export type JournalSetup = Pick<JournalOptions, 'enabled' | 'git' | 'limits'>;
 
 export class JournalService {
   constructor(
@@ -60,12 +58,12 @@ export function changedLine(files: readonly { path: string }[], undo = '/undo'):
   return `${files.length} file${files.length === 1 ? '' : 's'} changed · ${undo}`;
 }
 
-/** The runtime's journal, in `<home>/journal/`. */
+/** The runtime's journal, in `<home>/journal/`, as the config's `journal` section sets it. */
 export function runtimeJournal(
-  home: string,
+  config: TeaConfig,
   store: () => Store,
   warn: (message: string) => void,
-  setup: JournalSetup = {},
 ): Journal {
-  return new Journal({ home, store, warn, ...setup });
+  const { enabled, ...limits } = config.journal;
+  return new Journal({ home: config.home, store, warn, enabled, limits });
 }

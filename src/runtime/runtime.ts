@@ -34,7 +34,7 @@ import { RuntimeError } from './errors.js';
 import { runtimeHooks } from './evolve.js';
 import type { EvolveService } from './evolve-service.js';
 import { EvolveWiring, type UpkeepInBackground } from './evolve-wiring.js';
-import { JournalService, type JournalSetup, runtimeJournal } from './journal.js';
+import { JournalService, runtimeJournal } from './journal.js';
 import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
 import { permissionSettings } from './permissions.js';
@@ -96,8 +96,6 @@ export interface RuntimeOptions {
    * OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else kept per run for `traces`.
    */
   tracer?: Tracer;
-  /** The operation journal's setup (default: on, with git from PATH and the default limits). */
-  journal?: JournalSetup;
 }
 
 export interface Runtime {
@@ -286,7 +284,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   // Self-evolution: the skills block of L0 and the after-prompt jobs (evaluation, lessons, drafts).
   const evolve = runtimeHooks({ skills, store: openStore, memory: openMemory, config, opts });
   const agents = new Map<string, Agent>();
-  const journal = runtimeJournal(config.home, openStore, warn, opts.journal);
+  const journal = runtimeJournal(config, openStore, warn);
   const evolveWiring = new EvolveWiring({
     store: openStore,
     home: config.home,

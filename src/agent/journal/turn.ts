@@ -4,6 +4,7 @@
  * which tool calls take the snapshot before the round first.
  */
 import type { ToolInfo } from '../../tools/types.js';
+import { randomUUID } from '../../util/random-id.js';
 import type { AgentEvent } from '../events.js';
 import type { Journal } from './journal.js';
 import type { Round } from './round.js';
@@ -30,9 +31,10 @@ export interface RoundHolder {
 export async function* journaled<T>(
   services: { journal?: Journal },
   state: RoundHolder,
-  turnId: string,
-  run: AsyncGenerator<AgentEvent, T>,
+  start: (turnId: string) => AsyncGenerator<AgentEvent, T>,
 ): AsyncGenerator<AgentEvent, T> {
+  const turnId = `t_${randomUUID().slice(0, 12)}`;
+  const run = start(turnId);
   const round = state.depth === 0 ? services.journal?.round(state.sessionId, turnId, state.cwd) : undefined;
   if (round) state.round = round;
   else delete state.round;

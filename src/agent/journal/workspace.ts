@@ -5,7 +5,6 @@
  * is replaced by renaming a sibling temporary file over it, so a symlink put in its
  * place is replaced, never followed.
  */
-import { createHash } from 'node:crypto';
 import {
   chmod,
   lstat,
@@ -19,6 +18,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import path from 'node:path';
+import { nodeCrypto } from '../../util/node-crypto.js';
 import { randomUUID } from '../../util/random-id.js';
 
 /** One side of a journaled file: its blob and git mode, or absent (null blob). */
@@ -47,7 +47,7 @@ export function unsafePath(p: string): string | undefined {
 
 /** The blob id git gives these bytes. */
 export function blobId(data: Buffer): string {
-  return createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+  return nodeCrypto().createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
 }
 
 function errCode(e: unknown): string | undefined {

@@ -26,6 +26,7 @@ export function useRigs(model: () => ModelServer) {
   return async (
     opts: Parameters<typeof createRuntime>[0] = {},
     at?: { home?: string; work?: string },
+    yaml = '',
   ): Promise<Rig> => {
     const root = tempDir();
     const home = at?.home ?? path.join(root, 'home');
@@ -39,6 +40,7 @@ export function useRigs(model: () => ModelServer) {
         'llm: { timeout_s: 5, max_retries: 0 }',
         'agent: { auto_title: false }',
         'memory: { extract: false, tune: false, judge: false }',
+        yaml,
       ].join('\n'),
     );
     const config = await loadConfig({ home, cwd: work, env: {}, detectOllama: false });

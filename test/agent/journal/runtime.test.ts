@@ -95,3 +95,25 @@ describe('journal through the runtime', () => {
     expect(existsSync(path.join(work, 'x.txt'))).toBe(false);
   });
 });
+
+describe('journal config', () => {
+  it('journal.enabled: false records no rounds and says undo is off', async () => {
+    const { rt } = await rig({}, undefined, 'journal: { enabled: false }');
+    const session = rt.sessions.create();
+    scriptBash(model(), 'echo x > x.txt');
+    const events = await collect(session.prompt('go'));
+    expect(journalEvent(events)).toBeUndefined();
+    expect(rt.journal.off).toBe('the journal is turned off (journal.enabled: false)');
+    expect(await rt.journal.undo(session.id)).toMatchObject({ ok: false, reason: 'off' });
+  });
+
+  it('journal.max_files from the config turns a round off with a notice', async () => {
+    const { rt, work } = await rig({}, undefined, 'journal: { max_files: 2 }');
+    for (const n of [1, 2, 3]) writeFileSync(path.join(work, `${n}.txt`), 'n');
+    const session = rt.sessions.create();
+    scriptBash(model(), 'echo x > x.txt');
+    const events = await collect(session.prompt('go'));
+    const notice = events.find((e) => e.type === 'notice');
+    expect(notice?.type === 'notice' && notice.body).toContain('over journal.max_files (2)');
+  });
+});
