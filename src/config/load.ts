@@ -28,7 +28,7 @@ import { trustStateOf } from './trust-store.js';
 import type { KeySource, MainModelOrigin, ProfileConfig, ProjectTrust, TeaConfig } from './types.js';
 
 /** The operation journal's limits when the config sets none (the agent's own defaults, agent/journal/shadow.ts). */
-const JOURNAL_DEFAULTS = { maxFiles: 50_000, maxFileBytes: 20 * 1024 * 1024, timeoutMs: 20_000 };
+const JOURNAL_DEFAULTS = { maxFiles: 50_000, maxFileBytes: 20 * 1024 * 1024, timeoutMs: 30_000 };
 
 export interface LoadConfigOptions {
   /** Where to look for a project `.tea/config.yaml` (default: `process.cwd()`). */

@@ -43,7 +43,7 @@ const CONFIG = [
   ['core.pager', 'cat'],
   ['core.fileMode', 'true'],
   ['core.symlinks', 'true'],
-  ['core.untrackedCache', 'false'],
+  ['core.untrackedCache', 'true'],
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
   ['protocol.allow', 'never'],

@@ -25,7 +25,7 @@ export interface JournalLimits {
 export const DEFAULT_LIMITS: JournalLimits = {
   maxFiles: 50_000,
   maxFileBytes: 20 * 1024 * 1024,
-  timeoutMs: 20_000,
+  timeoutMs: 30_000,
 };
 
 export type Snapshot = { ok: true; tree: string; files: number } | { ok: false; reason: string };
