@@ -21,7 +21,8 @@ describe('web UI: Undo / Redo', () => {
       reply().toolCall('bash', { command: 'echo two > a.txt && echo new > b.txt' }),
       reply().text('Edited.'),
     );
-    const { page, errors } = await openApp(web.browser, web.srv.url);
+    // Wide enough for the top bar to keep its Undo / Redo (a narrower one leaves them to Settings).
+    const { page, errors } = await openApp(web.browser, web.srv.url, { width: 1440, height: 900 });
     await sendPrompt(page, 'edit the files');
     await poll(() => lastAnswer(page)).toBe('Edited.');
     await poll(() => page.getByTestId('journal-status').textContent()).toBe('2 files changed');

@@ -1,5 +1,6 @@
 /**
- * Undo / Redo in the session view: the top bar's two buttons revert the file changes
+ * Undo / Redo in the session view: the top bar's two buttons (and Settings' "This
+ * session" ones, which stay when a narrow bar has no room) revert the file changes
  * of the session's last turn (`POST /v1/sessions/{id}/undo`) and re-apply them (`…/redo`).
  * After a turn that changed files the bar says how many; a refusal (files changed
  * since, a turn running, nothing to undo) is shown as the server words it.
@@ -17,22 +18,23 @@ interface UndoReply {
 const DONE = { added: 'recreated', deleted: 'removed', modified: 'restored' } as const;
 
 export class JournalControls {
-  private readonly undoButton = byId<HTMLButtonElement>('undo');
-  private readonly redoButton = byId<HTMLButtonElement>('redo');
+  /** The top bar's buttons, then Settings' "This session" ones. */
+  private readonly buttons = ['undo', 'redo', 'session-undo', 'session-redo'].map((id) =>
+    byId<HTMLButtonElement>(id),
+  );
   private readonly status = byId('journal-status');
 
   constructor(
     private readonly api: Api,
     private readonly sessionId: () => string | null,
   ) {
-    this.undoButton.addEventListener('click', () => void this.move('undo'));
-    this.redoButton.addEventListener('click', () => void this.move('redo'));
+    for (const b of this.buttons)
+      b.addEventListener('click', () => void this.move(b.id.endsWith('undo') ? 'undo' : 'redo'));
   }
 
   /** A session is open (or none is). */
   setSession(open: boolean): void {
-    this.undoButton.disabled = !open;
-    this.redoButton.disabled = !open;
+    for (const b of this.buttons) b.disabled = !open;
     this.status.textContent = '';
   }
 
