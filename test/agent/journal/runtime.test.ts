@@ -73,6 +73,30 @@ describe('journal through the runtime', () => {
     expect(diff?.text).toContain('+two');
   });
 
+  it('records the round when the turn ends in an error after bash changed a file', async () => {
+    const { rt, work } = await rig();
+    const session = rt.sessions.create();
+    model().script(
+      reply().toolCall('bash', { command: 'echo x > x.txt' }),
+      reply().error(500, { message: 'boom' }),
+    );
+    const events = await collect(session.prompt('go'));
+    expect(events.find((e) => e.type === 'done')).toMatchObject({ reason: 'error' });
+    expect(journalEvent(events)?.files).toEqual([{ path: 'x.txt', change: 'added' }]);
+    expect((await rt.journal.undo(session.id)).ok).toBe(true);
+    expect(existsSync(path.join(work, 'x.txt'))).toBe(false);
+  });
+
+  it('records the round of a cancelled turn (the consumer stops reading mid-turn)', async () => {
+    const { rt, work } = await rig();
+    const session = rt.sessions.create();
+    model().script(reply().toolCall('bash', { command: 'echo y > y.txt' }), reply().text('never read'));
+    for await (const e of session.prompt('go'))
+      if (e.type === 'tool_update' && e.record.state === 'completed') break;
+    expect(existsSync(path.join(work, 'y.txt'))).toBe(true);
+    expect(rt.journal.rounds(session.id).map((r) => r.files)).toEqual([[{ path: 'y.txt', change: 'added' }]]);
+  });
+
   it('records nothing for a turn that only talks, and says there is nothing to undo', async () => {
     const { rt } = await rig();
     const session = rt.sessions.create();
