@@ -5,7 +5,6 @@
  */
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { AgentEvent, ToolCallRecord, ToolCallState, ToolContent } from '../agent/events.js';
-import { changedLine } from '../runtime/journal.js';
 import type { ClientFs, PlanItem } from '../tools/types.js';
 import { DiffTracker } from './diffs.js';
 import { SubagentUpdates } from './subagents.js';
@@ -132,13 +131,6 @@ export class UpdateMapper {
         return;
       case 'plan':
         send({ sessionUpdate: 'plan', entries: planEntries(e.items) });
-        return;
-      case 'journal':
-        // The editor shows the turn's changes in its own view; the line says how to revert them.
-        send({
-          sessionUpdate: 'agent_message_chunk',
-          content: { type: 'text', text: `\n\n${changedLine(e.files)}` },
-        });
         return;
       case 'usage':
         this.costUsd += e.costUsd;

@@ -73,7 +73,8 @@ describe('ACP /undo and /redo', () => {
       reply().toolCall('bash', { command: 'echo two > a.txt && echo new > b.txt' }),
       reply().text('Done.'),
     );
-    expect(await w.say('edit')).toBe('Done.\n\n2 files changed · /undo');
+    // The answer stays the model's own text (the editor shows the edits; /undo is in its command list).
+    expect(await w.say('edit')).toBe('Done.');
     const requests = h.server.requests.length;
     const undone = await w.say('/undo');
     expect(undone).toMatch(/^Undid round \d+: 2 files changed\./);
