@@ -3,9 +3,10 @@
  * A prompt that starts with one is answered here, without a model call.
  */
 import type { AvailableCommand, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { Session } from '../agent/index.js';
+import type { Journal, Session } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { Memory } from '../memory/types.js';
+import { undoText } from '../runtime/journal.js';
 import { PERMISSION_MODES } from '../runtime/permissions.js';
 import { memoryScopes } from '../runtime/runtime.js';
 import {
@@ -25,6 +26,11 @@ export const COMMANDS: AvailableCommand[] = [
     input: { hint: 'work mode | permission mode' },
   },
   { name: 'tools', description: "List Tea's tools by category", input: { hint: 'category (optional)' } },
+  {
+    name: 'undo',
+    description: 'Revert the file changes of the last turn (refuses if you changed those files since)',
+  },
+  { name: 'redo', description: 'Re-apply the file changes the last /undo reverted' },
   {
     name: 'memory',
     description: 'List long-term memories, or search them',
@@ -67,6 +73,8 @@ export interface CommandContext {
   session: Session;
   tools: ToolRegistry;
   memory?: LongTermMemory;
+  /** The operation journal (absent: /undo and /redo say it is off). */
+  journal?: Pick<Journal, 'undo' | 'redo'>;
   /** Sends a session update (e.g. the new mode) to the client. */
   send(update: SessionUpdate): void;
 }
@@ -149,6 +157,10 @@ export async function runCommand(cmd: { name: string; arg: string }, ctx: Comman
       return toolsCommand(ctx, cmd.arg);
     case 'memory':
       return memoryCommand(ctx, cmd.arg);
+    case 'undo':
+    case 'redo':
+      if (!ctx.journal) return 'The operation journal is off here: there is nothing to undo or redo.';
+      return undoText(await ctx.journal[cmd.name](ctx.session.id));
     default:
       return COMMANDS.map((c) => `/${c.name}${c.input ? ` <${c.input.hint}>` : ''}: ${c.description}`).join(
         '\n',

@@ -12,7 +12,7 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { AgentEvent, ApprovalDecision } from '../agent/events.js';
-import type { Session } from '../agent/index.js';
+import type { Journal, Session } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import type { UserCommand } from '../runtime/user-commands.js';
@@ -33,6 +33,8 @@ export interface LiveDeps {
   /** Stops the session's own MCP servers. */
   closeTools?: () => Promise<void>;
   memory?: LongTermMemory;
+  /** The operation journal, for /undo and /redo. */
+  journal?: Journal;
   contextWindow: number;
   log: (line: string) => void;
   /** The user's `.tea/commands` templates: offered with the built-in commands, expanded before the model sees them. */
@@ -152,6 +154,7 @@ export class LiveSession {
         session: this.session,
         tools: this.deps.tools,
         ...(this.deps.memory ? { memory: this.deps.memory } : {}),
+        ...(this.deps.journal ? { journal: this.deps.journal } : {}),
         send: (u) => this.send(u),
       });
       this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });

@@ -124,7 +124,15 @@ export function createAcpAgent(opts: AcpServerOptions): {
     const userCommands = opts.home
       ? sessionCommands(session.row.cwd, opts.home, logOnce).catch(() => [])
       : Promise.resolve([]);
-    const deps = { ...opts, client, tools: mcp.tools, closeTools: mcp.close, userCommands };
+    const journal = opts.agent.services.journal;
+    const deps = {
+      ...opts,
+      client,
+      tools: mcp.tools,
+      closeTools: mcp.close,
+      userCommands,
+      ...(journal ? { journal } : {}),
+    };
     const s = new LiveSession(session, deps, fs);
     live.set(id, s);
     return s;

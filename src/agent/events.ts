@@ -136,6 +136,17 @@ export type AgentEvent =
       sessionId: string;
       title: string;
     }
+  | {
+      /**
+       * A round of the operation journal ended (after its `turn_end`): the turn changed
+       * these files in the workspace; `Runtime.journal.undo(sessionId)` reverts them.
+       */
+      type: 'journal';
+      sessionId: string;
+      roundId: number;
+      turnId: string;
+      files: { path: string; change: 'added' | 'modified' | 'deleted' }[];
+    }
   | { type: 'turn_end'; turnId: string; reason: StopReason; iterations: number }
   | {
       type: 'done';

@@ -11,6 +11,16 @@ export type {
   ToolContent,
 } from './events.js';
 export { toModelMessages } from './history.js';
+export {
+  DEFAULT_LIMITS as JOURNAL_LIMITS,
+  type FileChange,
+  Journal,
+  type JournalLimits,
+  type JournalOptions,
+  type RoundInfo,
+  type UndoRefusal,
+  type UndoResult,
+} from './journal/index.js';
 export type { AgentServices } from './services.js';
 export { BACKGROUND_GRACE_MS, type PromptOptions, Session, type SessionOptions } from './session.js';
 export {

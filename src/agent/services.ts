@@ -8,6 +8,7 @@ import type { LongTermMemory } from '../memory/api.js';
 import type { Store } from '../store/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { EvolveHooks } from './evolve-hooks.js';
+import type { Journal } from './journal/journal.js';
 import type { AgentSettings } from './settings.js';
 import type { Tracer } from './trace.js';
 
@@ -23,6 +24,8 @@ export interface AgentServices {
   calibrator: TokenCalibrator;
   /** Where the spans of prompts, model calls and tool calls go (default: the global OpenTelemetry API). */
   tracer?: Tracer;
+  /** The operation journal (undo/redo of what turns changed in the workspace); absent: off. */
+  journal?: Journal;
   /** Skills for L0 and the after-prompt jobs of the evolve layer (top-level sessions only). */
   evolve?: EvolveHooks;
 }

@@ -4,7 +4,6 @@ import type { Message } from '../llm/types.js';
 import type { SessionRow } from '../store/index.js';
 import { type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
 import type { ClientFs } from '../tools/types.js';
-import { randomUUID } from '../util/random-id.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import type { CompactResult, SessionContext, Settled } from './context.js';
@@ -13,8 +12,9 @@ import { afterPromptInBackground, evolveHooks, offerSkills } from './evolve-run.
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
 import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
+import { journaled } from './journal/turn.js';
 import { SessionLease } from './lease.js';
-import { runTurn, type TurnInput, type TurnResult } from './loop.js';
+import { runTurn, type TurnInput } from './loop.js';
 import { queueAfterTurn, recallMemories } from './memory-jobs.js';
 import { sessionSystemPrompt } from './prompt.js';
 import { UsageMeter } from './record.js';
@@ -320,7 +320,7 @@ export class Session {
     const services = this.work ? { ...this.services, tools: this.work.tools } : this.services;
     const turn: Turn = { services, settings: this.settings, state };
     while (next) {
-      const result: TurnResult = yield* runTurn(turn, next, `t_${randomUUID().slice(0, 12)}`);
+      const result = yield* journaled(this.services, state, (id) => runTurn(turn, next as TurnInput, id));
       last = result;
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;

@@ -61,6 +61,8 @@ export interface TurnState {
   preload?: readonly string[];
   /** The refusal of a call to a tool the session has but its work mode does not offer. */
   refusal?: (toolName: string) => string | undefined;
+  /** The turn's round of the operation journal: snapshot before the first call that may change files. */
+  round?: { beforeChange(): Promise<void> };
 }
 
 export interface Turn {

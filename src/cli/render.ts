@@ -1,4 +1,5 @@
 import type { AgentEvent, StopReason } from '../agent/index.js';
+import { changedLine } from '../runtime/journal.js';
 import { flatEvent } from '../runtime/subagents.js';
 import { contentText, isFinished } from '../runtime/tool-record.js';
 import { duration } from '../util/duration.js';
@@ -187,6 +188,9 @@ export function textRenderer(
           break;
         case 'notice':
           say(`tea: ${e.title}: ${e.body}\n`);
+          break;
+        case 'journal':
+          if (!opts.print) say(`${changedLine(e.files)}\n`);
           break;
         case 'compaction': {
           const line = cutLine(e);

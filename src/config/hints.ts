@@ -63,6 +63,11 @@ const BY_PATH: Record<string, Hint> = {
   agent: { expected: 'a mapping', fix: 'e.g. `agent: { max_iterations: 25, max_parallel_tools: 4 }`.' },
   memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true, judge: true }`.' },
   evolve: { expected: 'a mapping', fix: 'e.g. `evolve: { drafts: true, lessons: true }`.' },
+  journal: { expected: 'a mapping', fix: 'e.g. `journal: { enabled: true, max_files: 50000 }`.' },
+  'journal.enabled': {
+    expected: 'true or false',
+    fix: 'use `enabled: false` to turn /undo off (default true).',
+  },
   'evolve.drafts': {
     expected: 'true or false',
     fix: 'use `drafts: false` to stop skill drafts after succeeded tasks (default true).',

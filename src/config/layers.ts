@@ -49,6 +49,7 @@ export interface Layer {
   };
   memory: { extract?: boolean; tune?: boolean; judge?: boolean };
   evolve: { drafts?: boolean; lessons?: boolean };
+  journal: { enabled?: boolean; maxFiles?: number; maxFileBytes?: number; timeoutMs?: number };
   subagents: {
     maxParallel?: number;
     maxTasksPerCall?: number;
@@ -89,6 +90,7 @@ export function emptyLayer(): Layer {
     agent: {},
     memory: {},
     evolve: {},
+    journal: {},
     subagents: {},
     llm: {},
     models: {},
@@ -195,6 +197,12 @@ export function toLayer(raw: RawFile, file: string): Layer {
   });
   layer.memory = defined({ extract: raw.memory?.extract, tune: raw.memory?.tune, judge: raw.memory?.judge });
   layer.evolve = defined({ drafts: raw.evolve?.drafts, lessons: raw.evolve?.lessons });
+  layer.journal = defined({
+    enabled: raw.journal?.enabled,
+    maxFiles: raw.journal?.max_files,
+    maxFileBytes: raw.journal?.max_file_bytes,
+    timeoutMs: seconds(raw.journal?.timeout_s),
+  });
   layer.subagents = defined({
     maxParallel: raw.subagents?.max_parallel,
     maxTasksPerCall: raw.subagents?.max_tasks_per_call,
@@ -303,6 +311,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     agent: { ...base.agent, ...over.agent },
     memory: { ...base.memory, ...over.memory },
     evolve: { ...base.evolve, ...over.evolve },
+    journal: { ...base.journal, ...over.journal },
     subagents: { ...base.subagents, ...over.subagents },
     llm: { ...base.llm, ...over.llm },
     models,

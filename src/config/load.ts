@@ -27,6 +27,9 @@ import { finaliseServer } from './server.js';
 import { trustStateOf } from './trust-store.js';
 import type { KeySource, MainModelOrigin, ProfileConfig, ProjectTrust, TeaConfig } from './types.js';
 
+/** The operation journal's limits when the config sets none (the agent's own defaults, agent/journal/shadow.ts). */
+const JOURNAL_DEFAULTS = { maxFiles: 50_000, maxFileBytes: 20 * 1024 * 1024, timeoutMs: 30_000 };
+
 export interface LoadConfigOptions {
   /** Where to look for a project `.tea/config.yaml` (default: `process.cwd()`). */
   cwd?: string;
@@ -242,6 +245,12 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       judge: layer.memory.judge ?? true,
     },
     evolve: { drafts: layer.evolve.drafts ?? true, lessons: layer.evolve.lessons ?? true },
+    journal: {
+      enabled: layer.journal.enabled ?? true,
+      maxFiles: layer.journal.maxFiles ?? JOURNAL_DEFAULTS.maxFiles,
+      maxFileBytes: layer.journal.maxFileBytes ?? JOURNAL_DEFAULTS.maxFileBytes,
+      timeoutMs: layer.journal.timeoutMs ?? JOURNAL_DEFAULTS.timeoutMs,
+    },
     llm: {
       timeoutMs: layer.llm.timeoutMs ?? DEFAULTS.timeoutMs,
       callTimeoutMs: layer.llm.callTimeoutMs ?? DEFAULTS.callTimeoutMs,

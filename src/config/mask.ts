@@ -204,6 +204,12 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
   };
   plain.memory = { ...config.memory };
   plain.evolve = { ...config.evolve };
+  plain.journal = {
+    enabled: config.journal.enabled,
+    max_files: config.journal.maxFiles,
+    max_file_bytes: config.journal.maxFileBytes,
+    timeout_s: config.journal.timeoutMs / 1000,
+  };
   plain.llm = {
     timeout_s: config.llm.timeoutMs / 1000,
     call_timeout_s: config.llm.callTimeoutMs / 1000,

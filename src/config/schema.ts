@@ -113,6 +113,17 @@ const evolveSchema = z.strictObject({
   lessons: z.optional(z.boolean()),
 });
 
+/** The operation journal (undo/redo of what turns change in the workspace). */
+const journalSchema = z.strictObject({
+  enabled: z.optional(z.boolean()),
+  /** A workspace with more files (not ignored) is not journaled for the round. */
+  max_files: z.optional(positiveInt),
+  /** A new or changed file larger than this turns the round's journal off. */
+  max_file_bytes: z.optional(positiveInt),
+  /** One snapshot's time limit. */
+  timeout_s: z.optional(positiveNumber),
+});
+
 const breakerSchema = z.strictObject({
   failure_threshold: z.optional(positiveInt),
   recovery_s: z.optional(positiveNumber),
@@ -225,6 +236,7 @@ export const fileSchema = z.strictObject({
   subagents: z.optional(subagentsSchema),
   memory: z.optional(memorySchema),
   evolve: z.optional(evolveSchema),
+  journal: z.optional(journalSchema),
   llm: z.optional(llmSchema),
   models: z.optional(z.record(nonEmpty, modelOverrideSchema)),
   permissions: z.optional(permissionsSchema),
@@ -263,6 +275,7 @@ export function knownKeysAt(genericPath: string): string[] {
     subagents: subagentsSchema,
     memory: memorySchema,
     evolve: evolveSchema,
+    journal: journalSchema,
     llm: llmSchema,
     'llm.breaker': breakerSchema,
     permissions: permissionsSchema,

@@ -133,6 +133,12 @@ export interface TeaConfig {
    * evaluation itself is always kept (no model call).
    */
   evolve: { drafts: boolean; lessons: boolean };
+  /**
+   * The operation journal (undo/redo): on by default; a round is not journaled when the
+   * workspace has more than `maxFiles` files, a changed file is over `maxFileBytes`, or a
+   * snapshot takes longer than `timeoutMs`.
+   */
+  journal: { enabled: boolean; maxFiles: number; maxFileBytes: number; timeoutMs: number };
   /** Delegation to sub-agents (the `task` and `delegate_tasks` tools). */
   subagents: SubagentsConfig;
   llm: {

@@ -7,7 +7,6 @@
  */
 import path from 'node:path';
 import { Agent } from '../agent/index.js';
-
 import { settingsFrom } from '../agent/settings.js';
 import type { Tracer } from '../agent/trace.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
@@ -35,6 +34,7 @@ import { workspaceDir } from './directories.js';
 import { runtimeHooks } from './evolve.js';
 import type { EvolveService } from './evolve-service.js';
 import { EvolveWiring, type UpkeepInBackground } from './evolve-wiring.js';
+import { JournalService, runtimeJournal } from './journal.js';
 import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
 import { modeInfos, resolveWorkModes, type WorkModeInfo } from './modes.js';
@@ -115,6 +115,8 @@ export interface Runtime {
   /** Long-term memory (opened on first use). */
   readonly memory: LongTermMemory;
   readonly sessions: SessionsService;
+  /** The operation journal: rounds, undo, redo and diffs of what turns changed in the workspace. */
+  readonly journal: JournalService;
   /** The traces kept per run (when no OTLP endpoint takes them): `tea trace list|show`. */
   readonly traces: TracesService;
   /** Token-estimate calibration per model, shared by every agent, saved on close. */
@@ -202,7 +204,6 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     ...(opts.titles === false ? { titles: false } : {}),
     ...(ownRepo ? { promptNote: SELF_MODE_NOTE } : {}),
   });
-
   let store: Store | undefined;
   let backupTimer: NodeJS.Timeout | undefined;
   const openStore = (): Store => {
@@ -277,6 +278,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   // Self-evolution: the skills block of L0 and the after-prompt jobs (evaluation, lessons, drafts).
   const evolve = runtimeHooks({ skills, store: openStore, memory: openMemory, config, opts });
   const agents = new Map<string, Agent>();
+  const journal = runtimeJournal(config, openStore, warn);
   const evolveWiring = new EvolveWiring({
     store: openStore,
     home: config.home,
@@ -301,6 +303,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
         store: openStore(),
         memory: openMemory(),
         calibrator,
+        journal,
         ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
         ...(evolve ? { evolve } : {}),
         settings: { ...settings, approvals, instructions: evolveWiring.instructions() },
@@ -363,6 +366,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       return openMemory();
     },
     sessions,
+    journal: new JournalService(journal, sessions),
     traces: new TracesService(openStore),
     calibrator,
     agentFor,

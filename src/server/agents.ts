@@ -38,6 +38,7 @@ export type RuntimeDeps = Pick<
   ServerDeps,
   | 'config'
   | 'sessions'
+  | 'journal'
   | 'tools'
   | 'memory'
   | 'agents'
@@ -54,6 +55,7 @@ export function runtimeDeps(rt: Runtime): RuntimeDeps {
   return {
     config: rt.config,
     sessions: rt.sessions,
+    journal: rt.journal,
     tools: rt.tools,
     memory: rt.memory,
     agents: agentSource(rt),

@@ -1,4 +1,5 @@
 /** `createApp(deps)`: the Hono app with every route, middleware and error handler. */
+
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -9,6 +10,7 @@ import { apiError, notFound, onError } from './errors.js';
 import { exportRoutes } from './export.js';
 import { CLIENT_HEADER, hostGuard, jsonBodies, originGuard } from './guard.js';
 import { HostPolicy } from './hosts.js';
+import { journalRoutes } from './journal.js';
 import { rateLimit, sizeLimit } from './limits.js';
 import { LiveSessions } from './live.js';
 import { memoryRoutes } from './memory.js';
@@ -77,6 +79,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   openaiRoutes(ctx);
   sessionRoutes(ctx);
   modeRoutes(ctx);
+  journalRoutes(ctx);
   eventRoutes(ctx);
   memoryRoutes(ctx);
   toolRoutes(ctx);

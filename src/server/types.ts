@@ -1,8 +1,10 @@
 /** What the HTTP app needs from the runtime; built by `tea serve` (and by tests). */
+
 import type { Agent } from '../agent/index.js';
 import type { TeaConfig } from '../config/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { EvolveService } from '../runtime/evolve-service.js';
+import type { JournalService } from '../runtime/journal.js';
 import type { SessionsService } from '../runtime/sessions.js';
 import type { SkillsService } from '../runtime/skills.js';
 import type { WorkflowsService } from '../runtime/workflows.js';
@@ -40,6 +42,8 @@ export interface RateLimitOptions {
 export interface ServerDeps {
   config: TeaConfig;
   sessions: SessionsService;
+  /** The operation journal (undo/redo); absent: its routes answer 404 journal_off. */
+  journal?: JournalService;
   tools: ToolRegistry;
   memory: LongTermMemory;
   agents: AgentSource;

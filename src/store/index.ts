@@ -5,6 +5,7 @@ import { corruptionMessage, corruptionReason, isCorruption } from './corrupt.js'
 import { openDatabase } from './db.js';
 import { StoreError } from './errors.js';
 import { EvolveStateRepo } from './evolve-state.js';
+import { JournalRepo } from './journal.js';
 import { closeDatabase, takeBackupIfDue } from './later.js';
 import { LeaseRepo } from './leases.js';
 import { MessageRepo } from './messages.js';
@@ -36,6 +37,7 @@ export { corruptionMessage, type Damage, isCorruption, recoveryLines } from './c
 export { BUSY_TIMEOUT_MS, damageReport, openDatabase } from './db.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export type { EvolveStateRepo } from './evolve-state.js';
+export type { JournalFileRow, JournalRepo, JournalRoundRow, NewRound, RoundState } from './journal.js';
 export { closeDatabase, LEAVE_LOG_BYTES, takeBackupIfDue } from './later.js';
 export type { AcquireResult, Lease, LeaseOwner, LeaseRepo } from './leases.js';
 export { thisProcess } from './leases.js';
@@ -143,6 +145,12 @@ export class Store {
     return this.evaluationRepo;
   }
   private evaluationRepo: TaskEvaluationRepo | undefined;
+  /** The operation journal's rounds and files (statements prepared on first use). */
+  get journal(): JournalRepo {
+    this.journalRepo ??= new JournalRepo(this.db, this.now);
+    return this.journalRepo;
+  }
+  private journalRepo: JournalRepo | undefined;
 
   private constructor(
     db: Database.Database,

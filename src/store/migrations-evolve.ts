@@ -4,6 +4,7 @@
  * migrations.ts would make the two files import each other.
  */
 import { TASK_EVALUATIONS_MIGRATION } from './migration-12.js';
+import { JOURNAL_MIGRATION } from './migration-14.js';
 
 export const PROMPT_VERSIONS_MIGRATION = {
   version: 13,
@@ -38,4 +39,8 @@ export const PROMPT_VERSIONS_MIGRATION = {
 };
 
 /** Appended to the built-in list, in order. */
-export const EVOLVE_MIGRATIONS = [TASK_EVALUATIONS_MIGRATION, PROMPT_VERSIONS_MIGRATION] as const;
+export const EVOLVE_MIGRATIONS = [
+  TASK_EVALUATIONS_MIGRATION,
+  PROMPT_VERSIONS_MIGRATION,
+  JOURNAL_MIGRATION,
+] as const;

@@ -7,6 +7,7 @@ import { ChatView } from './chat.js';
 import { Composer } from './composer.js';
 import { attempt, byId, toast } from './dom.js';
 import type { TurnInput } from './failure.js';
+import { JournalControls } from './journal.js';
 import { MemoryPanel } from './memory-panel.js';
 import { ModeSelect } from './mode-select.js';
 import { ModelBadge } from './model-badge.js';
@@ -40,8 +41,10 @@ export class App {
   private readonly mode: ModeSelect;
   private readonly working = new WorkingIndicator();
   private readonly title = byId('session-title');
+  private readonly journal: JournalControls;
 
   constructor(private readonly api: Api) {
+    this.journal = new JournalControls(api, () => this.session?.id ?? null);
     this.chat = new ChatView(byId('messages'), {
       approve: (requestId, decision) => this.approve(requestId, decision),
       answer: (requestId, text) => this.answer(requestId, text),
@@ -195,6 +198,7 @@ export class App {
 
   private onEvent(event: StreamEvent): void {
     this.chat.handleEvent(event);
+    this.journal.onEvent(event);
     // A sub-agent's event: its usage counts in the session's; nothing else of it is the session's own.
     if (event.parent) {
       if (event.type === 'usage') this.usage.add(event.usage, event.costUsd, true);
@@ -306,6 +310,7 @@ export class App {
   private setExportEnabled(enabled: boolean): void {
     for (const id of ['export-markdown', 'export-pdf', 'session-export-markdown', 'session-export-pdf'])
       byId<HTMLButtonElement>(id).disabled = !enabled;
+    this.journal.setSession(enabled);
   }
 
   private async exportAs(format: 'markdown' | 'pdf'): Promise<void> {

@@ -1,0 +1,52 @@
+/**
+ * The journal's hooks into a turn: `journaled` wraps one turn's events with its round
+ * (the `journal` event, or a notice, follows `turn_end`), and `mayChangeFiles` says
+ * which tool calls take the snapshot before the round first.
+ */
+import type { ToolInfo } from '../../tools/types.js';
+import { randomUUID } from '../../util/random-id.js';
+import type { AgentEvent } from '../events.js';
+import type { Journal } from './journal.js';
+import type { Round } from './round.js';
+
+/** A call that may change files: write or exec approval, or any tool not declared read-only (user tools, sub-agents). */
+export function mayChangeFiles(tool: Pick<ToolInfo, 'approval' | 'readOnly'> | undefined): boolean {
+  if (!tool) return false;
+  return tool.approval === 'write' || tool.approval === 'exec' || !tool.readOnly;
+}
+
+/** Where a turn keeps its round (the turn state's `round`). */
+export interface RoundHolder {
+  round?: Pick<Round, 'beforeChange'>;
+  sessionId: string;
+  cwd: string;
+  depth: number;
+}
+
+/**
+ * Runs one turn inside a round of the journal: top-level sessions only (a sub-agent's
+ * changes belong to its parent's round). The round is finished even when the consumer
+ * stops reading or the turn throws; its events come only after a normal end.
+ */
+export async function* journaled<T>(
+  services: { journal?: Journal },
+  state: RoundHolder,
+  start: (turnId: string) => AsyncGenerator<AgentEvent, T>,
+): AsyncGenerator<AgentEvent, T> {
+  const turnId = `t_${randomUUID().slice(0, 12)}`;
+  const run = start(turnId);
+  const round = state.depth === 0 ? services.journal?.round(state.sessionId, turnId, state.cwd) : undefined;
+  if (round) state.round = round;
+  else delete state.round;
+  if (!round) return yield* run;
+  let ended = false;
+  try {
+    const result = yield* run;
+    ended = true;
+    yield* await round.finish();
+    return result;
+  } finally {
+    delete state.round;
+    if (!ended) await round.finish();
+  }
+}
