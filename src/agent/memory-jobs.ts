@@ -256,3 +256,17 @@ export function queueAfterTurn(
   background.track(next, 'memory extraction');
   return next;
 }
+
+/** The memories for this input (L0); memory failures never stop a turn. */
+export async function recallMemories(
+  memory: LongTermMemory | undefined,
+  input: string,
+  cwd: string,
+): Promise<string> {
+  if (!memory) return '';
+  try {
+    return (await memory.recall(input, { scopes: memoryScopes(cwd) })).text;
+  } catch {
+    return '';
+  }
+}

@@ -17,10 +17,12 @@ import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
 import { SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
-import { memoryScopes, queueAfterTurn } from './memory-jobs.js';
+import { queueAfterTurn, recallMemories } from './memory-jobs.js';
 import { sessionSystemPrompt } from './prompt.js';
 import { UsageMeter } from './record.js';
 import { SessionRecorder } from './recorder.js';
+import { planPrompt, refusePrompt } from './rules/plan.js';
+import { runRuleTurn } from './rules/run.js';
 import type { AgentServices, AgentSetup } from './services.js';
 import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
@@ -246,6 +248,12 @@ export class Session {
     const usage = new UsageMeter();
     const again = opts.retry ? retryInput(this.history) : undefined;
     if (opts.retry && !again) return yield* nothingToRetry(this.id);
+    const { rules } = this.settings;
+    const { tools, noModel } = this.services;
+    const plan = planPrompt({ input, retry: opts.retry === true, rules, tools, noModel });
+    if (plan.kind === 'refuse') return yield* refusePrompt(this.id, plan);
+    // A rule's prompt runs one tool: no memories, skills or background jobs for it.
+    let rule = plan.kind === 'rule' ? plan.match : undefined;
     let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
     if (!this.row.title && this.history.length === 0) {
       // The title is the first words: a pasted megabyte is not flattened whole for them.
@@ -260,9 +268,10 @@ export class Session {
       ? { ...again, stored: true }
       : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
-    context.memories = this.settings.recall ? await this.recall(next.text) : '';
+    const recall = this.settings.recall && !rule;
+    context.memories = recall ? await recallMemories(this.services.memory, next.text, this.row.cwd) : '';
     const hooks = evolveHooks(this.row, this.services);
-    const readRoots = await offerSkills(hooks, this.host, context, next.text, this.row.cwd);
+    const readRoots = rule ? [] : await offerSkills(hooks, this.host, context, next.text, this.row.cwd);
     await yieldToEventLoop();
     const firstMessage = this.history.length;
     const state: TurnState = {
@@ -286,27 +295,27 @@ export class Session {
       trace,
     };
     const turn: Turn = { services: this.services, settings: this.settings, state };
+    let modelRan = false;
     while (next) {
-      const result: TurnResult = yield* runTurn(turn, next, `t_${randomUUID().slice(0, 12)}`);
+      const turnId = `t_${randomUUID().slice(0, 12)}`;
+      modelRan ||= !rule;
+      const result: TurnResult = rule
+        ? yield* runRuleTurn(turn, next, rule, turnId)
+        : yield* runTurn(turn, next, turnId);
+      rule = undefined; // follow-ups queued meanwhile are for the model
       last = result;
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
     }
     // After a cancel or a failed model, no cheap-model work for a face to wait on (a later turn does it).
-    if (last.reason !== 'cancelled' && last.reason !== 'error') {
+    if (modelRan && last.reason !== 'cancelled' && last.reason !== 'error') {
       this.nameInBackground(context);
       this.memoryInBackground(context);
     }
     const { reason, text } = last;
-    const record = {
-      sessionId: this.id,
-      cwd: this.row.cwd,
-      input,
-      reason,
-      text,
-      messages: this.history.slice(firstMessage),
-    };
-    afterPromptInBackground(this.row, this.services, context, this.history, record);
+    const messages = this.history.slice(firstMessage);
+    const record = { sessionId: this.id, cwd: this.row.cwd, input, reason, text, messages };
+    if (modelRan) afterPromptInBackground(this.row, this.services, context, this.history, record);
     const leftover = await this.saveLeftovers();
     const done: Extract<AgentEvent, { type: 'done' }> = {
       type: 'done',
@@ -320,17 +329,6 @@ export class Session {
     };
     trace.end(done);
     yield done;
-  }
-
-  /** The memories for this input (L0); memory failures never stop a turn. */
-  private async recall(input: string): Promise<string> {
-    const { memory } = this.services;
-    if (!memory) return '';
-    try {
-      return (await memory.recall(input, { scopes: memoryScopes(this.row.cwd) })).text;
-    } catch {
-      return '';
-    }
   }
 
   /** Resolves when the session's background jobs (summaries, title) have finished. */

@@ -12,6 +12,8 @@ import type { ToolLoading } from '../tools/loading.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../tools/run.js';
 import { DEFAULT_LEASE, type LeaseSettings } from './lease.js';
+import { NO_RULES, type RuleSettings } from './rules/match.js';
+import { compileUserRules } from './rules/user.js';
 
 export interface AgentSettings {
   /** Replaces the default system prompt (the permission mode and the tool catalogue are still added). */
@@ -62,6 +64,8 @@ export interface AgentSettings {
   budget?: { maxTokens?: number; maxCostUsd?: number };
   /** Recall long-term memories for each prompt (sub-agents do not: they get only their task). */
   recall: boolean;
+  /** The rule-engine fast path: prompts that run one tool without a model call (agent/rules/). */
+  rules: RuleSettings;
 }
 
 /** Some settings; whatever is left out (or undefined) takes its default. */
@@ -87,6 +91,7 @@ export const DEFAULT_SETTINGS: Readonly<AgentSettings> = Object.freeze({
   lease: DEFAULT_LEASE,
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
   recall: true,
+  rules: NO_RULES,
 });
 
 /** The fields of `o` that are set: an undefined field means "the default", not "nothing". */
@@ -131,6 +136,7 @@ export function settingsFrom(config: TeaConfig, overrides: SettingsInput = {}): 
     memoryJobs: { extract: config.memory.extract, tune: config.memory.tune },
     lease: { waitMs: config.agent.sessionWaitMs },
     turnTimeoutMs: config.agent.turnTimeoutMs,
+    rules: { fastPath: config.rules.fastPath, user: compileUserRules(config.rules.user) },
   };
   return agentSettings(layer(fromConfig, overrides));
 }

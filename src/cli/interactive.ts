@@ -1,5 +1,6 @@
 import readline from 'node:readline';
 import { workspaceDir } from '../runtime/directories.js';
+import { NO_MODEL_ID } from '../runtime/no-model.js';
 import { approvalView } from './approval-view.js';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
@@ -24,7 +25,8 @@ async function startRuntime(rl: readline.Interface, flags: PromptFlags): Promise
       return undefined;
     }
     // The user has just read what became of the file's settings: no warning repeating it.
-    return await cliRuntime({ ...flags, projectTrustShown: trust === 'told' });
+    // With no model, the rules still work; other prompts are told how to configure one.
+    return await cliRuntime({ ...flags, projectTrustShown: trust === 'told', modelOptional: () => true });
   } catch (e) {
     rl.close();
     throw e;
@@ -56,8 +58,11 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     live: Boolean(process.stderr.isTTY),
     columns: () => process.stderr.columns,
   });
+  const model = rt.sessions.get(session.id)?.model;
+  const shown =
+    model === NO_MODEL_ID || !model ? 'no model configured (rules only: /help lists them)' : model;
   process.stdout.write(
-    `Tea Agent ${VERSION} · ${rt.provider.info.model} · session ${session.id.slice(0, 8)}\n` +
+    `Tea Agent ${VERSION} · ${shown} · session ${session.id.slice(0, 8)}\n` +
       'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits; /help lists the commands.\n',
   );
   try {
@@ -65,7 +70,8 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     for await (const line of rl) {
       const command = slashCommand(line);
       if (command?.kind === 'exit') break;
-      const text = command ? '' : line.trim();
+      // A leading space is kept: ` !ls` is for the model, not a rule.
+      const text = command || !line.trim() ? '' : line.trimEnd();
       if (command?.kind === 'help') process.stdout.write(command.text);
       else if (command?.kind === 'unknown') process.stderr.write(command.text);
       if (text) {

@@ -5,11 +5,12 @@
  */
 import type { ProviderKind } from '../util/provider-kinds.js';
 import { ConfigError, displayPath } from './errors.js';
+import { toUserRules } from './rules.js';
 import { type SandboxEntry, toSandboxEntry } from './sandbox.js';
 import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
 import { emptySections, mergeSections, type SectionsLayer, toSections } from './sections.js';
 import { emptyServerLayer, mergeServerLayers, type ServerLayer } from './server.js';
-import type { McpServerSettings, McpServerSpec, ModelOverride } from './types.js';
+import type { McpServerSettings, McpServerSpec, ModelOverride, UserRuleConfig } from './types.js';
 
 /** A model or embedding endpoint as one or more files describe it (possibly incomplete). */
 export interface PartialEndpoint {
@@ -72,6 +73,9 @@ export interface Layer {
   sandbox: SandboxEntry[];
   /** `mcp_servers` entries of every file, in file order (later ones replace earlier ones). */
   mcpServers: McpServerEntry[];
+  /** `rules` of every file, in file order (added up: a project's rules come after the user's). */
+  rules: UserRuleConfig[];
+  rulesFastPath?: boolean;
 }
 
 export interface McpServerEntry {
@@ -93,6 +97,7 @@ export function emptyLayer(): Layer {
     server: emptyServerLayer(),
     sandbox: [],
     mcpServers: [],
+    rules: [],
   };
 }
 
@@ -224,6 +229,8 @@ export function toLayer(raw: RawFile, file: string): Layer {
   for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
     layer.mcpServers.push({ name, value: normaliseMcpServer(server), file });
   }
+  layer.rules = toUserRules(raw.rules, file);
+  if (raw.rules_fast_path !== undefined) layer.rulesFastPath = raw.rules_fast_path;
   return layer;
 }
 
@@ -305,5 +312,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     server: mergeServerLayers(base.server, over.server),
     sandbox: [...base.sandbox, ...over.sandbox],
     mcpServers: [...base.mcpServers, ...over.mcpServers],
+    rules: [...base.rules, ...over.rules],
+    rulesFastPath: over.rulesFastPath ?? base.rulesFastPath,
   });
 }

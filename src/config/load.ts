@@ -259,6 +259,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     sandbox: sandbox.sandbox,
     mcpServers: mcp.mcpServers,
     server: server.server,
+    rules: { fastPath: layer.rulesFastPath ?? true, user: layer.rules },
     ...(read.project ? { project: read.project } : {}),
     warnings: [
       ...(projectWarning ? [projectWarning] : []),
