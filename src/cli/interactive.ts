@@ -58,9 +58,9 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     live: Boolean(process.stderr.isTTY),
     columns: () => process.stderr.columns,
   });
-  const model = rt.sessions.get(session.id)?.model;
-  const shown =
-    model === NO_MODEL_ID || !model ? 'no model configured (rules only: /help lists them)' : model;
+  // Without a model, the session was stored with the stand-in's id (runtime/no-model.ts).
+  const model = rt.sessions.get(session.id)?.model === NO_MODEL_ID ? undefined : rt.provider.info.model;
+  const shown = model ?? 'no model configured (rules only: /help lists them)';
   process.stdout.write(
     `Tea Agent ${VERSION} · ${shown} · session ${session.id.slice(0, 8)}\n` +
       'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits; /help lists the commands.\n',
