@@ -1,6 +1,5 @@
 import readline from 'node:readline';
 import { workspaceDir } from '../runtime/directories.js';
-import { NO_MODEL_ID } from '../runtime/no-model.js';
 import { approvalView } from './approval-view.js';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
@@ -58,8 +57,7 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     live: Boolean(process.stderr.isTTY),
     columns: () => process.stderr.columns,
   });
-  // Without a model, the session was stored with the stand-in's id (runtime/no-model.ts).
-  const model = rt.sessions.get(session.id)?.model === NO_MODEL_ID ? undefined : rt.provider.info.model;
+  const model = activeModel(rt);
   const shown = model ?? 'no model configured (rules only: /help lists them)';
   process.stdout.write(
     `Tea Agent ${VERSION} · ${shown} · session ${session.id.slice(0, 8)}\n` +
@@ -113,6 +111,15 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     // Let a title or summary still running on the cheap model land before the store closes.
     await settleBackground(session);
     await rt.close();
+  }
+}
+
+/** The active profile's model id; undefined when none is configured (then only rules work). */
+function activeModel(rt: Runtime): string | undefined {
+  try {
+    return rt.provider.info.model;
+  } catch {
+    return undefined;
   }
 }
 
