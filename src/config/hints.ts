@@ -120,6 +120,11 @@ const BY_PATH: Record<string, Hint> = {
     expected: 'a mapping with pattern, tool and args',
     fix: "e.g. `- { pattern: '^deploy (\\w+)$', tool: bash, args: { command: './deploy.sh $1' } }`.",
   },
+  'rules.*.pattern': {
+    expected: 'a regular expression over the whole prompt',
+    fix: "e.g. `pattern: '^deploy (\\w+)$'` (in single quotes, so YAML keeps the backslashes).",
+  },
+  'rules.*.tool': { expected: 'a tool name', fix: 'e.g. `tool: bash`; `tea tools` lists the names.' },
   'rules.*.args': {
     expected: "a mapping of the tool's arguments",
     fix: "e.g. `args: { command: './deploy.sh $1' }` (`$1`… take the pattern's captures).",

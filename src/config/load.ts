@@ -179,7 +179,7 @@ export function trustWarning(project: ProjectTrust | undefined): string | undefi
   const keys = project.restricted.map((s) => s.key).join(', ');
   return (
     `${displayPath(project.file)} ${why}, so these settings in it were ignored: ${keys}. ` +
-    `A project's config may not choose model endpoints or keys, MCP servers, env_allow or looser permissions until you trust it: ` +
+    `A project's config may not choose model endpoints or keys, MCP servers, env_allow, fast-path rules or looser permissions until you trust it: ` +
     `review the file, then run \`tea trust\` in ${displayPath(project.dir)} (trust lapses when the file changes).`
   );
 }
