@@ -64,7 +64,11 @@ describe('rules in the config', () => {
       'rules[0].pattern',
       /exponential time.*\(like \(a\+\)\+\)/,
     ],
-    ["rules: [{ pattern: '^x$', tool: bash, args: 'ls' }]", 'rules[0].args', /a mapping of the tool's arguments/],
+    [
+      "rules: [{ pattern: '^x$', tool: bash, args: 'ls' }]",
+      'rules[0].args',
+      /a mapping of the tool's arguments/,
+    ],
     ["rules: [{ pattern: '^x$', tool: bash, command: ls }]", 'rules[0].command', /./],
     ["rules: [{ pattern: '', tool: bash }]", 'rules[0].pattern', /./],
     ['rules_fast_path: maybe', 'rules_fast_path', /true or false/],

@@ -46,18 +46,26 @@ const TABLE: Row[] = [
   ['/read dir/"a b"/c.txt', tool('/read', 'read_file', { path: 'dir/a b/c.txt' })],
   ['/read   spaced.txt   ', tool('/read', 'read_file', { path: 'spaced.txt' })],
   ['/read 文档/说明.md', tool('/read', 'read_file', { path: '文档/说明.md' })],
-  ['/read', { kind: 'usage', rule: '/read', message: '/read takes one argument, got 0. Usage: /read <path>' }],
+  [
+    '/read',
+    { kind: 'usage', rule: '/read', message: '/read takes one argument, got 0. Usage: /read <path>' },
+  ],
   [
     '/read my file.txt',
     {
       kind: 'usage',
       rule: '/read',
-      message: '/read takes one argument, got 2 (quote a path with spaces: "my file.txt"). Usage: /read <path>',
+      message:
+        '/read takes one argument, got 2 (quote a path with spaces: "my file.txt"). Usage: /read <path>',
     },
   ],
   [
     '/read "open',
-    { kind: 'usage', rule: '/read', message: '/read: the quote " at character 1 is not closed. Usage: /read <path>' },
+    {
+      kind: 'usage',
+      rule: '/read',
+      message: '/read: the quote " at character 1 is not closed. Usage: /read <path>',
+    },
   ],
   ['/readme', undefined],
   ['/READ a', undefined],
@@ -67,17 +75,23 @@ const TABLE: Row[] = [
   ['/ls', tool('/ls', 'list_dir', {})],
   ['/ls src', tool('/ls', 'list_dir', { path: 'src' })],
   ['/ls "a b"', tool('/ls', 'list_dir', { path: 'a b' })],
-  ['/ls a b', { kind: 'usage', rule: '/ls', message: expect.stringMatching(/^\/ls takes 0 to 1 arguments, got 2/) }],
+  [
+    '/ls a b',
+    { kind: 'usage', rule: '/ls', message: expect.stringMatching(/^\/ls takes 0 to 1 arguments, got 2/) },
+  ],
   ['/lsof', undefined],
   // /grep
   ['/grep TODO', tool('/grep', 'grep', { pattern: 'TODO' })],
-  ['/grep TODO src', tool('/grep', 'grep', { pattern: 'TODO' , path: 'src' })],
+  ['/grep TODO src', tool('/grep', 'grep', { pattern: 'TODO', path: 'src' })],
   ['/grep "def load" src/py', tool('/grep', 'grep', { pattern: 'def load', path: 'src/py' })],
   ['/grep -rf .', tool('/grep', 'grep', { pattern: '-rf', path: '.' })],
   ['/grep --include=x', tool('/grep', 'grep', { pattern: '--include=x' })],
   ['/grep a|b', tool('/grep', 'grep', { pattern: 'a|b' })],
   ['/grep 函数', tool('/grep', 'grep', { pattern: '函数' })],
-  ['/grep', { kind: 'usage', rule: '/grep', message: expect.stringMatching(/^\/grep takes 1 to 2 arguments, got 0/) }],
+  [
+    '/grep',
+    { kind: 'usage', rule: '/grep', message: expect.stringMatching(/^\/grep takes 1 to 2 arguments, got 0/) },
+  ],
   ['/grep a b c', { kind: 'usage', rule: '/grep', message: expect.stringMatching(/got 3/) }],
   // /time
   ['/time', tool('/time', 'current_time', {})],
@@ -104,7 +118,8 @@ describe('the built-in rules', () => {
 
   it('rules_fast_path: false turns every rule off', () => {
     const off = { fastPath: false, user: [] };
-    for (const input of ['!ls', '/read a', '/ls', '/grep x', '/time', '/read']) expect(matchRule(input, off)).toBeUndefined();
+    for (const input of ['!ls', '/read a', '/ls', '/grep x', '/time', '/read'])
+      expect(matchRule(input, off)).toBeUndefined();
   });
 
   it('the commands for slash completion have a description each, and hints where they take arguments', () => {
