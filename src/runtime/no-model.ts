@@ -11,6 +11,8 @@ import type { ModelPool } from './models.js';
 
 /** The model id sessions started without a model are stored with. */
 export const NO_MODEL_ID = 'none';
+/** The context window a face shows for it (nothing is ever sent). */
+export const NO_MODEL_CONTEXT_WINDOW = 8192;
 
 export function noModelProvider(profile: string, message: string): Provider {
   const info: ModelInfo = {
@@ -18,7 +20,7 @@ export function noModelProvider(profile: string, message: string): Provider {
     provider: 'openai',
     model: NO_MODEL_ID,
     baseUrl: '',
-    contextWindow: 8192,
+    contextWindow: NO_MODEL_CONTEXT_WINDOW,
     maxOutputTokens: 1024,
   };
   return {
