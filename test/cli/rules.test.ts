@@ -3,10 +3,11 @@
  * model configured, rules still work and any other prompt says how to configure one
  * and lists the rules. Runs the built CLI (npm run build first).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runTea, useScriptedCli } from '../support/cli.js';
+import { type CliEnv, cliEnv, runTea, TEA_BIN, useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages } from '../support/wire.js';
 
@@ -104,6 +105,49 @@ describe('tea -p with no model configured', () => {
       expect(other.stderr).toMatch(/These commands work without a model/);
       expect(other.stderr).toMatch(/!<command>/);
       expect(other.stderr).toMatch(/\/grep <pattern> \[path\]/);
+    } finally {
+      bare.cleanup();
+    }
+  });
+});
+
+/** `tea` on a pseudo-terminal (util-linux `script`): types each line once `waits[i]` is on screen. */
+function typeInto(env: CliEnv, lines: string[], waits: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${TEA_BIN}`, '/dev/null'], {
+      env: env.env,
+      cwd: env.work,
+    });
+    let screen = '';
+    let typed = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      screen += d.toString();
+      while (typed < lines.length && screen.includes(waits[typed]!)) child.stdin.write(`${lines[typed++]}\n`);
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`interactive session did not finish; screen:\n${screen}`));
+    }, 15_000);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(screen);
+    });
+  });
+}
+
+describe('tea in a terminal with no model configured', () => {
+  it('starts, runs rules, lists them in /help and says how to configure a model for other prompts', async () => {
+    const bare = cliEnv();
+    try {
+      writeFileSync(path.join(bare.work, 'todo.txt'), 'water the plants\n');
+      const screen = await typeInto(
+        bare,
+        ['/read todo.txt', 'hello', '/help', '/exit'],
+        ['no model configured (rules only', 'water the plants', 'OPENAI_API_KEY', '/grep <pattern> [path]'],
+      );
+      expect(screen).toContain('no model configured (rules only: /help lists them)');
+      expect(screen).toContain('water the plants');
+      expect(screen).toMatch(/no model is configured[\s\S]*These commands work without a model/i);
     } finally {
       bare.cleanup();
     }

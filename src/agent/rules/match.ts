@@ -35,9 +35,9 @@ export function matchRule(input: string, rules: RuleSettings): RuleMatch | undef
 export function describeRules(rules: RuleSettings): string {
   if (!rules.fastPath) return 'The rule-engine fast path is off (rules_fast_path: false).';
   const lines = [
-    `  !<command>          ${SHELL_RULE.description}`,
-    ...RULE_COMMANDS.map((c) => `  ${`/${c.name} ${c.argumentHint ?? ''}`.padEnd(20)}${c.description}`),
-    ...rules.user.map((r) => `  ${r.pattern.padEnd(20)}${r.description ?? `runs ${r.tool}`} (${r.source})`),
+    `  ${'!<command>'.padEnd(24)}${SHELL_RULE.description}`,
+    ...RULE_COMMANDS.map((c) => `  ${`/${c.name} ${c.argumentHint ?? ''}`.padEnd(24)}${c.description}`),
+    ...rules.user.map((r) => `  ${r.pattern.padEnd(24)}${r.description ?? `runs ${r.tool}`} (${r.source})`),
   ];
   return [
     `These commands work without a model (one line, at most ${MAX_RULE_INPUT} characters):`,
