@@ -47,6 +47,9 @@ export const SHELL_RULE: RuleCommand = {
   argumentHint: '<command>',
 };
 
+/** The id prefix of a rule's tool call: its turn is answered (by the tool), so there is nothing to retry. */
+export const RULE_CALL_PREFIX = 'rule_';
+
 /** Longer prompts are never rules: a command is a line, a megabyte is a paste. */
 export const MAX_RULE_INPUT = 4096;
 

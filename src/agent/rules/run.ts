@@ -15,7 +15,7 @@ import type { AgentEvent, StopReason } from '../events.js';
 import { appendUser, type TurnInput, type TurnResult } from '../loop.js';
 import { executeToolCalls, pendingRecords } from '../tool-exec.js';
 import type { Turn } from '../turn.js';
-import type { ToolRuleMatch } from './grammar.js';
+import { RULE_CALL_PREFIX, type ToolRuleMatch } from './grammar.js';
 
 /** The turn of a prompt `match` answers; the turn's text is the tool's output. */
 export async function* runRuleTurn(
@@ -28,7 +28,7 @@ export async function* runRuleTurn(
   const turnStart = state.history.length;
   await appendUser(state, turnId, input);
   yield { type: 'turn_start', sessionId: state.sessionId, turnId, input: input.text };
-  let id = `rule_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  let id = `${RULE_CALL_PREFIX}${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   while (state.callIds.has(id)) id = `${id}~`;
   state.callIds.add(id);
   const call: ToolCallPart = { type: 'tool-call', id, name: match.tool, args: match.args };

@@ -52,6 +52,8 @@ describe('a rule prompt', () => {
     ]);
     expect(stored[2]!.parts[0]).toMatchObject({ type: 'tool-result', callId: call!.callId, isError: false });
     expect(h.store.toolCalls.list(s.id).map((c) => c.state)).toEqual(['completed']);
+    // The tool's result answers the turn: nothing to retry.
+    expect(s.canRetry).toBe(false);
   });
 
   it('the model sees the call and its result in the next turn', async () => {
