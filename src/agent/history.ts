@@ -1,6 +1,7 @@
 import type { ImagePart, Message, Part, Role, ToolCallPart, ToolResultPart } from '../llm/types.js';
 import { INTERRUPTED_OUTPUT } from '../store/recovery.js';
 import type { AgentEvent } from './events.js';
+import { RULE_CALL_PREFIX } from './rules/grammar.js';
 
 /** The part of a stored message the history needs (the store's row has more). */
 export interface HistoryRow {
@@ -77,6 +78,12 @@ export function textOf(parts: readonly Part[]): string {
 export function retryInput(history: readonly Message[]): { text: string; images: ImagePart[] } | undefined {
   const last = history.at(-1);
   if (last?.role !== 'user' && last?.role !== 'tool') return undefined;
+  // A rule's turn ends with its tool's result, and that result is its answer.
+  if (
+    last.role === 'tool' &&
+    last.parts.every((p) => p.type === 'tool-result' && p.callId.startsWith(RULE_CALL_PREFIX))
+  )
+    return undefined;
   const user = history.findLast((m) => m.role === 'user');
   if (!user) return undefined;
   return { text: textOf(user.parts), images: user.parts.filter((p): p is ImagePart => p.type === 'image') };

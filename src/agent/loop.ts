@@ -144,7 +144,8 @@ export async function* runTurn(
   return { reason, text, message, iterations };
 }
 
-async function appendUser(state: TurnState, turnId: string, input: TurnInput): Promise<void> {
+/** Stores a user message and appends it to the transcript. */
+export async function appendUser(state: TurnState, turnId: string, input: TurnInput): Promise<void> {
   const parts: Part[] = [{ type: 'text', text: input.text }, ...(input.images ?? [])];
   await state.recorder.record({ type: 'message', turnId, role: 'user', parts });
   state.history.push({ role: 'user', parts });

@@ -28,6 +28,11 @@ export interface AgentServices {
   journal?: Journal;
   /** Skills for L0 and the after-prompt jobs of the evolve layer (top-level sessions only). */
   evolve?: EvolveHooks;
+  /**
+   * Set when no model is configured (`provider` is then a stand-in that fails): how to
+   * configure one. Prompts a rule answers still run; any other gets this message.
+   */
+  noModel?: string;
 }
 
 /** What a session is made with: its agent's services and settings, by reference. */

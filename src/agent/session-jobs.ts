@@ -8,7 +8,8 @@ import { titleFor } from '../context/summarize.js';
 import type { Message } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { cheapSummarizer, SessionContext } from './context.js';
-import type { AgentEvent } from './events.js';
+import type { AgentEvent, StopReason } from './events.js';
+import type { UsageMeter } from './record.js';
 import type { SessionRecorder } from './recorder.js';
 import type { AgentServices } from './services.js';
 import type { AgentSettings } from './settings.js';
@@ -71,4 +72,23 @@ export async function saveLeftovers(
     history.push({ role: 'user', parts });
   }
   return `${rest.length} queued message(s) were saved to the session for the next turn.`;
+}
+
+/** The prompt's `done` event: its last turn's stop, queued messages saved, the usage of it all. */
+export function doneEvent(
+  sessionId: string,
+  last: { reason: StopReason; text: string; message?: string },
+  leftover: string | undefined,
+  usage: UsageMeter,
+): Extract<AgentEvent, { type: 'done' }> {
+  return {
+    type: 'done',
+    sessionId,
+    reason: last.reason,
+    text: last.text,
+    message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
+    usage: { ...usage.total },
+    costUsd: usage.costUsd,
+    ...(usage.subagents ? { subagents: structuredClone(usage.subagents) } : {}),
+  };
 }

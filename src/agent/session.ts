@@ -14,13 +14,15 @@ import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
 import { journaled } from './journal/turn.js';
 import { SessionLease } from './lease.js';
-import { runTurn, type TurnInput } from './loop.js';
+import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { queueAfterTurn, recallMemories } from './memory-jobs.js';
 import { sessionSystemPrompt } from './prompt.js';
 import { UsageMeter } from './record.js';
 import { SessionRecorder } from './recorder.js';
+import { planPrompt, refusePrompt } from './rules/plan.js';
+import { runRuleTurn } from './rules/run.js';
 import type { AgentServices, AgentSetup } from './services.js';
-import { nameInBackground, openContext, saveLeftovers } from './session-jobs.js';
+import { doneEvent, nameInBackground, openContext, saveLeftovers } from './session-jobs.js';
 import { SessionWorkMode } from './session-mode.js';
 import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
@@ -272,6 +274,12 @@ export class Session {
     const usage = new UsageMeter();
     const again = opts.retry ? retryInput(this.history) : undefined;
     if (opts.retry && !again) return yield* nothingToRetry(this.id);
+    const { rules } = this.settings;
+    const { tools, noModel } = this.services;
+    const plan = planPrompt({ input, retry: opts.retry === true, rules, tools, noModel });
+    if (plan.kind === 'refuse') return yield* refusePrompt(this.id, plan);
+    // A rule's prompt runs one tool: no memories, skills or background jobs for it.
+    let rule = plan.kind === 'rule' ? plan.match : undefined;
     let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
     if (!this.row.title && this.history.length === 0) {
       // The title is the first words: a pasted megabyte is not flattened whole for them.
@@ -288,10 +296,10 @@ export class Session {
       ? { ...again, stored: true }
       : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
-    const memory = this.settings.recall ? this.services.memory : undefined;
-    context.memories = await recallMemories(memory, next.text, this.row.cwd);
+    const recall = this.settings.recall && !rule;
+    context.memories = recall ? await recallMemories(this.services.memory, next.text, this.row.cwd) : '';
     const hooks = evolveHooks(this.row, this.services);
-    const readRoots = await offerSkills(hooks, this.host, context, next.text, this.row.cwd);
+    const readRoots = rule ? [] : await offerSkills(hooks, this.host, context, next.text, this.row.cwd);
     await yieldToEventLoop();
     const firstMessage = this.history.length;
     const state: TurnState = {
@@ -319,14 +327,20 @@ export class Session {
     };
     const services = this.work ? { ...this.services, tools: this.work.tools } : this.services;
     const turn: Turn = { services, settings: this.settings, state };
+    let modelRan = false;
     while (next) {
-      const result = yield* journaled(this.services, state, (id) => runTurn(turn, next as TurnInput, id));
+      modelRan ||= !rule;
+      const [current, now] = [rule, next];
+      const result: TurnResult = yield* journaled(this.services, state, (id) =>
+        current ? runRuleTurn(turn, now, current, id) : runTurn(turn, now, id),
+      );
+      rule = undefined; // follow-ups queued meanwhile are for the model
       last = result;
       const queued = this.followUps.shift();
       next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
     }
     // After a cancel or a failed model, no cheap-model work for a face to wait on (a later turn does it).
-    if (last.reason !== 'cancelled' && last.reason !== 'error') {
+    if (modelRan && last.reason !== 'cancelled' && last.reason !== 'error') {
       nameInBackground(this.services, this.settings, context, {
         sessionId: this.id,
         input: this.untitled,
@@ -336,27 +350,12 @@ export class Session {
       this.memoryInBackground(context);
     }
     const { reason, text } = last;
-    const record = {
-      sessionId: this.id,
-      cwd: this.row.cwd,
-      input,
-      reason,
-      text,
-      messages: this.history.slice(firstMessage),
-    };
-    afterPromptInBackground(this.row, this.services, context, this.history, record);
+    const messages = this.history.slice(firstMessage);
+    const record = { sessionId: this.id, cwd: this.row.cwd, input, reason, text, messages };
+    if (modelRan) afterPromptInBackground(this.row, this.services, context, this.history, record);
     const queued = [...this.steering.splice(0), ...this.followUps.splice(0)];
     const leftover = await saveLeftovers(queued, this.recorder, this.history);
-    const done: Extract<AgentEvent, { type: 'done' }> = {
-      type: 'done',
-      sessionId: this.id,
-      reason: last.reason,
-      text: last.text,
-      message: leftover ? [last.message, leftover].filter(Boolean).join(' ') : last.message,
-      usage: { ...usage.total },
-      costUsd: usage.costUsd,
-      ...(usage.subagents ? { subagents: structuredClone(usage.subagents) } : {}),
-    };
+    const done = doneEvent(this.id, last, leftover, usage);
     trace.end(done);
     yield done;
   }

@@ -12,6 +12,8 @@ import type { ToolLoading } from '../tools/loading.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../tools/run.js';
 import { DEFAULT_LEASE, type LeaseSettings } from './lease.js';
+import { NO_RULES, type RuleSettings } from './rules/match.js';
+import { compileUserRules } from './rules/user.js';
 import type { WorkModeSet } from './work-modes.js';
 
 export interface AgentSettings {
@@ -65,6 +67,8 @@ export interface AgentSettings {
   recall: boolean;
   /** The work modes top-level sessions switch between, and their default (absent: the built-in six, `develop`). */
   workModes?: WorkModeSet;
+  /** The rule-engine fast path: prompts that run one tool without a model call (agent/rules/). */
+  rules: RuleSettings;
 }
 
 /** Some settings; whatever is left out (or undefined) takes its default. */
@@ -90,6 +94,7 @@ export const DEFAULT_SETTINGS: Readonly<AgentSettings> = Object.freeze({
   lease: DEFAULT_LEASE,
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
   recall: true,
+  rules: NO_RULES,
 });
 
 /** The fields of `o` that are set: an undefined field means "the default", not "nothing". */
@@ -134,6 +139,7 @@ export function settingsFrom(config: TeaConfig, overrides: SettingsInput = {}): 
     memoryJobs: { extract: config.memory.extract, tune: config.memory.tune },
     lease: { waitMs: config.agent.sessionWaitMs },
     turnTimeoutMs: config.agent.turnTimeoutMs,
+    rules: { fastPath: config.rules.fastPath, user: compileUserRules(config.rules.user) },
   };
   return agentSettings(layer(fromConfig, overrides));
 }

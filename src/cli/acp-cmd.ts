@@ -2,8 +2,7 @@
 import { Readable, Writable } from 'node:stream';
 import { mcpConnector } from '../acp/mcp.js';
 import { serveAcp } from '../acp/server.js';
-import { serveAcpUnavailable } from '../acp/unavailable.js';
-import { RuntimeError } from '../runtime/errors.js';
+import { NO_MODEL_CONTEXT_WINDOW } from '../runtime/no-model.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { EXIT } from './exit.js';
 import { cliRuntime, type Runtime } from './runtime.js';
@@ -28,21 +27,10 @@ function log(line: string): void {
 }
 
 export async function runAcp(flags: AcpFlags): Promise<number> {
-  let rt: Runtime;
-  try {
-    rt = await runtimeFor(flags);
-  } catch (error) {
-    if (!(error instanceof RuntimeError && error.code === 'no_model')) throw error;
-    // The editor still gets its `initialize` answer, then the reason with every session request.
-    log(`tea acp: ${error.message}`);
-    await serveAcpUnavailable({
-      version: VERSION,
-      reason: `Tea has no model configured. ${error.message}`,
-      input: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-      output: Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    });
-    return EXIT.NO_MODEL;
-  }
+  const rt = await runtimeFor(flags);
+  const model = activeModel(rt);
+  // With no model, sessions still run rules (`!cmd`, `/read`, …); other prompts fail with how to configure one.
+  if (!model) log('tea acp: no model is configured: only rules (!<command>, /read, /ls, /grep, /time) work');
   const mcp = mcpConnector({
     home: rt.config.home,
     warn: (m) => log(`tea acp: warning: ${m}`),
@@ -53,7 +41,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
       agent: rt.agent,
       tools: rt.tools,
       memory: rt.memory,
-      contextWindow: rt.provider.info.contextWindow,
+      contextWindow: model?.contextWindow ?? NO_MODEL_CONTEXT_WINDOW,
       home: rt.config.home,
       version: VERSION,
       log,
@@ -69,5 +57,14 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
 }
 
 function runtimeFor(flags: AcpFlags): Promise<Runtime> {
-  return cliRuntime({ ...flags, approvals: 'ask', titles: true });
+  return cliRuntime({ ...flags, approvals: 'ask', titles: true, modelOptional: () => true });
+}
+
+/** The active profile's model; undefined when none is configured. */
+function activeModel(rt: Runtime): { contextWindow: number } | undefined {
+  try {
+    return rt.provider.info;
+  } catch {
+    return undefined;
+  }
 }

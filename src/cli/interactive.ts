@@ -24,7 +24,8 @@ async function startRuntime(rl: readline.Interface, flags: PromptFlags): Promise
       return undefined;
     }
     // The user has just read what became of the file's settings: no warning repeating it.
-    return await cliRuntime({ ...flags, projectTrustShown: trust === 'told' });
+    // With no model, the rules still work; other prompts are told how to configure one.
+    return await cliRuntime({ ...flags, projectTrustShown: trust === 'told', modelOptional: () => true });
   } catch (e) {
     rl.close();
     throw e;
@@ -56,8 +57,10 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     live: Boolean(process.stderr.isTTY),
     columns: () => process.stderr.columns,
   });
+  const model = activeModel(rt);
+  const shown = model ?? 'no model configured (rules only: /help lists them)';
   process.stdout.write(
-    `Tea Agent ${VERSION} · ${rt.provider.info.model} · session ${session.id.slice(0, 8)}\n` +
+    `Tea Agent ${VERSION} · ${shown} · session ${session.id.slice(0, 8)}\n` +
       'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits; /help lists the commands.\n',
   );
   try {
@@ -65,7 +68,8 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     for await (const line of rl) {
       const command = slashCommand(line);
       if (command?.kind === 'exit') break;
-      const text = command ? '' : line.trim();
+      // A leading space is kept: ` !ls` is for the model, not a rule.
+      const text = command || !line.trim() ? '' : line.trimEnd();
       if (command?.kind === 'help') process.stdout.write(command.text);
       else if (command?.kind === 'unknown') process.stderr.write(command.text);
       if (text) {
@@ -107,6 +111,15 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     // Let a title or summary still running on the cheap model land before the store closes.
     await settleBackground(session);
     await rt.close();
+  }
+}
+
+/** The active profile's model id; undefined when none is configured (then only rules work). */
+function activeModel(rt: Runtime): string | undefined {
+  try {
+    return rt.provider.info.model;
+  } catch {
+    return undefined;
   }
 }
 

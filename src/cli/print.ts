@@ -1,12 +1,13 @@
 import { isatty } from 'node:tty';
 import type { Session, StopReason } from '../agent/index.js';
+import { matchRule } from '../runtime/rules.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import { notACommand } from './bare-words.js';
 import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';
 import { refusalLine, refusalOf } from './refusals.js';
 import { jsonRenderer, type Renderer, streamJsonRenderer, textRenderer } from './render.js';
-import { cliRuntime, pickSession } from './runtime.js';
+import { cliRuntime, pickSession, type Runtime } from './runtime.js';
 import { readStdin } from './stdin.js';
 
 /**
@@ -65,7 +66,9 @@ export async function settleBackground(session: Session): Promise<void> {
 /** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
 export async function runPrompt(words: string[], flags: PromptFlags): Promise<number> {
   const text = await promptText(words, flags);
-  const rt = await cliRuntime({ ...flags, approvals: 'deny', titles: false });
+  // A prompt a rule answers needs no model (`tea -p '!ls'` works before one is configured).
+  const modelOptional = (rt: Runtime): boolean => matchRule(text, rt.rules) !== undefined;
+  const rt = await cliRuntime({ ...flags, approvals: 'deny', titles: false, modelOptional });
   const abort = new AbortController();
   const onSigint = (): void => {
     if (abort.signal.aborted) process.exit(EXIT.INTERRUPTED);

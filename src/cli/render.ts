@@ -109,6 +109,9 @@ export function textRenderer(
   let held = '';
   let shown = false;
   let atLineStart = true;
+  /** Whether any answer text was written this prompt, and how its last tool call ended. */
+  let wrote = false;
+  let lastCall: string | undefined;
   const children = subagentLines(err, {
     live: Boolean(opts.live),
     ...(opts.columns ? { columns: opts.columns } : {}),
@@ -117,6 +120,7 @@ export function textRenderer(
     if (held !== '') {
       children.clear();
       out.write(held);
+      wrote = true;
       atLineStart = held.endsWith('\n');
     }
     held = '';
@@ -160,11 +164,13 @@ export function textRenderer(
             break;
           }
           out.write(e.text);
+          wrote = true;
           shown = true;
           atLineStart = e.text.endsWith('\n');
           break;
         case 'tool_update': {
           const r = e.record;
+          if (isFinished(r.state)) lastCall = r.state;
           // A delegation call's result says how each of its children ended.
           children.event(e);
           // A refusal by the policy is always shown, with what would let the call run.
@@ -224,6 +230,13 @@ export function textRenderer(
         case 'done': {
           children.event(e);
           children.clear();
+          // A prompt a rule answered has no streamed text: its tool's output is the answer.
+          if (!wrote && e.reason === 'completed' && e.text) {
+            if (lastCall === 'completed') out.write(e.text.endsWith('\n') ? e.text : `${e.text}\n`);
+            else if (lastCall === 'error') err.write(`${e.text}\n`);
+          }
+          wrote = false;
+          lastCall = undefined;
           if (!atLineStart) out.write('\n');
           atLineStart = true;
           if (e.subagents) err.write(usageSplitLine(e.usage, e.costUsd, e.subagents));

@@ -6,6 +6,8 @@
 
 import type { Session } from '../agent/index.js';
 import { trustWarning } from '../config/load.js';
+import { RuntimeError } from '../runtime/errors.js';
+import { describeRules } from '../runtime/rules.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT, UsageError } from './exit.js';
@@ -31,6 +33,12 @@ export interface CliRuntimeFlags {
   projectTrustShown?: boolean;
   /** Where warnings go instead of stderr (the terminal UI shows them in its transcript). */
   warn?: (message: string) => void;
+  /**
+   * Whether this run may go on with no model configured: its prompt is one a rule
+   * answers, or it is interactive (rules work; other prompts are told how to configure
+   * one). Default: a model is required.
+   */
+  modelOptional?: (rt: Runtime) => boolean;
 }
 
 /** Builds the runtime from the command line's flags. */
@@ -63,9 +71,12 @@ export async function cliRuntime(flags: CliRuntimeFlags): Promise<Runtime> {
   });
   // tea runs a model: say now that there is none, before a session is opened.
   try {
-    rt.models.requireModel();
+    if (!flags.modelOptional?.(rt)) rt.models.requireModel();
   } catch (e) {
     await rt.close();
+    // With no model, the rules still work: the message lists them.
+    if (e instanceof RuntimeError && e.code === 'no_model')
+      throw new RuntimeError('no_model', `${e.message}\n\n${describeRules(rt.rules)}`);
     throw e;
   }
   return rt;

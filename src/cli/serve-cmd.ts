@@ -136,6 +136,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     ...(flags.allow?.length ? { allow: flags.allow } : {}),
     ...(flags.addDir?.length ? { addDir: flags.addDir } : {}),
+    // With no model, rules still work; other prompts get a 503 saying how to configure one.
+    modelOptional: () => true,
   });
   const web = webDir();
   let server: Awaited<ReturnType<typeof startServer>>;

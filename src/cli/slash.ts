@@ -5,10 +5,18 @@
  * `/tmp`) is a prompt, and so is a line that starts with a space.
  */
 import { existsSync } from 'node:fs';
+import { RULE_COMMANDS, SHELL_RULE } from '../runtime/rules.js';
+
+const RULES_HELP = [SHELL_RULE, ...RULE_COMMANDS]
+  .map(
+    (c) => `  ${`${c.name === '!' ? '!' : `/${c.name} `}${c.argumentHint ?? ''}`.padEnd(22)}${c.description}`,
+  )
+  .join('\n');
 
 export const SLASH_HELP =
   'Commands: /help shows this; /exit (or /quit, or Ctrl-D) quits. Anything else is sent to the model.\n' +
-  'Ctrl-C cancels a running turn, or quits at the prompt. To send a line that starts with "/" to the model, begin it with a space.\n';
+  `Rules, answered without a model call (stored in the session, so the model sees them next turn):\n${RULES_HELP}\n` +
+  'Ctrl-C cancels a running turn, or quits at the prompt. To send a line that starts with "/" or "!" to the model, begin it with a space.\n';
 
 export type SlashResult =
   | { kind: 'exit' }
@@ -22,6 +30,8 @@ export function slashCommand(line: string): SlashResult | undefined {
   const word = m[1]!.toLowerCase();
   if (word === 'exit' || word === 'quit') return { kind: 'exit' };
   if (word === 'help') return { kind: 'help', text: SLASH_HELP };
+  // A rule (`/read`, `/ls`, …): the session answers it without a model call.
+  if (RULE_COMMANDS.some((c) => c.name === m[1])) return undefined;
   if (existsSync(`/${m[1]}`)) return undefined;
   return {
     kind: 'unknown',

@@ -134,6 +134,27 @@ const BY_PATH: Record<string, Hint> = {
     expected: 'a list of rules',
     fix: 'e.g. `rules: [{ tool: write_file, pattern: "*.env", action: deny }]`.',
   },
+  rules: {
+    expected: 'a list of fast-path rules',
+    fix: "e.g. `rules: [{ pattern: '^deploy (\\w+)$', tool: bash, args: { command: './deploy.sh $1' } }]`.",
+  },
+  'rules.*': {
+    expected: 'a mapping with pattern, tool and args',
+    fix: "e.g. `- { pattern: '^deploy (\\w+)$', tool: bash, args: { command: './deploy.sh $1' } }`.",
+  },
+  'rules.*.pattern': {
+    expected: 'a regular expression over the whole prompt',
+    fix: "e.g. `pattern: '^deploy (\\w+)$'` (in single quotes, so YAML keeps the backslashes).",
+  },
+  'rules.*.tool': { expected: 'a tool name', fix: 'e.g. `tool: bash`; `tea tools` lists the names.' },
+  'rules.*.args': {
+    expected: "a mapping of the tool's arguments",
+    fix: "e.g. `args: { command: './deploy.sh $1' }` (`$1`… take the pattern's captures).",
+  },
+  rules_fast_path: {
+    expected: 'true or false',
+    fix: 'use `rules_fast_path: false` to send every prompt to the model (default true).',
+  },
   'permissions.rules.*.action': { expected: 'allow, ask or deny', fix: 'e.g. `action: allow`.' },
   tools: { expected: 'a mapping', fix: 'e.g. `tools: { loading: intent }`.' },
   'tools.loading': {

@@ -6,11 +6,12 @@
 import type { ProviderKind } from '../util/provider-kinds.js';
 import { ConfigError, displayPath } from './errors.js';
 import { emptyModes, mergeModes, toModes, type WorkModesConfig } from './modes.js';
+import { toUserRules } from './rules.js';
 import { type SandboxEntry, toSandboxEntry } from './sandbox.js';
 import type { RawEndpoint, RawFile, RawMcpServer } from './schema.js';
 import { emptySections, mergeSections, type SectionsLayer, toSections } from './sections.js';
 import { emptyServerLayer, mergeServerLayers, type ServerLayer } from './server.js';
-import type { McpServerSettings, McpServerSpec, ModelOverride } from './types.js';
+import type { McpServerSettings, McpServerSpec, ModelOverride, UserRuleConfig } from './types.js';
 
 /** A model or embedding endpoint as one or more files describe it (possibly incomplete). */
 export interface PartialEndpoint {
@@ -76,6 +77,9 @@ export interface Layer {
   mcpServers: McpServerEntry[];
   /** `modes` and `default_mode`, merged key by key. */
   modes: WorkModesConfig;
+  /** `rules` of every file, in file order (added up: a project's rules come after the user's). */
+  rules: UserRuleConfig[];
+  rulesFastPath?: boolean;
 }
 
 export interface McpServerEntry {
@@ -99,6 +103,7 @@ export function emptyLayer(): Layer {
     sandbox: [],
     mcpServers: [],
     modes: emptyModes(),
+    rules: [],
   };
 }
 
@@ -237,6 +242,8 @@ export function toLayer(raw: RawFile, file: string): Layer {
     layer.mcpServers.push({ name, value: normaliseMcpServer(server), file });
   }
   layer.modes = toModes(raw.modes, raw.default_mode, file);
+  layer.rules = toUserRules(raw.rules, file);
+  if (raw.rules_fast_path !== undefined) layer.rulesFastPath = raw.rules_fast_path;
   return layer;
 }
 
@@ -320,5 +327,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     sandbox: [...base.sandbox, ...over.sandbox],
     mcpServers: [...base.mcpServers, ...over.mcpServers],
     modes: mergeModes(base.modes, over.modes),
+    rules: [...base.rules, ...over.rules],
+    rulesFastPath: over.rulesFastPath ?? base.rulesFastPath,
   });
 }

@@ -182,7 +182,7 @@ export function trustWarning(project: ProjectTrust | undefined): string | undefi
   const keys = project.restricted.map((s) => s.key).join(', ');
   return (
     `${displayPath(project.file)} ${why}, so these settings in it were ignored: ${keys}. ` +
-    `A project's config may not choose model endpoints or keys, MCP servers, env_allow or looser permissions until you trust it: ` +
+    `A project's config may not choose model endpoints or keys, MCP servers, env_allow, fast-path rules or looser permissions until you trust it: ` +
     `review the file, then run \`tea trust\` in ${displayPath(project.dir)} (trust lapses when the file changes).`
   );
 }
@@ -269,6 +269,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
     mcpServers: mcp.mcpServers,
     server: server.server,
     workModes: layer.modes,
+    rules: { fastPath: layer.rulesFastPath ?? true, user: layer.rules },
     ...(read.project ? { project: read.project } : {}),
     warnings: [
       ...(projectWarning ? [projectWarning] : []),

@@ -263,6 +263,17 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
     ]),
   );
   plain.default_mode = config.workModes?.default?.name ?? 'develop';
+  plain.rules_fast_path = config.rules.fastPath;
+  // A rule's arguments are the user's own text; values under secret-looking names are masked.
+  plain.rules = config.rules.user.map((r) => ({
+    pattern: r.pattern,
+    tool: r.tool,
+    args: Object.fromEntries(
+      Object.entries(r.args).map(([k, v]) => [k, SECRET_NAME.test(k) && v !== undefined ? '****' : v]),
+    ),
+    ...(r.description === undefined ? {} : { description: r.description }),
+    from: r.source,
+  }));
   if (config.warnings.length > 0) plain.warnings = config.warnings;
   return plain;
 }

@@ -153,6 +153,20 @@ const permissionsSchema = z.strictObject({
   roots: z.optional(z.array(nonEmpty)),
 });
 
+/**
+ * A user rule of the rule-engine fast path: a prompt matching `pattern` (a regular
+ * expression over the whole prompt) runs `tool` with `args` without a model call;
+ * `$1`… in string values take the captures. Checked further when the file is read
+ * (config/rules.ts).
+ */
+const userRuleSchema = z.strictObject({
+  pattern: nonEmpty,
+  tool: nonEmpty,
+  args: z.optional(z.record(z.string(), z.unknown())),
+  /** Shown with the rules that work (e.g. when no model is configured). */
+  description: z.optional(z.string()),
+});
+
 const webSearchSchema = z.strictObject({
   provider: z.enum(['searxng', 'brave', 'tavily']),
   url: z.optional(httpUrl),
@@ -248,6 +262,10 @@ export const fileSchema = z.strictObject({
   modes: z.optional(modesSchema),
   /** The work mode new sessions start in. */
   default_mode: z.optional(z.string()),
+  /** User rules of the fast path (see userRuleSchema). */
+  rules: z.optional(z.array(userRuleSchema)),
+  /** false: no prompt is answered by a rule (built-in or user); every prompt goes to the model. */
+  rules_fast_path: z.optional(z.boolean()),
 });
 
 export type RawProfile = z.infer<typeof profileSchema>;
@@ -258,6 +276,7 @@ export type RawFile = z.infer<typeof fileSchema>;
 export type RawPermissions = z.infer<typeof permissionsSchema>;
 export type RawTools = z.infer<typeof toolsSchema>;
 export type RawMcpServer = z.infer<typeof mcpServerSchema>;
+export type RawUserRule = z.infer<typeof userRuleSchema>;
 
 /**
  * The keys a mapping at a (generic) path accepts, for "did you mean" suggestions.
@@ -285,6 +304,7 @@ export function knownKeysAt(genericPath: string): string[] {
     sandbox: sandboxObjectSchema,
     'mcp_servers.*': mcpServerSchema,
     server: serverSchema,
+    'rules.*': userRuleSchema,
     'mcp_servers.*.sandbox': mcpSandboxObjectSchema,
     'modes.*': modeSchema,
   };

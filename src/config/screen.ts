@@ -168,6 +168,12 @@ export function screenProject(
     kept.permissions = permissions;
   }
 
+  // A rule turns a prompt into a tool call: a cloned repository must not choose what a prompt runs.
+  for (const [i, rule] of (raw.rules ?? []).entries()) {
+    restricted.push({ key: `rules[${i}]`, value: `${rule.pattern} → ${rule.tool}` });
+  }
+  delete kept.rules;
+
   if (raw.tools) {
     const tools = { ...raw.tools };
     const envAllow = raw.tools.env_allow;

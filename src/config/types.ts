@@ -167,6 +167,8 @@ export interface TeaConfig {
   mcpServers: Record<string, McpServerSettings>;
   /** `tea serve` settings (`server`); only the user's own file may add allowed hosts. */
   server: ServerSettings;
+  /** The rule-engine fast path (`rules_fast_path`, `rules`). */
+  rules: RulesConfig;
   /** The project config file, when there is one, and its trust. */
   project?: ProjectTrust;
   /** Settings that were read but ignored, with the reason. */
@@ -188,4 +190,22 @@ export interface SubagentsConfig {
   /** One sub-agent's default budgets (absent: none). */
   maxTokens?: number;
   maxCostUsd?: number;
+}
+
+/** A user rule of the fast path as a config file gives it (checked: config/rules.ts). */
+export interface UserRuleConfig {
+  /** A regular expression over the whole prompt (its first line, when one line). */
+  pattern: string;
+  tool: string;
+  /** The tool's arguments; `$1`… in string values take the captures. */
+  args: Record<string, unknown>;
+  description?: string;
+  /** Where it was defined, e.g. `~/.tea/config.yaml: rules[0]` (named in errors). */
+  source: string;
+}
+
+/** `rules_fast_path` (default true) and the user rules of every file, in file order. */
+export interface RulesConfig {
+  fastPath: boolean;
+  user: UserRuleConfig[];
 }

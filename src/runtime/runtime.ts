@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { Agent } from '../agent/index.js';
+import type { RuleSettings } from '../agent/rules/index.js';
 import { settingsFrom } from '../agent/settings.js';
 import type { Tracer } from '../agent/trace.js';
 // Direct imports (not the config index) keep the YAML printer out of the start-up path.
@@ -38,6 +39,7 @@ import { JournalService, runtimeJournal } from './journal.js';
 import { LazyMemory } from './lazy-memory.js';
 import { ModelPool } from './models.js';
 import { modeInfos, resolveWorkModes, type WorkModeInfo } from './modes.js';
+import { providerOrStandIn } from './no-model.js';
 import { permissionSettings } from './permissions.js';
 import { runtimeRoles } from './roles.js';
 import { SessionsService } from './sessions.js';
@@ -123,6 +125,8 @@ export interface Runtime {
   readonly calibrator: TokenCalibrator;
   /** The agent for `profile` (default: the active one); 'deny' for faces nobody answers. */
   agentFor(profile?: string, opts?: { approvals?: 'ask' | 'deny' }): Agent;
+  /** The rule-engine fast path (config `rules_fast_path`, `rules`): see `matchRule` in runtime/rules.ts. */
+  readonly rules: RuleSettings;
   /** The agent of the active profile, with the runtime's own `approvals`. */
   readonly agent: Agent;
   /** The work modes sessions switch between, in cycling order (Shift+Tab), the default one's name. */
@@ -295,10 +299,11 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     // Each session starts from an agent: a prompt version another process set applies to it.
     if (agent) evolveWiring.refresh();
     else {
+      const { provider, noModel } = providerOrStandIn(models, name);
       agent = new Agent({
         cwd,
-        provider: models.provider(name),
-        cheapProvider: models.cheapProvider(name),
+        provider,
+        ...(noModel === undefined ? { cheapProvider: models.cheapProvider(name) } : { noModel }),
         tools,
         store: openStore(),
         memory: openMemory(),
@@ -370,6 +375,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     traces: new TracesService(openStore),
     calibrator,
     agentFor,
+    rules: settings.rules,
     get agent() {
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },

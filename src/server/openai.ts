@@ -182,15 +182,17 @@ async function completeChat(
   sessionId: string,
 ): Promise<Response> {
   let thinking = '';
-  let error: string | undefined;
+  let error: Extract<AgentEvent, { type: 'error' }> | undefined;
   let done: Extract<AgentEvent, { type: 'done' }> | undefined;
   for await (const e of events) {
     if (e.type === 'thinking_delta') thinking += e.text;
-    else if (e.type === 'error') error = e.message;
+    else if (e.type === 'error') error = e;
     else if (e.type === 'done') done = e;
   }
+  const refused = error && REFUSALS[error.kind];
+  if (refused) throw apiError(refused, error!.message, { code: error!.kind });
   if (!done || done.reason === 'error') {
-    throw apiError(500, `the model failed: ${error ?? done?.message ?? 'no answer'}`, {
+    throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
       code: 'model_error',
     });
   }
@@ -204,6 +206,12 @@ async function completeChat(
     session_id: sessionId,
   });
 }
+
+/**
+ * Prompts refused before any model call (agent/rules/): a rule used wrongly or naming
+ * no tool is the request's mistake; no model configured is the server's state.
+ */
+const REFUSALS: Record<string, 400 | 503> = { rule_usage: 400, rule_unknown_tool: 400, no_model: 503 };
 
 interface StreamJob {
   events: AsyncGenerator<AgentEvent>;
@@ -237,6 +245,7 @@ function streamChat(c: Context, job: StreamJob): Response {
     let wroteText = false;
     let toolSinceText = false;
     let error: string | undefined;
+    let code = 'model_error';
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     try {
       for await (const e of events) {
@@ -248,8 +257,10 @@ function streamChat(c: Context, job: StreamJob): Response {
           await send(frame(`{"content":${JSON.stringify(text)}}`));
         } else if (e.type === 'thinking_delta') await send(frame(JSON.stringify({ [field]: e.text })));
         else if (e.type === 'tool_update') toolSinceText = true;
-        else if (e.type === 'error') error = e.message;
-        else if (e.type === 'done') done = e;
+        else if (e.type === 'error') {
+          error = e.message;
+          if (REFUSALS[e.kind]) code = e.kind;
+        } else if (e.type === 'done') done = e;
       }
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
@@ -258,14 +269,17 @@ function streamChat(c: Context, job: StreamJob): Response {
       await send(
         data({
           error: {
-            message: `the model failed: ${error ?? done?.message ?? 'no answer'}`,
-            type: 'server_error',
+            message:
+              code === 'model_error' ? `the model failed: ${error ?? done?.message ?? 'no answer'}` : error,
+            type: REFUSALS[code] === 400 ? 'invalid_request_error' : 'server_error',
             param: null,
-            code: 'model_error',
+            code,
           },
         }),
       );
     } else {
+      // A prompt a rule answered streams no text: its tool's output is the answer.
+      if (!wroteText && done.text) await send(frame(`{"content":${JSON.stringify(done.text)}}`));
       await send(frame('{}', FINISH[done.reason]));
       if (includeUsage)
         await send(data({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done) }));

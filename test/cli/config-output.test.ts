@@ -59,7 +59,7 @@ describe('tea config', () => {
 });
 
 describe('with no model configured', () => {
-  it('says what works without one and which exit code this is, without promising rules', async () => {
+  it('says what works without one, the rules among it, and which exit code this is', async () => {
     const bare = cliEnv();
     try {
       const r = await runTea(['-p', 'hello'], { env: bare.env, cwd: bare.work });
@@ -67,7 +67,9 @@ describe('with no model configured', () => {
       expect(r.stderr).toMatch(/^tea: No model is configured, and Tea needs one to work on a task\./);
       expect(r.stderr).toContain('tea sessions, tea memory, tea tools, tea db');
       expect(r.stderr).toContain('exit code 3');
-      expect(r.stderr).not.toMatch(/rules/);
+      // The rules work without a model: the message lists them (agent/rules/).
+      expect(r.stderr).toMatch(/These commands work without a model[^\n]*:\n {2}!<command> /);
+      expect(r.stderr).toMatch(/\/read <path>/);
     } finally {
       bare.cleanup();
     }

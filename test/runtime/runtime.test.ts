@@ -158,14 +158,22 @@ describe('createRuntime', () => {
     await expect(rt.models.resolve('no-such-profile')).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('says no_model when a model is first needed, and reads sessions without one', async () => {
+  it('says no_model when a model is first needed; sessions run rules without one', async () => {
     const root = tempDir();
     const config = await loadConfig({ home: root, cwd: root, env: {}, detectOllama: false });
     const rt = await createRuntime({ config, cwd: root });
     open.push(rt);
     expect(rt.sessions.list()).toEqual([]);
     expect(() => rt.models.requireModel()).toThrow(expect.objectContaining({ code: 'no_model' }) as Error);
-    expect(() => rt.sessions.create()).toThrow(expect.objectContaining({ code: 'no_model' }) as Error);
+    expect(() => rt.provider).toThrow(expect.objectContaining({ code: 'no_model' }) as Error);
+    // A session opens: a prompt a rule answers runs, any other is told how to configure a model.
+    const session = rt.sessions.create();
+    const ran = await collect(session.prompt('/time UTC'));
+    expect(ran.at(-1)).toMatchObject({ type: 'done', reason: 'completed' });
+    const refused = await collect(session.prompt('hello'));
+    expect(refused[0]).toMatchObject({ type: 'error', kind: 'no_model' });
+    expect((refused[0] as { message: string }).message).toMatch(/No model is configured[\s\S]*\/read <path>/);
+    expect(rt.sessions.get(session.id)?.model).toBe('none');
   });
 
   it('rejects options the CLI would refuse, as usage errors', async () => {

@@ -1,0 +1,13 @@
+/**
+ * The rule-engine fast path as faces use it: which prompts a rule answers (print mode
+ * opens no model for them), the commands for help texts and slash completion.
+ */
+export {
+  describeRules,
+  matchRule,
+  RULE_COMMANDS,
+  type RuleCommand,
+  type RuleMatch,
+  type RuleSettings,
+  SHELL_RULE,
+} from '../agent/rules/index.js';
