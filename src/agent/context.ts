@@ -15,6 +15,7 @@ import type { Message, ModelInfo, Part, Provider, Usage } from '../llm/types.js'
 import type { Store } from '../store/index.js';
 import type { PlanItem } from '../tools/types.js';
 import { headAndTail } from '../util/head-tail.js';
+import { afterCompaction, recentWindow } from './context-window.js';
 import { usageRow } from './record.js';
 import { sessionState } from './session-state.js';
 
@@ -120,25 +121,6 @@ export function pairFromTurn(turnId: string, messages: readonly Message[]): Hist
     reasoning: reasoning.length > 2000 ? `${reasoning.slice(0, 2000)}…` : reasoning,
     files: [...files].slice(0, 20),
   };
-}
-
-/** The transcript after its first `users` user messages (those a manual compaction summarized). */
-export function afterCompaction(history: readonly Message[], users: number): readonly Message[] {
-  if (users <= 0) return history;
-  let seen = 0;
-  for (let i = 0; i < history.length; i++) {
-    if (history[i]!.role === 'user' && ++seen > users) return history.slice(i);
-  }
-  return [];
-}
-
-/** The raw transcript of the last `turns` user turns. */
-export function recentWindow(history: readonly Message[], turns: number): Message[] {
-  let seen = 0;
-  for (let i = history.length - 1; i >= 0; i--) {
-    if (history[i]!.role === 'user' && ++seen === turns) return history.slice(i);
-  }
-  return [...history];
 }
 
 function resumeText(items: readonly PlanItem[] | undefined, title?: string): string | undefined {

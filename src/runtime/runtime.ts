@@ -21,8 +21,7 @@ import type { Provider } from '../llm/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { Delegator } from '../multi/delegate.js';
 import { registerDelegationTools } from '../multi/register.js';
-import { type BackgroundCheckpoints, checkpointInBackground, Store } from '../store/index.js';
-import { defaultDbPath } from '../store/paths.js';
+import { type BackgroundCheckpoints, checkpointInBackground } from '../store/index.js';
 import type { McpManager } from '../tools/mcp/index.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -37,6 +36,7 @@ import type { EvolveService } from './evolve-service.js';
 import { EvolveWiring, type UpkeepInBackground } from './evolve-wiring.js';
 import { JournalService, runtimeJournal } from './journal.js';
 import { LazyMemory } from './lazy-memory.js';
+import { LazyStore } from './lazy-store.js';
 import { ModelPool } from './models.js';
 import { modeInfos, resolveWorkModes, type WorkModeInfo } from './modes.js';
 import { providerOrStandIn } from './no-model.js';
@@ -208,24 +208,8 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     ...(opts.titles === false ? { titles: false } : {}),
     ...(ownRepo ? { promptNote: SELF_MODE_NOTE } : {}),
   });
-  let store: Store | undefined;
-  let backupTimer: NodeJS.Timeout | undefined;
-  const openStore = (): Store => {
-    if (store) return store;
-    const opened = Store.open(defaultDbPath(config.home), { backup: {} });
-    store = opened;
-    // The daily backup waits for the close (off the first request's path); a process
-    // still up after a while (tea serve, an editor's tea acp) takes it then.
-    backupTimer = setTimeout(() => {
-      try {
-        opened.backupIfDue();
-      } catch (err) {
-        warn(`the daily backup was not made: ${(err as Error).message}`);
-      }
-    }, BACKUP_AFTER_MS);
-    backupTimer.unref();
-    return opened;
-  };
+  const lazyStore = new LazyStore(config.home, BACKUP_AFTER_MS, warn);
+  const openStore = lazyStore.open;
   // Spans: kept in the store per run, or (only when an endpoint is set) exported over OTLP.
   const tracing = await startTracing({
     env: process.env,
@@ -391,14 +375,13 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     async close(o = {}) {
       if (closed) return;
       closed = true;
-      clearTimeout(backupTimer);
       saveCalibration(calibrationFile, calibrator);
       await tracing.close();
       // MCP stdio servers also exit when their stdin closes with this process.
       await mcp?.close();
       // Exiting: a small write-ahead log stays for the next process (store/later.ts), so
       // the process must end without Node's teardown, which would close the database.
-      if (store?.close({ exiting: o.exiting === true })) process.once('beforeExit', () => process.exit());
+      if (lazyStore.close(o.exiting === true)) process.once('beforeExit', () => process.exit());
     },
   };
 }
