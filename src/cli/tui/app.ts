@@ -8,13 +8,16 @@ import type { MarkdownTheme } from '@mariozechner/pi-tui';
 import type { Session } from '../../agent/index.js';
 import { teaHome } from '../../config/files.js';
 import { workspaceDir } from '../../runtime/directories.js';
+import { RULE_COMMANDS } from '../../runtime/rules.js';
 import { approvalView } from '../approval-view.js';
 import { EXIT } from '../exit.js';
 import type { PromptFlags } from '../flags.js';
 import { settleBackground } from '../print.js';
 import { cliRuntime, pickSession, type Runtime } from '../runtime.js';
 import { confirmProjectTrust } from '../trust-prompt.js';
-import { builtinCommands } from './commands/index.js';
+import { loadCommands } from './commands/index.js';
+import { diffCommand, redoCommand, undoCommand } from './commands/journal.js';
+import { cycleWorkMode, modeCommand } from './commands/mode.js';
 import type { PickOptions, PrintTone, TuiCommand, TuiHost } from './host.js';
 import { History, imagesIn, TeaAutocomplete, workspaceFiles } from './input.js';
 import { screenKeys } from './keys.js';
@@ -28,7 +31,7 @@ import { Turns } from './turns.js';
  * Slash words that are sent to the session as they are instead of being refused as
  * unknown commands: the rule engine answers them (`/read path`, `/ls`, `/grep`, `/time`).
  */
-export const PASS_THROUGH_SLASH = ['read', 'ls', 'grep', 'time'];
+export const PASS_THROUGH_SLASH: readonly string[] = RULE_COMMANDS.map((r) => r.name);
 
 /** Messages drawn again from the store when a session is shown (`switchTo`, `--continue`). */
 const REPLAY_MESSAGES = 12;
@@ -85,9 +88,12 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
         };
         screen.changed();
       },
+      cycleMode: () => cycleMode?.(),
       exit: () => exit(),
     }),
   );
+  /** Shift+Tab, once the session is open. */
+  let cycleMode: (() => void) | undefined;
 
   const ask = (question: string, opts: { initial?: string } = {}): Promise<string | undefined> =>
     new Promise((resolve) => {
@@ -140,7 +146,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
 
   const history = new History(teaHome());
   for (const entry of history.load()) editor.addToHistory(entry);
-  const commands: TuiCommand[] = builtinCommands();
+  let commands: TuiCommand[] = [];
   const findCommand = (word: string): TuiCommand | undefined =>
     commands.find((c) => c.name === word || c.aliases?.includes(word));
 
@@ -154,6 +160,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       model: info.model,
       profile: info.profile,
       permissionMode: s.permissionMode,
+      workMode: s.workMode,
       contextTokens: transcript.contextTokens,
       contextWindow: transcript.contextLimit ?? info.contextWindow,
       costUsd: rt.sessions.usageWithSubagents(s.id).costUsd,
@@ -256,6 +263,16 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     await turns!.run(text, found.images);
   }
 
+  // Built-in commands, the journal's and modes', then the user's (.tea/commands, TEA_HOME/commands).
+  const all = await loadCommands(host, [undoCommand, redoCommand, diffCommand, modeCommand]);
+  const offered = await Promise.all(all.map(async (c) => (c.available ? c.available(host) : true)));
+  commands = all.filter((_, i) => offered[i]);
+  cycleMode = () => {
+    const next = cycleWorkMode(host);
+    if (next)
+      host.print(`Work mode: ${next} (permission mode ${turns!.session.permissionMode})`, { tone: 'dim' });
+  };
+
   editor.setAutocompleteProvider(
     new TeaAutocomplete(
       [
@@ -267,7 +284,11 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
             ? { getArgumentCompletions: async (prefix: string) => c.complete!(prefix, host) }
             : {}),
         })),
-        ...PASS_THROUGH_SLASH.map((name) => ({ name, description: 'answered by a rule, without the model' })),
+        ...RULE_COMMANDS.map((r) => ({
+          name: r.name,
+          description: `${r.description} (a rule: no model call)`,
+          ...(r.argumentHint ? { argumentHint: r.argumentHint } : {}),
+        })),
       ],
       rt.cwd,
       async () => workspaceFiles(rt.cwd, (await import('@vscode/ripgrep')).rgPath),

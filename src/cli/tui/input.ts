@@ -108,7 +108,12 @@ export class TeaAutocomplete implements AutocompleteProvider {
     options: { signal: AbortSignal; force?: boolean },
   ): Promise<AutocompleteSuggestions | null> {
     const at = atPrefix(lines[cursorLine] ?? '', cursorCol);
-    if (at === undefined) return this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+    if (at === undefined) {
+      const s = await this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+      // An argument typed in full (`/mode review`): no list, so Enter runs the command.
+      if (s && !s.prefix.startsWith('/') && s.items.some((i) => i.value === s.prefix)) return null;
+      return s;
+    }
     this.files ??= this.listFiles();
     const files = await this.files;
     const query = at.slice(1);

@@ -2,7 +2,8 @@
  * The screen's own keys, seen before the focused component: Esc interrupts a running
  * turn, Ctrl-C clears the input (twice within EXIT_WINDOW_MS exits), Ctrl-D on an
  * empty input exits, Alt+Enter queues a follow-up while a turn runs, Ctrl-O and
- * Ctrl-T open tool outputs and thinking. The clock is injected (tests, no sleeps).
+ * Ctrl-T open tool outputs and thinking, Shift+Tab cycles
+ * work modes. The clock is injected (tests, no sleeps).
  */
 import { Key, matchesKey } from '@mariozechner/pi-tui';
 
@@ -21,6 +22,8 @@ export interface KeyTarget {
   followUp(text: string): void;
   toggleTools(): void;
   toggleThinking(): void;
+  /** Shift+Tab: the next work mode. */
+  cycleMode(): void;
   /** Shows (or hides, with undefined) a one-line hint, e.g. "Ctrl-C again to exit". */
   hint(text: string | undefined): void;
   exit(): void;
@@ -63,6 +66,10 @@ export function screenKeys(
         target.clearText();
         target.followUp(text);
       }
+      return { consume: true };
+    }
+    if (matchesKey(data, Key.shift('tab')) && !target.completing()) {
+      target.cycleMode();
       return { consume: true };
     }
     if (matchesKey(data, Key.ctrl('o'))) {

@@ -7,6 +7,7 @@
 import type { Container, MarkdownTheme } from '@mariozechner/pi-tui';
 import type { AgentEvent, ToolCallRecord } from '../../agent/index.js';
 import { FILE_WRITERS } from '../../runtime/edits.js';
+import { changedLine } from '../../runtime/journal.js';
 import { type Expansion, TextBlock, ThinkingBlock, ToolLine } from './blocks.js';
 import { StreamingMarkdown } from './stream-md.js';
 import { bold, cyan, dim, green, red, yellow } from './theme.js';
@@ -34,6 +35,8 @@ export interface TranscriptDeps {
 export class Transcript {
   readonly expansion: Expansion = { tools: false, thinking: false };
   private answer: StreamingMarkdown | undefined;
+  /** The turn streamed answer text (a rule's turn streams none). */
+  private wrote = false;
   private thinking: ThinkingBlock | undefined;
   private readonly tools = new Map<string, ToolLine>();
   /** Sub-agents running now (by session id), for the status line. */
@@ -83,7 +86,11 @@ export class Transcript {
 
   event(e: AgentEvent): void {
     switch (e.type) {
+      case 'turn_start':
+        this.wrote = false;
+        break;
       case 'text_delta':
+        this.wrote = true;
         this.thinking = undefined;
         if (!this.answer) {
           // A gap between tool lines and the answer that follows them.
@@ -117,6 +124,9 @@ export class Transcript {
       case 'notice':
         this.note(yellow(`${e.title}: ${e.body}`));
         break;
+      case 'journal':
+        this.note(dim(`${changedLine(e.files)} · /diff`));
+        break;
       case 'compaction':
         this.contextTokens = e.tokensAfter;
         this.contextLimit = e.limit;
@@ -148,6 +158,8 @@ export class Transcript {
         break;
       case 'done':
         this.endBlocks();
+        // A rule's turn (`!ls`, `/read …`) streams no answer: its text is the tool's output.
+        if (!this.wrote && e.reason === 'completed' && e.text.trim()) this.add(new TextBlock(clip(e.text)));
         if (e.reason === 'cancelled') this.note(yellow('interrupted'));
         else if (e.reason !== 'completed' && e.reason !== 'error' && e.message) this.note(yellow(e.message));
         break;
@@ -214,4 +226,11 @@ export class Transcript {
   private add(c: import('@mariozechner/pi-tui').Component): void {
     this.box.addChild(c);
   }
+}
+
+/** At most `max` lines of a rule's output (the tool line's Ctrl-O shows all of it). */
+function clip(text: string, max = 40): string {
+  const lines = text.replace(/\n+$/, '').split('\n');
+  if (lines.length <= max) return `${lines.join('\n')}\n`;
+  return `${lines.slice(0, max).join('\n')}\n${dim(`… ${lines.length - max} more lines (Ctrl-O shows the tool's output)`)}\n`;
 }

@@ -23,6 +23,7 @@ export const KEYS = {
   ctrlJ: '\n',
   altEnter: '\u001b\r',
   tab: '\t',
+  shiftTab: '\u001b[Z',
   up: '\u001b[A',
   down: '\u001b[B',
   backspace: '\u007f',

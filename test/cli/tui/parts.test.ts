@@ -91,6 +91,7 @@ describe('the screen keys', () => {
       followUp: (s) => calls.push(`follow-up:${s}`),
       toggleTools: () => calls.push('tools'),
       toggleThinking: () => calls.push('thinking'),
+      cycleMode: () => calls.push('mode'),
       hint: (h) => calls.push(`hint:${h ?? ''}`),
       exit: () => calls.push('exit'),
       ...over,
@@ -110,6 +111,15 @@ describe('the screen keys', () => {
     now += EXIT_WINDOW_MS;
     keys('\u0003');
     expect(calls.at(-1)).toBe('exit');
+  });
+
+  it('Shift+Tab cycles the work mode, but not while the completion list is open', () => {
+    const open = target();
+    expect(screenKeys(open.t, () => 0)('\u001b[Z')).toEqual({ consume: true });
+    expect(open.calls).toContain('mode');
+    const completing = target({ completing: () => true });
+    expect(screenKeys(completing.t, () => 0)('\u001b[Z')).toBeUndefined();
+    expect(completing.calls).not.toContain('mode');
   });
 
   it('a key between two Ctrl-C starts the count again', () => {
