@@ -82,7 +82,9 @@ describe('ACP /undo and /redo', () => {
     expect(undone).toContain('removed b.txt');
     expect(readFileSync(path.join(h.workspace, 'a.txt'), 'utf8')).toBe('one\n');
     expect(existsSync(path.join(h.workspace, 'b.txt'))).toBe(false);
-    expect(await w.say('/undo')).toBe('Nothing to undo: no turn of this session changed files.');
+    expect(await w.say('/undo')).toBe(
+      'Nothing to undo: every change of this session is undone already (redo re-applies the last).',
+    );
     expect(await w.say('/redo')).toContain('recreated b.txt');
     expect(readFileSync(path.join(h.workspace, 'b.txt'), 'utf8')).toBe('new\n');
     // The commands never reach the model.

@@ -121,7 +121,13 @@ export class Journal {
       action === 'undo' ? store.journal.lastApplied(sessionId) : store.journal.firstUndone(sessionId);
     if (!row) {
       const off = this.off;
-      const nothing = action === 'undo' ? 'no turn of this session changed files' : 'nothing was undone';
+      const undone = action === 'undo' && store.journal.firstUndone(sessionId) !== undefined;
+      const nothing =
+        action === 'redo'
+          ? 'nothing was undone'
+          : undone
+            ? 'every change of this session is undone already (redo re-applies the last)'
+            : 'no turn of this session changed files';
       return refuse(off ? 'off' : 'nothing', `Nothing to ${action}: ${off ?? nothing}.`);
     }
     // Holding the session's lease: no turn starts while files are put back (and none runs now).

@@ -131,6 +131,8 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     rt = await cliRuntime({
       ...flags,
       projectTrustShown: trust === 'told',
+      // With no model, rules (`!ls`, `/read …`) still run; other prompts are told how to set one.
+      modelOptional: () => true,
       warn: (message) => transcript.print(`warning: ${message}`, 'error'),
     });
     try {
@@ -152,7 +154,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
 
   const refreshStatus = (): void => {
     const s = turns!.session;
-    const info = rt.models.provider(rt.models.active).info;
+    const info = modelInfo(rt, rt.sessions.get(s.id)?.profile ?? undefined);
     const agents = transcript.runningAgents.size;
     screen.status.info = {
       ...screen.status.info,
@@ -181,6 +183,9 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       void settleBackground(old);
       turns!.session = next;
       transcript.clear();
+      // Context use is the new session's: unknown until its next model call.
+      transcript.contextTokens = 0;
+      transcript.contextLimit = undefined;
       replay(next);
       refreshStatus();
     },
@@ -286,7 +291,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
         })),
         ...RULE_COMMANDS.map((r) => ({
           name: r.name,
-          description: `${r.description} (a rule: no model call)`,
+          description: r.description,
           ...(r.argumentHint ? { argumentHint: r.argumentHint } : {}),
         })),
       ],
@@ -337,7 +342,26 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
   turns.interrupt();
   await turns.settle();
   screen.stop();
+  const kept = turns.session.id;
+  if (rt.sessions.messageCount(kept) > 0)
+    process.stdout.write(`Session ${kept.slice(0, 8)} is kept: tea -r ${kept.slice(0, 8)} continues it.\n`);
   await settleBackground(turns.session);
   await rt.close();
   return code;
+}
+
+/** The model and profile a session runs (after /model or /profile too); none configured: said so. */
+function modelInfo(
+  rt: Runtime,
+  profile: string | undefined,
+): { model: string; profile: string; contextWindow?: number } {
+  for (const name of [profile, rt.models.active]) {
+    if (!name) continue;
+    try {
+      return rt.models.provider(name).info;
+    } catch {
+      // A profile that is gone, or no model at all: try the next.
+    }
+  }
+  return { model: 'no model (rules only)', profile: rt.models.active };
 }

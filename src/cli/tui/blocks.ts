@@ -69,6 +69,8 @@ export function colourDiff(line: string): string {
   return line;
 }
 
+const UNDONE = new Set(['error', 'denied', 'cancelled', 'skipped']);
+
 /** One tool call: `⏺ title · state · duration`, its diff, its output when expanded, its sub-agents. */
 export class ToolLine implements Component {
   /** The diff it makes (a file edit): shown under the line, coloured, capped. */
@@ -88,7 +90,8 @@ export class ToolLine implements Component {
     const head = `${paint('⏺')} ${title} ${dim(`· ${r.state.replace('_', ' ')}${took}`)}`;
     const lines = [truncateToWidth(head, width)];
     for (const [, status] of this.children) lines.push(truncateToWidth(`  ${gray('↳')} ${status}`, width));
-    if (this.diff) {
+    // A refused or failed write changed nothing: its diff would say otherwise.
+    if (this.diff && !UNDONE.has(r.state)) {
       const cap = this.expansion.tools ? this.diff.length : 12;
       for (const l of this.diff.slice(0, cap)) lines.push(truncateToWidth(`  ${colourDiff(l)}`, width));
       if (this.diff.length > cap)

@@ -88,6 +88,7 @@ export class Transcript {
     switch (e.type) {
       case 'turn_start':
         this.wrote = false;
+        this.answer = undefined;
         break;
       case 'text_delta':
         this.wrote = true;
@@ -135,6 +136,8 @@ export class Transcript {
         );
         break;
       case 'usage':
+        // One model call ended: the next one's text (after tools or a steering message) is a new block.
+        this.answer = undefined;
         this.contextTokens = e.usage.inputTokens + e.usage.outputTokens;
         this.costUsd += e.costUsd;
         break;

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_MEMORY_JOBS, runTea, useScriptedCli } from '../../support/cli.js';
+import { cliEnv, NO_MEMORY_JOBS, runTea, useScriptedCli } from '../../support/cli.js';
 import { reply } from '../../support/script.js';
 import { startTui } from './harness.js';
 
@@ -125,5 +125,30 @@ describe('work modes in the terminal UI', () => {
     await tui.waitForText('Docs mode answer.');
     expect(JSON.stringify(t.server.requests[0]!.body)).toContain('Work mode: docs');
     await tui.finish('modes');
+  });
+});
+
+describe('the terminal UI with no model configured', () => {
+  it('opens, runs rules, and answers another prompt with how to configure a model', async () => {
+    const bare = cliEnv();
+    try {
+      writeFileSync(path.join(bare.work, 'plain.txt'), 'read without a model\n');
+      const tui = startTui({
+        env: { ...bare.env, TERM: 'xterm-256color' },
+        cwd: bare.work,
+        cols: 110,
+        rows: 36,
+      });
+      await tui.waitForText('no model (rules only)');
+      tui.type('/read plain.txt');
+      tui.press('enter');
+      await tui.waitForText('read without a model');
+      tui.type('water the plants');
+      tui.press('enter');
+      await tui.waitForText('OPENAI_API_KEY');
+      await tui.finish('no-model');
+    } finally {
+      bare.cleanup();
+    }
   });
 });

@@ -6,13 +6,16 @@ import { isUserCommand } from './user.js';
 export const KEYS: ReadonlyArray<[string, string]> = [
   ['Enter', 'send; while a turn runs, steer it with the message'],
   ['Alt+Enter', 'while a turn runs, queue the message as a follow-up'],
-  ['Shift+Enter', 'new line'],
+  ['Shift+Enter, Ctrl-J', 'new line'],
   ['Esc', 'interrupt the running turn; close a picker'],
   ['↑ / ↓', 'earlier / later input'],
   ['Tab', 'complete a command, argument or @file'],
+  ['Shift+Tab', 'next work mode (design, develop, test, review, docs, devops)'],
+  ['Ctrl-O / Ctrl-T', 'open or close tool outputs / thinking'],
   ['@path', 'mention a file'],
-  ['!command', 'run a shell command without the model'],
-  ['Ctrl-C twice', 'quit'],
+  ['!command', 'run a shell command without the model (the permission mode applies)'],
+  ['/read /ls /grep /time', 'answered by a rule, without the model'],
+  ['Ctrl-C', 'clear the input; twice: quit (Ctrl-D on an empty input too)'],
 ];
 
 function usage(c: TuiCommand): string {
@@ -31,26 +34,18 @@ export function helpCommand(commands: () => readonly TuiCommand[]): TuiCommand {
       for (const c of commands()) if (!c.available || (await c.available(host))) shown.push(c);
       const builtin = shown.filter((c) => !isUserCommand(c));
       const user = shown.filter(isUserCommand);
-      const row = (c: TuiCommand): string => `| \`${usage(c)}\` | ${c.description.replace(/\|/g, '\\|')} |`;
-      const lines = ['**Commands**', '', '| command | what it does |', '| --- | --- |', ...builtin.map(row)];
+      // Plain aligned columns: a Markdown table draws a rule between rows (twice the height).
+      const width = Math.max(...[...shown.map(usage), ...KEYS.map(([k]) => k)].map((s) => s.length));
+      const row = (left: string, right: string): string => `  ${left.padEnd(width)}  ${right}`;
+      const lines = ['Commands', ...builtin.map((c) => row(usage(c), c.description))];
       if (user.length > 0)
         lines.push(
           '',
-          '**Your commands** (`.tea/commands`, `~/.tea/commands`)',
-          '',
-          '| command | what it does |',
-          '| --- | --- |',
-          ...user.map(row),
+          'Your commands (.tea/commands, ~/.tea/commands)',
+          ...user.map((c) => row(usage(c), c.description)),
         );
-      lines.push(
-        '',
-        '**Keys**',
-        '',
-        '| key | what it does |',
-        '| --- | --- |',
-        ...KEYS.map(([k, v]) => `| ${k} | ${v} |`),
-      );
-      host.print(lines.join('\n'), { markdown: true });
+      lines.push('', 'Keys', ...KEYS.map(([k, v]) => row(k, v)));
+      host.print(lines.join('\n'));
     },
   };
 }
