@@ -9,8 +9,8 @@ export interface PromptFlags {
   maxTurns?: number;
   cwd?: string;
   verbose?: boolean;
-  /** A work mode: design | develop | test | review | docs | devops, or one from config. */
-  mode?: string;
+  /** `--work-mode`: design | develop | test | review | docs | devops, or one from config. */
+  workMode?: string;
   /** read-only | ask | auto-edit | yolo */
   permissionMode?: string;
   yolo?: boolean;

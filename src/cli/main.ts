@@ -42,7 +42,7 @@ function buildProgram(setCode: (code: number) => void, withCommands: boolean): C
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
     .option('-v, --verbose', 'show tool activity on stderr even when it is not a terminal')
     .option(
-      '--mode <name>',
+      '--work-mode <name>',
       'work mode: design | develop | test | review | docs | devops, or one from config (default: config default_mode, else develop)',
     )
     .addOption(permissionModeOption('read-only | ask | auto-edit | yolo (default: config, else ask)'))

@@ -86,25 +86,25 @@ export interface PickFlags {
   resume?: string;
   continue?: boolean;
   approvals?: 'ask' | 'deny';
-  /** `--mode`: the work mode to switch the session to. */
-  mode?: string;
+  /** `--work-mode`: the work mode to switch the session to. */
+  workMode?: string;
   /** Given on the command line: it wins over the work mode's permission mode. */
   permissionMode?: string;
   yolo?: boolean;
 }
 
 /**
- * The session for this run (--resume, --continue, or a new one), switched to `--mode`
+ * The session for this run (--resume, --continue, or a new one), switched to `--work-mode`
  * when given; an explicit `--permission-mode`/`--yolo` then wins over the mode's own.
  */
 export function pickSession(rt: Runtime, flags: PickFlags): Session {
   // Checked before a session is opened: a typo leaves no empty session behind.
-  if (flags.mode !== undefined && !rt.modes.some((m) => m.name === flags.mode)) {
+  if (flags.workMode !== undefined && !rt.modes.some((m) => m.name === flags.workMode)) {
     const names = rt.modes.map((m) => m.name).join(', ');
-    throw new UsageError(`--mode: unknown work mode "${flags.mode}": use one of ${names}`);
+    throw new UsageError(`--work-mode: unknown work mode "${flags.workMode}": use one of ${names}`);
   }
   const session = openSession(rt, flags);
-  if (flags.mode !== undefined) session.setWorkMode(flags.mode);
+  if (flags.workMode !== undefined) session.setWorkMode(flags.workMode);
   if (flags.yolo || flags.permissionMode) session.setPermissionMode(rt.permissionMode);
   return session;
 }

@@ -59,6 +59,8 @@ describe('tea acp user commands', () => {
       'help',
       'mode',
       'tools',
+      'undo',
+      'redo',
       'memory',
       'git:commit',
       'review',
@@ -85,7 +87,7 @@ describe('tea acp user commands', () => {
       () => updatesOf(p, 'available_commands_update').length > 1,
       'the second session’s commands',
     );
-    expect(updatesOf(p, 'available_commands_update')[1]!.availableCommands).toHaveLength(7);
+    expect(updatesOf(p, 'available_commands_update')[1]!.availableCommands).toHaveLength(9);
     expect(p.stderr().match(/tools\.md is hidden/g)).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `tea -p --mode`: the built CLI runs a prompt in a work mode (its line and only its
+ * `tea -p --work-mode`: the built CLI runs a prompt in a work mode (its line and only its
  * tools reach the scripted model), keeps it for `--continue`, lets an explicit
  * `--permission-mode` win over the mode's, and refuses an unknown mode or a bad
  * `modes:` config before any request, naming what to fix.
@@ -18,14 +18,14 @@ const system = (i: number) => wireText(wireMessages(t.server.requests[i]!.body)[
 const offered = (i: number) =>
   (t.server.requests[i]!.body.tools as Array<{ function: { name: string } }>).map((x) => x.function.name);
 
-describe('tea -p --mode', () => {
+describe('tea -p --work-mode', () => {
   it('runs in the mode, refuses a write there, and --continue keeps it', async () => {
     t.server.script(
       reply().toolCall('write_file', { path: 'x.md', content: 'x' }),
       reply().text('Findings: none.'),
       reply().text('Still reviewing.'),
     );
-    const r = await tea(['-p', '--mode', 'review', '--yolo', 'review this repo']);
+    const r = await tea(['-p', '--work-mode', 'review', '--yolo', 'review this repo']);
     expect(r.code).toBe(0);
     expect(system(0)).toContain('\nWork mode: review — Review, do not change');
     expect(offered(0)).not.toContain('write_file');
@@ -41,7 +41,7 @@ describe('tea -p --mode', () => {
     expect(system(2)).toContain('\nPermission mode: read-only');
   });
 
-  it('without --mode a new session is in develop (or the config’s default_mode)', async () => {
+  it('without --work-mode a new session is in develop (or the config’s default_mode)', async () => {
     t.server.script(reply().text('a'), reply().text('b'));
     expect((await tea(['-p', 'hi'])).code).toBe(0);
     expect(system(0)).toContain('\nWork mode: develop — ');
@@ -52,10 +52,10 @@ describe('tea -p --mode', () => {
   });
 
   it('refuses an unknown mode with exit 2, listing the modes, before any request', async () => {
-    const r = await tea(['-p', '--mode', 'shipping', 'hi']);
+    const r = await tea(['-p', '--work-mode', 'shipping', 'hi']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      '--mode: unknown work mode "shipping": use one of design, develop, test, review, docs, devops',
+      '--work-mode: unknown work mode "shipping": use one of design, develop, test, review, docs, devops',
     );
     expect(t.server.requests).toHaveLength(0);
   });

@@ -5,7 +5,16 @@
  * differ from the bytes on disk), no hook, fsmonitor, pager or transport can run, and
  * every inherited `GIT_*` variable is dropped so a user's `GIT_DIR` cannot redirect us.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
+import { createRequire } from 'node:module';
+
+let cp: typeof ChildProcess | undefined;
+
+/** `node:child_process`, loaded on the first git command: a turn that changes no file never loads it. */
+function childProcess(): typeof ChildProcess {
+  cp ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
+  return cp;
+}
 
 export class ShadowGitError extends Error {
   constructor(
@@ -77,7 +86,7 @@ export function shadowGit(
   opts: RunOptions = {},
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(place.git ?? 'git', [...CONFIG, ...args], {
+    const child = childProcess().spawn(place.git ?? 'git', [...CONFIG, ...args], {
       cwd: place.workTree || place.gitDir,
       env: env(place),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -116,7 +125,7 @@ const available = new Map<string, boolean>();
 export function gitInstalled(program = 'git'): boolean {
   let ok = available.get(program);
   if (ok === undefined) {
-    const r = spawnSync(program, ['--version'], { stdio: 'ignore', timeout: 10_000 });
+    const r = childProcess().spawnSync(program, ['--version'], { stdio: 'ignore', timeout: 10_000 });
     ok = r.status === 0;
     available.set(program, ok);
   }

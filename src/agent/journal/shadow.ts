@@ -7,7 +7,8 @@
  * honoured, `.git` always out, nested git repositories left out (they are their own).
  * The user's repository (index, HEAD, refs, stash, config) is never read or written.
  */
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
+// fs.promises is reached at call time: a run that journals nothing never loads it.
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../../util/node-crypto.js';
 import { type ShadowPlace, shadowGit, zFields } from './git.js';
@@ -69,16 +70,16 @@ export class ShadowRepo {
   ensure(): Promise<void> {
     this.ready ??= (async () => {
       const { gitDir } = this.place;
-      await mkdir(gitDir, { recursive: true });
-      const exists = await lstat(path.join(gitDir, 'HEAD')).then(
+      await fsp.mkdir(gitDir, { recursive: true });
+      const exists = await fsp.lstat(path.join(gitDir, 'HEAD')).then(
         () => true,
         () => false,
       );
       if (!exists) await shadowGit({ ...this.place, workTree: '' }, ['init', '-q', '--bare', gitDir]);
-      await mkdir(path.join(gitDir, 'info'), { recursive: true });
-      await writeFile(path.join(gitDir, 'info', 'exclude'), '.git\n');
+      await fsp.mkdir(path.join(gitDir, 'info'), { recursive: true });
+      await fsp.writeFile(path.join(gitDir, 'info', 'exclude'), '.git\n');
       // The highest-precedence attributes: no eol conversion, filter or encoding touches a blob.
-      await writeFile(
+      await fsp.writeFile(
         path.join(gitDir, 'info', 'attributes'),
         '* -text -eol -filter -ident -working-tree-encoding\n',
       );
@@ -144,7 +145,7 @@ export class ShadowRepo {
     for (let i = 0; i < paths.length; i += STAT_BATCH) {
       const sizes = await Promise.all(
         paths.slice(i, i + STAT_BATCH).map((p) =>
-          lstat(path.join(this.place.workTree, p)).then(
+          fsp.lstat(path.join(this.place.workTree, p)).then(
             (s) => (s.isFile() ? s.size : 0),
             () => 0,
           ),

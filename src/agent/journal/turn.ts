@@ -35,18 +35,32 @@ export async function* journaled<T>(
 ): AsyncGenerator<AgentEvent, T> {
   const turnId = `t_${randomUUID().slice(0, 12)}`;
   const run = start(turnId);
-  const round = state.depth === 0 ? services.journal?.round(state.sessionId, turnId, state.cwd) : undefined;
-  if (round) state.round = round;
-  else delete state.round;
-  if (!round) return yield* run;
+  const journal = state.depth === 0 ? services.journal : undefined;
+  if (!journal) {
+    delete state.round;
+    return yield* run;
+  }
+  // The round starts at the first call that may change files: a turn that changes none
+  // never checks for git, hashes the workspace path or spawns anything.
+  let round: Round | undefined;
+  let asked = false;
+  state.round = {
+    async beforeChange() {
+      if (!asked) {
+        asked = true;
+        round = journal.round(state.sessionId, turnId, state.cwd);
+      }
+      await round?.beforeChange();
+    },
+  };
   let ended = false;
   try {
     const result = yield* run;
     ended = true;
-    yield* await round.finish();
+    if (round) yield* await round.finish();
     return result;
   } finally {
     delete state.round;
-    if (!ended) await round.finish();
+    if (!ended && round) await round.finish();
   }
 }

@@ -5,18 +5,8 @@
  * is replaced by renaming a sibling temporary file over it, so a symlink put in its
  * place is replaced, never followed.
  */
-import {
-  chmod,
-  lstat,
-  mkdir,
-  readFile,
-  readlink,
-  rename,
-  rm,
-  symlink,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+// fs.promises is reached at call time: a run that journals nothing never loads it.
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { nodeCrypto } from '../../util/node-crypto.js';
 import { randomUUID } from '../../util/random-id.js';
@@ -61,7 +51,7 @@ async function parentsSafe(root: string, rel: string): Promise<string | undefine
   for (const part of parts) {
     at = path.join(at, part);
     try {
-      const s = await lstat(at);
+      const s = await fsp.lstat(at);
       if (s.isSymbolicLink()) return `its directory ${path.relative(root, at)} is now a symbolic link`;
       if (!s.isDirectory()) return `${path.relative(root, at)} is now a file, not a directory`;
     } catch (e) {
@@ -77,21 +67,21 @@ export async function stateOf(root: string, rel: string): Promise<PathState> {
   const bad = await parentsSafe(root, rel);
   if (bad) return { kind: 'other', what: bad };
   const full = path.join(root, rel);
-  let s: Awaited<ReturnType<typeof lstat>>;
+  let s: Awaited<ReturnType<typeof fsp.lstat>>;
   try {
-    s = await lstat(full);
+    s = await fsp.lstat(full);
   } catch (e) {
     if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return { kind: 'absent' };
     throw e;
   }
   if (s.isSymbolicLink()) {
-    const target = await readlink(full, { encoding: 'buffer' });
+    const target = await fsp.readlink(full, { encoding: 'buffer' });
     return { kind: 'entry', blob: blobId(target), mode: '120000' };
   }
   if (s.isDirectory()) return { kind: 'other', what: 'it is now a directory' };
   if (!s.isFile()) return { kind: 'other', what: 'it is now a special file' };
   const mode = s.mode & 0o100 ? '100755' : '100644';
-  return { kind: 'entry', blob: blobId(await readFile(full)), mode };
+  return { kind: 'entry', blob: blobId(await fsp.readFile(full)), mode };
 }
 
 /** Whether the path holds exactly this side (the same bytes and mode, or is absent). */
@@ -111,23 +101,23 @@ export async function putSide(
   if (bad) throw new Error(`${rel}: ${bad}`);
   const full = path.join(root, rel);
   if (side.blob === null) {
-    await unlink(full).catch((e: unknown) => {
+    await fsp.unlink(full).catch((e: unknown) => {
       if (errCode(e) !== 'ENOENT') throw e;
     });
     return;
   }
   if (data === undefined) throw new Error(`${rel}: the journal has no content for it`);
-  await mkdir(path.dirname(full), { recursive: true });
+  await fsp.mkdir(path.dirname(full), { recursive: true });
   const temp = path.join(path.dirname(full), `.${path.basename(full)}.tea-undo-${randomUUID().slice(0, 8)}`);
   try {
-    if (side.mode === '120000') await symlink(data, temp);
+    if (side.mode === '120000') await fsp.symlink(data, temp);
     else {
-      await writeFile(temp, data, { flag: 'wx', mode: 0o600 });
-      await chmod(temp, side.mode === '100755' ? 0o755 : 0o644);
+      await fsp.writeFile(temp, data, { flag: 'wx', mode: 0o600 });
+      await fsp.chmod(temp, side.mode === '100755' ? 0o755 : 0o644);
     }
-    await rename(temp, full);
+    await fsp.rename(temp, full);
   } catch (e) {
-    await rm(temp, { force: true });
+    await fsp.rm(temp, { force: true });
     throw e;
   }
 }

@@ -109,6 +109,12 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       );
     });
 
+  // Lines sent while the runtime starts are kept and run once it is ready (type-ahead).
+  const early: string[] = [];
+  editor.onSubmit = (raw) => {
+    if (raw.trim()) early.push(raw);
+  };
+
   // The project's trust question, asked in the TUI, before its settings are read.
   let rt: Runtime;
   let session: Session;
@@ -310,6 +316,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       screen.changed();
     });
   };
+  for (const line of early.splice(0)) editor.onSubmit(line);
 
   async function handleLine(line: string): Promise<void> {
     const m = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(line.trimEnd());
