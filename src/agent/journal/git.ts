@@ -5,16 +5,7 @@
  * differ from the bytes on disk), no hook, fsmonitor, pager or transport can run, and
  * every inherited `GIT_*` variable is dropped so a user's `GIT_DIR` cannot redirect us.
  */
-import type * as ChildProcess from 'node:child_process';
-import { createRequire } from 'node:module';
-
-let cp: typeof ChildProcess | undefined;
-
-/** `node:child_process`, loaded on the first git command: a turn that changes no file never loads it. */
-function childProcess(): typeof ChildProcess {
-  cp ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
-  return cp;
-}
+import { runCaptured, runQuiet } from '../../util/captured-run.js';
 
 export class ShadowGitError extends Error {
   constructor(
@@ -85,37 +76,14 @@ export function shadowGit(
   args: readonly string[],
   opts: RunOptions = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = childProcess().spawn(place.git ?? 'git', [...CONFIG, ...args], {
-      cwd: place.workTree || place.gitDir,
-      env: env(place),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      },
-      Math.max(1, opts.timeoutMs ?? 60_000),
-    );
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => {
-      if (stderr.length < 20_000) stderr += d.toString('utf8');
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0 && !timedOut) resolve(Buffer.concat(out));
-      else reject(new ShadowGitError(args, stderr, code, timedOut));
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input ?? '');
+  return runCaptured(place.git ?? 'git', [...CONFIG, ...args], {
+    cwd: place.workTree || place.gitDir,
+    env: env(place),
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    ...(opts.input === undefined ? {} : { input: opts.input }),
+  }).then((r) => {
+    if (r.code === 0 && !r.timedOut) return r.stdout;
+    throw new ShadowGitError(args, r.stderr, r.code, r.timedOut);
   });
 }
 
@@ -125,8 +93,7 @@ const available = new Map<string, boolean>();
 export function gitInstalled(program = 'git'): boolean {
   let ok = available.get(program);
   if (ok === undefined) {
-    const r = childProcess().spawnSync(program, ['--version'], { stdio: 'ignore', timeout: 10_000 });
-    ok = r.status === 0;
+    ok = runQuiet(program, ['--version'], 10_000) === 0;
     available.set(program, ok);
   }
   return ok;

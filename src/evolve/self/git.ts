@@ -14,10 +14,10 @@
  * Every command runs with the git tools' safety overrides (no hooks, no fsmonitor,
  * no pager, no transport; tools/builtin/git-safety.ts).
  */
-import { spawn } from 'node:child_process';
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SAFE_CONFIG, SAFE_ENV } from '../../tools/builtin/git-safety.js';
+import { runCaptured } from '../../util/captured-run.js';
 import { gateEnv } from './proc.js';
 
 export class GitFailed extends Error {
@@ -50,7 +50,7 @@ const CONFIG_ARGS = [
 ];
 
 /** Runs git in `root`; resolves with stdout as bytes, rejects with `GitFailed`. */
-export function gitRaw(root: string, args: readonly string[], opts: GitOptions = {}): Promise<Buffer> {
+export async function gitRaw(root: string, args: readonly string[], opts: GitOptions = {}): Promise<Buffer> {
   const env: NodeJS.ProcessEnv = {
     ...gateEnv(),
     ...SAFE_ENV,
@@ -59,31 +59,14 @@ export function gitRaw(root: string, args: readonly string[], opts: GitOptions =
   };
   if (opts.index !== undefined) env.GIT_INDEX_FILE = opts.index;
   if (opts.literal !== false) env.GIT_LITERAL_PATHSPECS = '1';
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...CONFIG_ARGS, ...args], {
-      cwd: root,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => {
-      if (stderr.length < 20_000) stderr += d.toString('utf8');
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0 || (code !== null && opts.okCodes?.includes(code))) resolve(Buffer.concat(out));
-      else reject(new GitFailed(args, stderr, code));
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input ?? '');
+  const r = await runCaptured('git', [...CONFIG_ARGS, ...args], {
+    cwd: root,
+    env,
+    timeoutMs: opts.timeoutMs ?? 120_000,
+    ...(opts.input === undefined ? {} : { input: opts.input }),
   });
+  if (r.code === 0 || (r.code !== null && opts.okCodes?.includes(r.code))) return r.stdout;
+  throw new GitFailed(args, r.stderr, r.code);
 }
 
 export async function git(root: string, args: readonly string[], opts: GitOptions = {}): Promise<string> {
