@@ -57,8 +57,7 @@ export class Turns {
           this.transcript.event(e);
           if (e.type === 'approval_request') this.enqueue(() => this.approve(e));
           else if (e.type === 'question') this.enqueue(() => this.answer(e));
-          else if (e.type === 'usage' || e.type === 'compaction' || e.type === 'subagent')
-            this.deps.refreshStatus();
+          else if (changesStatus(e)) this.deps.refreshStatus();
         }
       } catch (e) {
         this.transcript.print(`error: ${e instanceof Error ? e.message : String(e)}`, 'error');
@@ -151,4 +150,15 @@ export class Turns {
       );
     });
   }
+}
+
+/**
+ * Events that change the status line (cost, context use, running sub-agents). A
+ * sub-agent's text deltas do not: the refresh reads the store, so it is not run per delta.
+ */
+function changesStatus(e: AgentEvent): boolean {
+  if (e.type === 'usage' || e.type === 'compaction') return true;
+  if (e.type !== 'subagent') return false;
+  const inner = e.event.type;
+  return inner === 'turn_start' || inner === 'usage' || inner === 'done';
 }
