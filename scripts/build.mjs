@@ -168,6 +168,9 @@ await build({
   entryPoints: { 'tui-highlight': 'src/cli/tui/highlight.ts' },
   sourcemap: 'linked',
 });
+// dist/first-frame.cjs: the terminal UI's first frame, drawn by bin/tea.js before anything
+// else loads (src/cli/tui/first-frame.ts; no dependencies, a few KB).
+await build({ ...tuiBuild, minify: false, entryPoints: { 'first-frame': 'src/cli/tui/first-frame.ts' } });
 
 /**
  * The bundle in ASCII, so bin/code-cache.js reads it as Latin-1 (no UTF-8 decoding, and

@@ -15,6 +15,7 @@ import {
   TUI,
 } from '@mariozechner/pi-tui';
 import { VERSION } from '../version.js';
+import { BANNER_HINT, BANNER_TITLE, FIRST_FRAME, type FirstFrameMark, STARTING } from './first-frame.js';
 import { StatusLine } from './status.js';
 import { bold, cyan, dim, editorTheme } from './theme.js';
 
@@ -35,9 +36,6 @@ export interface Screen {
   stop(): void;
 }
 
-export const BANNER_HINT =
-  'Enter sends · Shift+Enter/Ctrl-J new line · Esc interrupts · Ctrl-C twice exits · /help';
-
 /**
  * What bench/tui.ts reads (written to the file TEA_TUI_FRAMES names): ms from process
  * start to the first frame, and the render time of each frame.
@@ -47,15 +45,14 @@ export const frameLog: { firstFrameMs?: number; frames: number[]; marks: Record<
   marks: {},
 };
 
-/** Builds the layout, starts the terminal and draws the first frame. */
-export async function openScreen(): Promise<Screen> {
-  const tui = new TUI(new ProcessTerminal());
-  const banner = new Text(`${bold(cyan('Tea Agent'))} ${dim(VERSION)}\n${dim(BANNER_HINT)}`, 0, 0);
+/** The layout as first drawn (first-frame.ts draws the same before pi-tui loads). */
+export function layout(tui: TUI) {
+  const banner = new Text(`${bold(cyan(BANNER_TITLE))} ${dim(VERSION)}\n${dim(BANNER_HINT)}`, 0, 0);
   const transcript = new Container();
   const live = new Container();
   const editor = new Editor(tui, editorTheme, { paddingX: 0 });
   const status = new StatusLine();
-  status.info = { phase: 'starting…' };
+  status.info = { phase: STARTING };
   const inputArea = new Container();
   inputArea.addChild(editor);
   tui.addChild(banner);
@@ -64,10 +61,27 @@ export async function openScreen(): Promise<Screen> {
   tui.addChild(inputArea);
   tui.addChild(status);
   tui.setFocus(editor);
+  return { banner, transcript, live, editor, status, inputArea };
+}
+
+/** Builds the layout, starts the terminal and draws its first frame. */
+export async function openScreen(): Promise<Screen> {
+  const tui = new TUI(new ProcessTerminal());
+  const { banner, transcript, live, editor, status, inputArea } = layout(tui);
   // The first frame is drawn on a timer: wait for it before loading the rest.
   const drawn = new Promise<void>((resolve) =>
     watchFrames(tui, resolve, Boolean(process.env.TEA_TUI_FRAMES)),
   );
+  const early = (globalThis as Record<symbol, FirstFrameMark | undefined>)[FIRST_FRAME];
+  if (early) {
+    // bin/tea.js drew this frame already and left the cursor at its top: pi-tui draws
+    // over it. Whatever it left is erased first, inside pi-tui's synchronized frame.
+    early.taken = true;
+    frameLog.marks.firstFrame = early.at;
+    process.stdout.write('\u001b[?2026h\u001b[J');
+    // Raw mode as bin/tea.js set it: off again, so pi-tui restores the cooked mode on exit.
+    process.stdin.setRawMode(false);
+  }
   tui.start();
   await drawn;
   let stopped = false;

@@ -4,17 +4,16 @@
  * and all of tui/ are loaded only for this run, never for `tea -p` or a subcommand.
  */
 import type { PromptFlags } from '../flags.js';
+import { terminalWantsTui } from './first-frame.js';
 
 /**
- * Whether `tea` (no -p, no words) gets the full-screen UI: stdin and stdout are
- * terminals, TERM names a terminal (set, and not `dumb`: without it nothing says the
- * screen can be redrawn in place), and neither `--plain` nor `TEA_TUI=0` asks for the
- * plain line loop.
+ * Whether `tea` (no -p, no words) gets the full-screen UI: the terminal can have it
+ * (first-frame.ts, the same test bin/tea.js makes before drawing the first frame) and
+ * `--plain` does not ask for the plain line loop.
  */
 export function wantsTui(flags: { plain?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (flags.plain || env.TEA_TUI === '0') return false;
-  if (!process.stdin.isTTY || !process.stdout.isTTY) return false;
-  return env.TERM !== undefined && env.TERM !== '' && env.TERM !== 'dumb';
+  if (flags.plain) return false;
+  return terminalWantsTui(env, process.stdin.isTTY === true, process.stdout.isTTY === true);
 }
 
 export async function runTui(flags: PromptFlags): Promise<number> {

@@ -46,6 +46,8 @@ export interface TuiRun {
   screen(): string;
   /** Everything written, scrollback included (what scrolled off the top too). */
   all(): string;
+  /** The bytes written so far, escape sequences and all. */
+  raw(): string;
   /** Waits until the screen (or scrollback) shows `text` (a string or a pattern). */
   waitForText(text: string | RegExp, opts?: { timeoutMs?: number }): Promise<void>;
   /** Waits until `text` is no longer visible. */
@@ -84,7 +86,9 @@ export function startTui(opts: TuiOptions): TuiRun {
   const listeners = new Set<() => void>();
   let exitCode: number | undefined;
   const exitWaiters: Array<(code: number) => void> = [];
+  let written = '';
   proc.onData((d) => {
+    written += d;
     term.write(d, () => {
       for (const l of [...listeners]) l();
     });
@@ -129,6 +133,7 @@ export function startTui(opts: TuiOptions): TuiRun {
   return {
     screen,
     all,
+    raw: () => written,
     waitForText: (text, o = {}) => waitFor(() => matches(all(), text), String(text), o.timeoutMs),
     waitForGone: (text) => waitFor(() => !matches(screen(), text), `${String(text)} to go`),
     colourOf(text) {
