@@ -46,7 +46,7 @@ interface RunResult {
 }
 
 /** Runs `tea` once; samples the child's peak RSS (VmHWM) from /proc while it runs. */
-function runTea(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
+export function runTea(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((resolve) => {
     const started = performance.now();
     const child = spawn(process.execPath, [TEA, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -9,7 +9,7 @@ import { authorize } from './approval.js';
 import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent } from './events.js';
 import { makeHost } from './host.js';
-import { mayChangeFiles } from './journal/turn.js';
+import { filesOf, mayChangeFiles } from './journal/turn.js';
 import { resultPart, type TurnRecorder } from './record.js';
 import { seated } from './seat.js';
 import { TurnStopped } from './stop.js';
@@ -210,7 +210,8 @@ async function runOne(
   }
   const span = state.trace.tool(call);
   let started = 0;
-  if (state.round && mayChangeFiles(services.tools.get(call.name))) await state.round.beforeChange();
+  if (state.round && mayChangeFiles(services.tools.get(call.name)))
+    await state.round.beforeChange(filesOf(call.name, call.args, state.cwd));
   const r = await runTool(
     services.tools,
     call,

@@ -62,7 +62,7 @@ export interface TurnState {
   /** The refusal of a call to a tool the session has but its work mode does not offer. */
   refusal?: (toolName: string) => string | undefined;
   /** The turn's round of the operation journal: snapshot before the first call that may change files. */
-  round?: { beforeChange(): Promise<void> };
+  round?: { beforeChange(files?: readonly string[]): Promise<void> };
 }
 
 export interface Turn {

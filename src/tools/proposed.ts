@@ -7,13 +7,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { unifiedDiff } from './builtin/diff-text.js';
+import { FILE_WRITERS } from './file-writers.js';
 import { expandHome } from './workspace.js';
 
 /** Files larger than this are not read for a preview. */
 const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
 
-/** The tools whose change can be previewed as a diff of one file. */
-export const FILE_WRITERS: ReadonlySet<string> = new Set(['write_file', 'append_file', 'edit_file']);
+export { FILE_WRITERS } from './file-writers.js';
 
 export interface ProposedEdit {
   old: string;

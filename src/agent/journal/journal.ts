@@ -8,6 +8,7 @@
 import type { JournalRoundRow, Store } from '../../store/index.js';
 import { thisProcess } from '../../store/index.js';
 import { randomUUID } from '../../util/random-id.js';
+import { filesDiff } from './diff.js';
 import { gitInstalled } from './git.js';
 import { changeOf, type FileChange, Round } from './round.js';
 import { DEFAULT_LIMITS, type JournalLimits, ShadowRepo } from './shadow.js';
@@ -94,10 +95,13 @@ export class Journal {
         ? rows.filter((r) => r.state !== 'dropped').at(-1)
         : rows.find((r) => r.id === roundId);
     if (!row) return undefined;
-    return {
-      roundId: row.id,
-      text: await this.repo(row.workspace, sessionId).diff(row.beforeTree, row.afterTree),
-    };
+    const repo = this.repo(row.workspace, sessionId);
+    // A round taken on the fast path (or partly) has no trees that hold it: its files tell.
+    const text =
+      row.beforeTree === '' || row.afterTree === ''
+        ? await filesDiff(row.files, (ids) => repo.blobs(ids))
+        : await repo.diff(row.beforeTree, row.afterTree);
+    return { roundId: row.id, text };
   }
 
   undo(sessionId: string): Promise<UndoResult> {

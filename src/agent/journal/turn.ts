@@ -3,11 +3,23 @@
  * (the `journal` event, or a notice, follows `turn_end`), and `mayChangeFiles` says
  * which tool calls take the snapshot before the round first.
  */
+import path from 'node:path';
+import { FILE_WRITERS } from '../../tools/file-writers.js';
 import type { ToolInfo } from '../../tools/types.js';
+import { expandHome } from '../../tools/workspace.js';
 import { randomUUID } from '../../util/random-id.js';
 import type { AgentEvent } from '../events.js';
 import type { Journal } from './journal.js';
 import type { Round } from './round.js';
+
+/**
+ * The files a call changes, when it names every one (write_file, append_file, edit_file:
+ * its `path`, relative to the turn's directory); undefined when it may change anything.
+ */
+export function filesOf(tool: string, args: Record<string, unknown>, cwd: string): string[] | undefined {
+  if (!FILE_WRITERS.has(tool) || typeof args.path !== 'string' || args.path.trim() === '') return undefined;
+  return [path.resolve(cwd, expandHome(args.path))];
+}
 
 /** A call that may change files: write or exec approval, or any tool not declared read-only (user tools, sub-agents). */
 export function mayChangeFiles(tool: Pick<ToolInfo, 'approval' | 'readOnly'> | undefined): boolean {
@@ -45,12 +57,12 @@ export async function* journaled<T>(
   let round: Round | undefined;
   let asked = false;
   state.round = {
-    async beforeChange() {
+    async beforeChange(files) {
       if (!asked) {
         asked = true;
         round = journal.round(state.sessionId, turnId, state.cwd);
       }
-      await round?.beforeChange();
+      await round?.beforeChange(files);
     },
   };
   let ended = false;
