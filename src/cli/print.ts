@@ -1,5 +1,6 @@
 import { isatty } from 'node:tty';
 import type { Session, StopReason } from '../agent/index.js';
+import { RULE_CALL_PREFIX } from '../agent/rules/grammar.js';
 import { matchRule } from '../runtime/rules.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import { notACommand } from './bare-words.js';
@@ -80,8 +81,13 @@ export async function runPrompt(words: string[], flags: PromptFlags): Promise<nu
     const render = rendererFor(flags);
     let reason: StopReason = 'error';
     let refused = 0;
+    // A prompt a rule answered whose command failed (a tool error, a tool the work mode
+    // does not offer): nobody but the caller can react, so the exit code says it.
+    let ruleFailed = false;
     for await (const e of session.prompt(text, { signal: abort.signal })) {
       render.event(e);
+      if (e.type === 'tool_update' && e.record.callId.startsWith(RULE_CALL_PREFIX))
+        ruleFailed = e.record.state === 'error';
       const refusal = refusalOf(e);
       if (refusal) {
         refused++;
@@ -91,7 +97,8 @@ export async function runPrompt(words: string[], flags: PromptFlags): Promise<nu
       if (e.type === 'done') reason = e.reason;
     }
     await settleBackground(session);
-    return reason === 'completed' && refused > 0 ? EXIT.REFUSED : exitCodeFor(reason);
+    if (reason === 'completed' && refused > 0) return EXIT.REFUSED;
+    return reason === 'completed' && ruleFailed ? EXIT.ERROR : exitCodeFor(reason);
   } finally {
     process.off('SIGINT', onSigint);
     // The process exits next: the store may leave its small write-ahead log for the next one.

@@ -41,6 +41,17 @@ describe('tea -p --work-mode', () => {
     expect(system(2)).toContain('\nPermission mode: read-only');
   });
 
+  it('exits 1 when the work mode refuses the command a rule runs (no model to adapt)', async () => {
+    const r = await tea(['-p', '--work-mode', 'review', '--yolo', '!touch made.txt']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('bash is not available in the "review" work mode');
+    expect(existsSync(path.join(t.ctx.work, 'made.txt'))).toBe(false);
+    expect(t.server.requests).toHaveLength(0);
+    const ok = await tea(['-p', '--work-mode', 'develop', '--yolo', '!touch made.txt']);
+    expect(ok.code).toBe(0);
+    expect(existsSync(path.join(t.ctx.work, 'made.txt'))).toBe(true);
+  });
+
   it('without --work-mode a new session is in develop (or the config’s default_mode)', async () => {
     t.server.script(reply().text('a'), reply().text('b'));
     expect((await tea(['-p', 'hi'])).code).toBe(0);
