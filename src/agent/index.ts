@@ -14,6 +14,7 @@ export { toModelMessages } from './history.js';
 export {
   DEFAULT_LIMITS as JOURNAL_LIMITS,
   type FileChange,
+  JOURNAL_NOTE,
   Journal,
   type JournalLimits,
   type JournalOptions,

@@ -9,6 +9,7 @@ import type { Store } from '../store/index.js';
 import type { SessionsService } from './sessions.js';
 
 export type { FileChange, RoundInfo, UndoRefusal, UndoResult } from '../agent/index.js';
+export { JOURNAL_NOTE } from '../agent/index.js';
 
 export class JournalService {
   constructor(

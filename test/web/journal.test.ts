@@ -2,7 +2,8 @@
  * Undo / Redo in the web session view against the real `tea serve` (built dist/) and
  * headless Chromium: a turn's bash edits a file and creates another; the top bar says
  * "2 files changed"; Undo restores both, Redo puts them back, and a refusal (the user
- * changed a file since) shows the server's message naming the file.
+ * changed a file since) shows the server's message naming the file; after a reload the
+ * notes undo and redo left for the model show as lines, not as user messages.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,15 @@ describe('web UI: Undo / Redo', () => {
     await page.getByTestId('undo').click();
     await poll(() => page.getByTestId('toast').last().textContent()).toContain('changed since: b.txt');
     expect(readFileSync(path.join(work, 'b.txt'), 'utf8')).toBe('mine\n');
+    // After a reload, what undo and redo told the model shows as lines, not as user messages.
+    await page.reload();
+    await page.getByTestId('prompt-input').waitFor();
+    await poll(() => page.getByTestId('line-journal').count()).toBe(2);
+    expect(await page.getByTestId('user-message').allTextContents()).toEqual(['edit the files']);
+    expect(await page.getByTestId('line-journal').first().textContent()).toMatch(
+      /^The user undid the file changes of an earlier turn \(\/undo\).*a\.txt \(restored\)/,
+    );
+    await screenshot(page, 'journal-reloaded');
     // The refused undo's 409 is the only failed request the page saw.
     expect(errors).toEqual([
       'console: Failed to load resource: the server responded with a status of 409 (Conflict)',

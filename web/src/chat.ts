@@ -20,6 +20,9 @@ import { isDelegation, SubagentCards, type TranscriptView } from './subagents.js
 import { type CardState, isActive, ToolCard } from './tool-card.js';
 import type { AgentEvent, ApprovalDecision, ImageInput, StoredMessage, StreamEvent } from './types.js';
 
+/** The start of what undo/redo store for the model (src/agent/journal/journal.ts). */
+const JOURNAL_NOTE = '[Journal note]';
+
 export interface ChatActions {
   approve(requestId: string, decision: ApprovalDecision): Promise<boolean>;
   answer(requestId: string, text: string): Promise<boolean>;
@@ -198,6 +201,12 @@ export class ChatView implements TranscriptView {
   }
 
   private renderStored(message: StoredMessage): void {
+    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    // What undo/redo told the model (stored as a user message for it): a line, not a bubble.
+    if (message.role === 'user' && text.startsWith(JOURNAL_NOTE)) {
+      this.addLine('journal', text.slice(JOURNAL_NOTE.length).trim());
+      return;
+    }
     if (message.role === 'user') {
       const images = message.parts.flatMap((p) => (p.type === 'image' ? [imageSrc(p)] : []));
       this.addUser(

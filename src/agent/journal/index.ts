@@ -1,4 +1,5 @@
 export {
+  JOURNAL_NOTE,
   Journal,
   type JournalOptions,
   type RoundInfo,

@@ -46,6 +46,9 @@ export type UndoResult =
 
 const LEASE_TTL_MS = 60_000;
 
+/** How what undo/redo tell the model begins (stored as a user message; faces show it as a note). */
+export const JOURNAL_NOTE = '[Journal note]';
+
 export class Journal {
   readonly limits: JournalLimits;
   private readonly repos = new Map<string, ShadowRepo>();
@@ -239,5 +242,5 @@ function transcriptNote(action: 'undo' | 'redo', files: readonly FileChange[]): 
     action === 'undo'
       ? 'The user undid the file changes of an earlier turn (/undo); these files are back as they were before it'
       : 'The user redid the file changes of an undone turn (/redo); these files are again as that turn left them';
-  return `[Journal note] ${what}: ${list.join(', ')}. Read them again before relying on their earlier contents.`;
+  return `${JOURNAL_NOTE} ${what}: ${list.join(', ')}. Read them again before relying on their earlier contents.`;
 }

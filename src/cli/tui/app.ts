@@ -8,6 +8,7 @@ import type { MarkdownTheme } from '@mariozechner/pi-tui';
 import type { Session } from '../../agent/index.js';
 import { teaHome } from '../../config/files.js';
 import { workspaceDir } from '../../runtime/directories.js';
+import { JOURNAL_NOTE } from '../../runtime/journal.js';
 import { RULE_COMMANDS } from '../../runtime/rules.js';
 import { approvalView } from '../approval-view.js';
 import { EXIT } from '../exit.js';
@@ -230,7 +231,9 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     for (const m of messages) {
       const text = m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
       if (!text.trim()) continue;
-      if (m.role === 'user') transcript.user(text);
+      // What undo/redo told the model is shown as the note it is, not as something typed.
+      if (m.role === 'user' && text.startsWith(JOURNAL_NOTE)) transcript.print(text, 'info', false);
+      else if (m.role === 'user') transcript.user(text);
       else if (m.role === 'assistant') transcript.print(text, 'info', true);
     }
   };

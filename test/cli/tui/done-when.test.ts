@@ -59,6 +59,15 @@ describe('undo in the terminal UI', () => {
     // The model was asked twice (the call, then the answer); undo and redo asked it nothing.
     expect(t.server.requests).toHaveLength(2);
     await tui.finish('undo');
+
+    // Resumed, the transcript shows what undo and redo told the model as notes, not as typed lines.
+    const again = open(['--continue']);
+    await again.waitForText('scripted-model');
+    await again.waitForText('The user redid the file changes');
+    const rows = again.all().split('\n');
+    expect(rows.filter((r) => r.startsWith('› '))).toEqual(['› edit the notes']);
+    expect(rows.some((r) => r.startsWith('[Journal note] The user undid'))).toBe(true);
+    await again.finish('undo-resumed');
   });
 });
 
