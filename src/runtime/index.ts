@@ -45,6 +45,12 @@ export type {
   WorkflowDefinition,
   WorkflowEvent,
 } from '../multi/workflow/index.js';
+export type {
+  BackgroundJob,
+  BackgroundJobEvent,
+  BackgroundJobListener,
+  BackgroundJobsView,
+} from '../tools/background-jobs.js';
 export type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 export { defineTool, type Tool, type ToolInfo } from '../tools/types.js';
 export { RuntimeError, type RuntimeErrorCode } from './errors.js';

@@ -22,6 +22,7 @@ import type { LongTermMemory } from '../memory/api.js';
 import type { Delegator } from '../multi/delegate.js';
 import { registerDelegationTools } from '../multi/register.js';
 import { type BackgroundCheckpoints, checkpointInBackground } from '../store/index.js';
+import { BackgroundJobs, type BackgroundJobsView } from '../tools/background-jobs.js';
 import type { McpManager } from '../tools/mcp/index.js';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -125,6 +126,11 @@ export interface Runtime {
   readonly calibrator: TokenCalibrator;
   /** The agent for `profile` (default: the active one); 'deny' for faces nobody answers. */
   agentFor(profile?: string, opts?: { approvals?: 'ask' | 'deny' }): Agent;
+  /**
+   * The background processes (bg_start) running under this runtime's tools, every
+   * session's: a face's status line counts them and is told when one starts or ends.
+   */
+  readonly backgroundJobs: BackgroundJobsView;
   /** The rule-engine fast path (config `rules_fast_path`, `rules`): see `matchRule` in runtime/rules.ts. */
   readonly rules: RuleSettings;
   /** The agent of the active profile, with the runtime's own `approvals`. */
@@ -163,7 +169,8 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   // Mistakes in the options first: they are the caller's to fix before anything else.
   checkOptions(opts);
   const shell = shellSetup(config, opts.sandbox, warn);
-  const tools = await builtinRegistry(config, shell);
+  const backgroundJobs = new BackgroundJobs();
+  const tools = await builtinRegistry(config, shell, backgroundJobs);
   // In Tea's own repository (a few stats, once): the self-modification tools and a prompt line.
   const ownRepo = detectOwnRepo(cwd) !== undefined;
   if (ownRepo) registerSelfTools(tools, { home: config.home });
@@ -359,6 +366,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     traces: new TracesService(openStore),
     calibrator,
     agentFor,
+    backgroundJobs,
     rules: settings.rules,
     get agent() {
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });

@@ -14,6 +14,7 @@ import { registerSkillTool } from '../evolve/skills/register.js';
 import type { MemoryService } from '../memory/service.js';
 import { registerDelegationTools } from '../multi/register.js';
 import { BUILTIN_ROLES } from '../multi/roles/builtin.js';
+import type { BackgroundJobs } from '../tools/background-jobs.js';
 import { createToolRegistry } from '../tools/builtin/index.js';
 import { type PermissionRule, parseRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -52,13 +53,19 @@ export function shellSetup(config: TeaConfig, mode?: SandboxMode, warn: Warn = s
 
 /**
  * The built-in tools as the config sets them up, with the shell under `shell`'s sandbox
+ * and background processes reported to `backgroundJobs`
  * (each family's code loads on its first call; see tools/builtin/catalogue.ts).
  */
-export function builtinRegistry(config: TeaConfig, shell: ShellSetup): Promise<ToolRegistry> {
+export function builtinRegistry(
+  config: TeaConfig,
+  shell: ShellSetup,
+  backgroundJobs?: BackgroundJobs,
+): Promise<ToolRegistry> {
   return createToolRegistry({
     ...(config.tools.webSearch ? { webSearch: config.tools.webSearch } : {}),
     envAllow: config.tools.envAllow,
     ...shell,
+    ...(backgroundJobs ? { backgroundJobs } : {}),
   });
 }
 

@@ -5,6 +5,7 @@
  * options said not to shape specs do not.
  */
 import { describe, expect, it } from 'vitest';
+import { BackgroundJobs } from '../../src/tools/background-jobs.js';
 import { builtinTools } from '../../src/tools/builtin/all.js';
 import { buildCatalogue, catalogue, infoOf } from '../../src/tools/builtin/catalogue.js';
 import type { BuiltinToolOptions } from '../../src/tools/builtin/families.js';
@@ -72,6 +73,7 @@ describe('the tool catalogue', () => {
       envDenyNames: ['TEA_SECRET'],
       envDenyValues: ['hunter2'],
       processManager: new ProcessManager(),
+      backgroundJobs: new BackgroundJobs(),
     };
     const lazy = await createToolRegistry(options);
     expect(offered(lazy)).toEqual(offered(eagerRegistry(options)));

@@ -163,6 +163,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     const s = turns!.session;
     const info = modelInfo(rt, rt.sessions.get(s.id)?.profile ?? undefined);
     const agents = transcript.runningAgents.size;
+    const processes = rt.backgroundJobs.running().length;
     screen.status.info = {
       ...screen.status.info,
       phase: undefined,
@@ -173,7 +174,10 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       contextTokens: transcript.contextTokens,
       contextWindow: transcript.contextLimit ?? info.contextWindow,
       costUsd: rt.sessions.usageWithSubagents(s.id).costUsd,
-      jobs: agents > 0 ? [`${agents} sub-agent${agents === 1 ? '' : 's'}`] : [],
+      jobs: [
+        ...(agents > 0 ? [`${agents} sub-agent${agents === 1 ? '' : 's'}`] : []),
+        ...(processes > 0 ? [`${processes} job${processes === 1 ? '' : 's'}`] : []),
+      ],
       activity: turns!.busy ? 'working… Esc interrupts' : undefined,
     };
     screen.changed();
@@ -346,8 +350,11 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
   }
 
   if (flags.resume || flags.continue) replay(session);
+  // Background processes (bg_start) starting or ending, between turns too.
+  const stopJobs = rt.backgroundJobs.subscribe(() => refreshStatus());
   refreshStatus();
   const code = await exited;
+  stopJobs();
   // Leave: interrupt a running turn, let background titles land, close the store.
   turns.interrupt();
   await turns.settle();

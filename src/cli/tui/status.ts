@@ -1,7 +1,7 @@
 /**
  * The status line under the input box: model and profile, permission mode, context
- * use (tokens / window, %), session cost, running jobs, and a slot for the work mode
- * (set by whoever wires work modes; empty until then).
+ * use (tokens / window, %), session cost, running sub-agents and background processes,
+ * and a slot for the work mode (set by whoever wires work modes; empty until then).
  */
 import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import { cyan, dim, green, red, yellow } from './theme.js';
@@ -17,7 +17,7 @@ export interface StatusInfo {
   contextTokens?: number;
   contextWindow?: number;
   costUsd?: number;
-  /** Running background jobs, e.g. `2 sub-agents`. */
+  /** Work running in the background: `1 sub-agent`, `2 jobs` (bg_start processes). */
   jobs?: string[];
   /** What the input does now: `working… Esc interrupts`. */
   activity?: string;

@@ -90,6 +90,7 @@ export function backgroundTools(opts: BackgroundToolOptions): Tool[] {
       const info = manager.start({
         command: args.command,
         cwd: ctx.cwd,
+        sessionId: ctx.sessionId,
         env: launch?.env ?? opts.env(),
         ...(launch?.sandbox ? { launch } : {}),
         ...(args.name ? { name: args.name } : {}),

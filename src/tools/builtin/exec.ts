@@ -4,6 +4,7 @@
  * sandbox the options give (sandbox/).
  */
 import * as z from 'zod';
+import type { BackgroundJobs } from '../background-jobs.js';
 import { HINTS } from '../hints.js';
 import { Sandbox, sandboxNotes } from '../sandbox/index.js';
 import { savedOutputPath } from '../truncate.js';
@@ -46,6 +47,8 @@ export interface ExecToolOptions extends BuiltinOptions {
   sandbox?: Sandbox;
   /** The background-process manager (default: a new one per tool set). */
   processManager?: ProcessManager;
+  /** Told when a background process starts or ends (the runtime's, for faces to show). */
+  backgroundJobs?: BackgroundJobs;
   /** Background processes: unread output kept per process, head+tail (default 32 000 chars). */
   bgMaxBufferChars?: number;
   /** bg_start: how long it waits for early output or an early exit (default 300 ms). */
@@ -207,6 +210,18 @@ export function execTools(options: ExecToolOptions = {}): Tool[] {
       killGraceMs: opts.bashKillGraceMs,
       ...(options.bgMaxBufferChars === undefined ? {} : { maxBufferChars: options.bgMaxBufferChars }),
     });
+  if (options.backgroundJobs) {
+    const report = options.backgroundJobs.reporter();
+    manager.subscribe(({ type, info }) =>
+      report(type, {
+        id: info.id,
+        name: info.name,
+        command: info.command,
+        sessionId: info.sessionId,
+        startedAt: info.startedAt,
+      }),
+    );
+  }
   return [
     bashTool(opts, options, env, sandbox),
     whichTool({

@@ -100,6 +100,7 @@ const EXEC_OPTIONS: Record<keyof ExecToolOptions, boolean> = {
   envDenyValues: false,
   sandbox: false,
   processManager: false,
+  backgroundJobs: false,
 };
 
 /** The options the system family reads: its own, and env_get's extra variables (in its description). */

@@ -30,13 +30,24 @@ export interface BackgroundInfo {
   exitSignal: NodeJS.Signals | null;
   startedAt: number;
   endedAt: number | undefined;
+  /** The session whose tool call started it, when known. */
+  sessionId: string | undefined;
 }
+
+/** Told when a process starts, and once when it ends (exits, is killed, or fails to start). */
+export interface ProcessEvent {
+  type: 'started' | 'ended';
+  info: BackgroundInfo;
+}
+
+export type ProcessListener = (event: ProcessEvent) => void;
 
 export interface StartRequest {
   command: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
   name?: string;
+  sessionId?: string;
   /** What to spawn instead of `bash -c <command>` (the same command wrapped in a sandbox). */
   launch?: { file: string; args: string[] };
 }
@@ -71,6 +82,7 @@ function installExitHook(): void {
 
 export class ProcessManager {
   private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<ProcessListener>();
   private nextId = 1;
   private readonly maxBufferChars: number;
   private readonly maxRunning: number;
@@ -109,6 +121,7 @@ export class ProcessManager {
       exitSignal: null,
       startedAt: Date.now(),
       endedAt: undefined,
+      sessionId: request.sessionId,
     };
     let markClosed: () => void = () => undefined;
     const closed = new Promise<void>((resolve) => {
@@ -144,6 +157,7 @@ export class ProcessManager {
       markClosed();
       wake();
       this.forgetOldFinished();
+      this.emit('ended', info);
     };
     child.on('error', (error) => {
       entry.unread.push(`[failed to start: ${error.message}]\n`);
@@ -163,7 +177,25 @@ export class ProcessManager {
     this.entries.set(id, entry);
     live.add(this);
     installExitHook();
+    this.emit('started', info);
     return { ...info };
+  }
+
+  /** Calls `listener` when a process starts or ends; returns the call that stops it. */
+  subscribe(listener: ProcessListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private emit(type: ProcessEvent['type'], info: BackgroundInfo): void {
+    for (const listener of [...this.listeners]) {
+      // A listener's error is its own: the process and the other listeners go on.
+      try {
+        listener({ type, info: { ...info } });
+      } catch {}
+    }
   }
 
   private entry(id: string): Entry {
