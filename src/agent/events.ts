@@ -40,6 +40,8 @@ export type AgentEvent =
       /** The turn runs the stored last message again (`Session.retry`): it is no new message. */
       retry?: boolean;
     }
+  /** A message the user sent while the turn ran (`Session.steer`), given to the model now. */
+  | { type: 'steering'; text: string }
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; text: string }
   | {

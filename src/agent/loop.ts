@@ -89,7 +89,10 @@ export async function* runTurn(
       reason = 'cancelled';
       break;
     }
-    for (const steer of state.steering.splice(0)) await appendUser(state, turnId, { text: steer });
+    for (const steer of state.steering.splice(0)) {
+      await appendUser(state, turnId, { text: steer });
+      yield { type: 'steering', text: steer };
+    }
     if (iterations >= settings.maxIterations) {
       reason = 'max_iterations';
       const calls = `${iterations} model call${iterations === 1 ? '' : 's'}`;

@@ -4,7 +4,7 @@
  * prompts (turns.ts). It is the `TuiHost` the commands get.
  */
 import { existsSync } from 'node:fs';
-import type { MarkdownTheme } from '@mariozechner/pi-tui';
+import { type MarkdownTheme, Text } from '@mariozechner/pi-tui';
 import type { Session } from '../../agent/index.js';
 import { teaHome } from '../../config/files.js';
 import { workspaceDir } from '../../runtime/directories.js';
@@ -24,7 +24,7 @@ import { History, imagesIn, TeaAutocomplete, workspaceFiles } from './input.js';
 import { screenKeys } from './keys.js';
 import { AskView, PickView } from './prompts.js';
 import type { Screen } from './screen.js';
-import { markdownTheme } from './theme.js';
+import { dim, markdownTheme } from './theme.js';
 import { Transcript } from './transcript.js';
 import { Turns } from './turns.js';
 
@@ -251,6 +251,10 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     },
     show: (view) => screen.show(view),
     restore: () => screen.restore(),
+    queued: (items) => {
+      screen.queued.clear();
+      for (const q of items) screen.queued.addChild(new Text(dim(`↳ queued ${q.kind}: ${q.text}`), 0, 0));
+    },
   });
   transcript.setDiff(async (record) => {
     const cwd = rt.sessions.get(turns!.session.id)?.cwd ?? rt.cwd;

@@ -22,6 +22,8 @@ import { bold, cyan, dim, editorTheme } from './theme.js';
 export interface Screen {
   readonly tui: TUI;
   readonly transcript: Container;
+  /** Messages typed while a turn runs, until the model gets them (turns.ts). */
+  readonly queued: Container;
   readonly live: Container;
   readonly editor: Editor;
   readonly status: StatusLine;
@@ -49,6 +51,7 @@ export const frameLog: { firstFrameMs?: number; frames: number[]; marks: Record<
 export function layout(tui: TUI) {
   const banner = new Text(`${bold(cyan(BANNER_TITLE))} ${dim(VERSION)}\n${dim(BANNER_HINT)}`, 0, 0);
   const transcript = new Container();
+  const queued = new Container();
   const live = new Container();
   const editor = new Editor(tui, editorTheme, { paddingX: 0 });
   const status = new StatusLine();
@@ -57,17 +60,18 @@ export function layout(tui: TUI) {
   inputArea.addChild(editor);
   tui.addChild(banner);
   tui.addChild(transcript);
+  tui.addChild(queued);
   tui.addChild(live);
   tui.addChild(inputArea);
   tui.addChild(status);
   tui.setFocus(editor);
-  return { banner, transcript, live, editor, status, inputArea };
+  return { banner, transcript, queued, live, editor, status, inputArea };
 }
 
 /** Builds the layout, starts the terminal and draws its first frame. */
 export async function openScreen(): Promise<Screen> {
   const tui = new TUI(new ProcessTerminal());
-  const { banner, transcript, live, editor, status, inputArea } = layout(tui);
+  const { banner, transcript, queued, live, editor, status, inputArea } = layout(tui);
   // The first frame is drawn on a timer: wait for it before loading the rest.
   const drawn = new Promise<void>((resolve) =>
     watchFrames(tui, resolve, Boolean(process.env.TEA_TUI_FRAMES)),
@@ -88,6 +92,7 @@ export async function openScreen(): Promise<Screen> {
   return {
     tui,
     transcript,
+    queued,
     live,
     editor,
     status,

@@ -20,6 +20,14 @@ export interface TurnsDeps {
   approvalBody(e: ApprovalRequest): Promise<string>;
   show(view: Component): void;
   restore(): void;
+  /** Shows the messages queued while the turn runs (above the input box), or none. */
+  queued(items: readonly Queued[]): void;
+}
+
+/** A message typed while a turn runs, not yet given to the model. */
+export interface Queued {
+  text: string;
+  kind: 'steering' | 'follow-up';
 }
 
 /** The choice of a question's list that lets the user type an answer instead. */
@@ -31,6 +39,8 @@ export class Turns {
   /** Approvals and questions not yet asked, in order. */
   private readonly asks: Array<() => Promise<void>> = [];
   private asking = false;
+  /** Typed while the turn runs; each goes into the transcript when the model gets it. */
+  private readonly pending: Queued[] = [];
 
   constructor(
     public session: Session,
@@ -53,7 +63,12 @@ export class Turns {
       this.deps.refreshStatus();
       try {
         const opts = images.length > 0 ? { signal, images } : { signal };
+        let first = true;
         for await (const e of this.session.prompt(text, opts)) {
+          if (e.type === 'turn_start' && !first) this.delivered('follow-up', e.input);
+          if (e.type === 'turn_start') first = false;
+          if (e.type === 'steering') this.delivered('steering', e.text);
+          if (e.type === 'done') this.unsent();
           this.transcript.event(e);
           if (e.type === 'approval_request') this.enqueue(() => this.approve(e));
           else if (e.type === 'question') this.enqueue(() => this.answer(e));
@@ -82,12 +97,33 @@ export class Turns {
     await this.running;
   }
 
-  /** A message typed while the turn runs: steering (Enter) or a follow-up (Alt+Enter). */
+  /**
+   * A message typed while the turn runs: steering (Enter, given to the model before its
+   * next call) or a follow-up (Alt+Enter, a turn of its own after this one). It waits
+   * above the input box and goes into the transcript where the model gets it.
+   */
   queue(text: string, kind: 'steering' | 'follow-up'): void {
     const ok = kind === 'steering' ? this.session.steer(text) : this.session.followUp(text);
-    if (ok) this.transcript.user(text, `(queued: ${kind})`);
-    else this.transcript.print('The turn has just ended: send the message again.', 'error');
+    if (ok) {
+      this.pending.push({ text, kind });
+      this.deps.queued(this.pending);
+    } else this.transcript.print('The turn has just ended: send the message again.', 'error');
     this.deps.changed();
+  }
+
+  /** The model got a queued message: into the transcript, here. */
+  private delivered(kind: Queued['kind'], text: string): void {
+    const at = this.pending.findIndex((q) => q.kind === kind && q.text === text);
+    if (at < 0) return;
+    this.pending.splice(at, 1);
+    this.deps.queued(this.pending);
+    this.transcript.user(text, `(${kind})`);
+  }
+
+  /** The turn ended before the model got these (kept in the session as unsent). */
+  private unsent(): void {
+    for (const q of this.pending.splice(0)) this.transcript.user(q.text, '(not sent: the turn ended)');
+    this.deps.queued(this.pending);
   }
 
   private enqueue(ask: () => Promise<void>): void {

@@ -97,11 +97,19 @@ describe('turns in the terminal UI', () => {
     await t.server.waitForRequests(1);
     tui.type('also check the tests');
     tui.press('enter');
-    await tui.waitForText('(queued: steering)');
+    // It waits above the input box, not in the middle of the answer…
+    await tui.waitForText('↳ queued steering: also check the tests');
+    expect(tui.screen()).not.toContain('› also check the tests');
     t.server.release('first');
     await tui.waitForText('Steered.');
     const second = wireMessages(t.server.requests[1]!.body).map((m) => `${m.role}:${wireText(m)}`);
     expect(second).toContain('user:also check the tests');
+    // …and goes into the transcript where the model got it: after the tool call, before the answer.
+    const rows = tui.screen().split('\n');
+    const at = rows.findIndex((r) => r.startsWith('› also check the tests (steering)'));
+    expect(at).toBeGreaterThan(rows.findIndex((r) => r.includes('list_dir')));
+    expect(at).toBeLessThan(rows.findIndex((r) => r.includes('Steered.')));
+    expect(tui.screen()).not.toContain('↳ queued');
     await tui.finish('steering');
   });
 
@@ -114,12 +122,34 @@ describe('turns in the terminal UI', () => {
     await t.server.waitForRequests(1);
     tui.type('and then this');
     tui.press('altEnter');
-    await tui.waitForText('(queued: follow-up)');
+    await tui.waitForText('↳ queued follow-up: and then this');
     t.server.release('first');
     await tui.waitForText('Follow-up answered.');
     const second = wireMessages(t.server.requests[1]!.body).map((m) => `${m.role}:${wireText(m)}`);
     expect(second.slice(-3)).toEqual(['user:start', 'assistant:First answer.', 'user:and then this']);
+    const rows = tui.screen().split('\n');
+    const at = rows.findIndex((r) => r.startsWith('› and then this (follow-up)'));
+    expect(at).toBeGreaterThan(rows.findIndex((r) => r.includes('First answer.')));
+    expect(at).toBeLessThan(rows.findIndex((r) => r.includes('Follow-up answered.')));
+    expect(tui.screen()).not.toContain('↳ queued');
     await tui.finish('follow-up');
+  });
+
+  it('a message queued when Esc ends the turn is shown as not sent', async () => {
+    t.server.script(reply().text('Thinking about it').holdUntil('never'));
+    const tui = open();
+    await tui.waitForText('scripted-model');
+    tui.type('start');
+    tui.press('enter');
+    await t.server.waitForRequests(1);
+    tui.type('one more thing');
+    tui.press('enter');
+    await tui.waitForText('↳ queued steering: one more thing');
+    tui.press('escape');
+    await tui.waitForText('› one more thing (not sent: the turn ended)');
+    expect(tui.screen()).not.toContain('↳ queued');
+    expect(t.server.requests).toHaveLength(1);
+    await tui.finish('steering-unsent');
   });
 
   it('renders Chinese input and answers with wide characters aligned', async () => {
