@@ -1,7 +1,6 @@
 import { isatty } from 'node:tty';
 import type { Session, StopReason } from '../agent/index.js';
-import { RULE_CALL_PREFIX } from '../agent/rules/grammar.js';
-import { matchRule } from '../runtime/rules.js';
+import { matchRule, RULE_CALL_PREFIX } from '../runtime/rules.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import { notACommand } from './bare-words.js';
 import { EXIT, UsageError } from './exit.js';

@@ -5,6 +5,7 @@
 export {
   describeRules,
   matchRule,
+  RULE_CALL_PREFIX,
   RULE_COMMANDS,
   type RuleCommand,
   type RuleMatch,

@@ -2,6 +2,7 @@
 export {
   MAX_RULE_INPUT,
   matchBuiltin,
+  RULE_CALL_PREFIX,
   RULE_COMMANDS,
   type RuleCommand,
   type RuleMatch,
