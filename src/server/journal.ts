@@ -3,7 +3,7 @@
  * and redo of them, and a round's unified diff. A refused undo or redo changes nothing
  * and answers 409 with an OpenAI-style error: `journal_conflict` naming the files that
  * changed since (also in `files`), `session_busy` while a turn runs, `nothing_to_undo`
- * / `nothing_to_redo`, `journal_off`, `journal_unsafe_path`.
+ * / `nothing_to_redo`, `journal_off`, `journal_unsafe_path`, `journal_damaged`.
  */
 import * as z from 'zod';
 import type { JournalService, RoundInfo, UndoResult } from '../runtime/journal.js';
@@ -26,6 +26,7 @@ const CODES: Record<Exclude<UndoResult, { ok: true }>['reason'], string> = {
   nothing: 'nothing_to_undo',
   off: 'journal_off',
   unsafe: 'journal_unsafe_path',
+  damaged: 'journal_damaged',
 };
 
 /** A 409 that also lists the conflicting files (the error body keeps OpenAI's shape plus `files`). */

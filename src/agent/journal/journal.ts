@@ -37,7 +37,7 @@ export interface RoundInfo {
   files: FileChange[];
 }
 
-export type UndoRefusal = 'nothing' | 'busy' | 'conflict' | 'unsafe' | 'off';
+export type UndoRefusal = 'nothing' | 'busy' | 'conflict' | 'unsafe' | 'off' | 'damaged';
 
 /** What undo or redo did: the files it changed now (`change` as it happened to each), or why it refused. */
 export type UndoResult =
@@ -186,9 +186,18 @@ export class Journal {
         changed.map((c) => c.replace(/ \(.*\)$/, '')),
       );
     const repo = this.repo(row.workspace, row.sessionId);
-    const blobs = await repo.blobs(
-      row.files.flatMap((f) => (side(f, target).blob ? [side(f, target).blob!] : [])),
-    );
+    let blobs: Map<string, Buffer>;
+    try {
+      blobs = await repo.blobs(
+        row.files.flatMap((f) => (side(f, target).blob ? [side(f, target).blob!] : [])),
+      );
+    } catch (e) {
+      // Read whole before anything is written: a lost or damaged copy changes nothing.
+      return refuse(
+        'damaged',
+        `Cannot ${action} round ${row.id}: the journal's copy of its files cannot be read (${e instanceof Error ? e.message : String(e)}). Nothing was changed.`,
+      );
+    }
     const files: FileChange[] = [];
     for (const f of row.files) {
       const s = side(f, target);

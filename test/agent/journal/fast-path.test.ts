@@ -4,9 +4,19 @@
  * undo, redo, /diff and the conflict check work on such rounds as on snapshotted ones;
  * a turn mixing them with bash keeps each file's state from before the turn.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shadowDir } from '../../../src/agent/journal/shadow.js';
 import { reply } from '../../support/script.js';
 import { useModelServer } from '../../support/use-model-server.js';
 import { journalFiles, useDirect } from './direct.js';
@@ -162,5 +172,88 @@ describe('the journal fast path (through the runtime)', () => {
     expect((await rt.journal.undo(session.id)).ok).toBe(true);
     expect(readFileSync(path.join(work, 'a.txt'), 'utf8')).toBe('orig\n');
     expect(existsSync(path.join(work, 'b.txt'))).toBe(false);
+  });
+});
+
+describe('the journal fast path: attack table', () => {
+  /** One fast-path round over `named` (relative to the workspace, or absolute) with `change` between. */
+  async function fastRound(d: ReturnType<typeof direct>, named: string[], change: () => void) {
+    const s = d.session();
+    const round = d.journal.round(s, 't_1', d.work)!;
+    await round.beforeChange(named.map((n) => path.resolve(d.work, n)));
+    change();
+    return { s, events: await round.finish() };
+  }
+
+  it.each([
+    ['a path out of the workspace', '../escape.txt'],
+    ['an absolute path elsewhere', '/tmp/tea-fast-path-nowhere.txt'],
+    ['a .git directory', '.git/config'],
+    ['a nested .git segment', 'sub/.git/HEAD'],
+    ['a path climbing out through ..', 'a/../../b.txt'],
+  ])('%s is not journaled (and nothing is written for it)', async (_what, named) => {
+    const d = direct();
+    const { s, events } = await fastRound(d, [named], () => {});
+    expect(events).toEqual([]);
+    expect(d.journal.rounds(s)).toEqual([]);
+  });
+
+  it('a symbolic link out of the workspace: the file behind it is not journaled', async () => {
+    const d = direct();
+    mkdirSync(path.join(d.home, 'elsewhere'));
+    writeFileSync(path.join(d.home, 'elsewhere', 'x.txt'), 'theirs\n');
+    symlinkSync(path.join(d.home, 'elsewhere'), path.join(d.work, 'out'));
+    const { s, events } = await fastRound(d, ['out/x.txt'], () =>
+      writeFileSync(path.join(d.home, 'elsewhere', 'x.txt'), 'changed\n'),
+    );
+    expect(events).toEqual([]);
+    expect(await d.journal.undo(s)).toMatchObject({ ok: false, reason: 'nothing' });
+    expect(readFileSync(path.join(d.home, 'elsewhere', 'x.txt'), 'utf8')).toBe('changed\n');
+  });
+
+  it('a file swapped for a symbolic link during the turn: the link is journaled, undo puts the file back without following it', async () => {
+    const d = direct();
+    const outside = path.join(d.home, 'secret.txt');
+    writeFileSync(outside, 'secret\n');
+    writeFileSync(path.join(d.work, 'a.txt'), 'mine\n');
+    const { s, events } = await fastRound(d, ['a.txt'], () => {
+      rmSync(path.join(d.work, 'a.txt'));
+      symlinkSync(outside, path.join(d.work, 'a.txt'));
+    });
+    expect(journalFiles(events)).toEqual([{ path: 'a.txt', change: 'modified' }]);
+    expect((await d.journal.undo(s)).ok).toBe(true);
+    expect(lstatSync(path.join(d.work, 'a.txt')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(path.join(d.work, 'a.txt'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(outside, 'utf8')).toBe('secret\n');
+  });
+
+  it('a file replaced by a directory during the turn: the round is off, saying why', async () => {
+    const d = direct();
+    writeFileSync(path.join(d.work, 'a.txt'), 'x\n');
+    const { events } = await fastRound(d, ['a.txt'], () => {
+      rmSync(path.join(d.work, 'a.txt'));
+      mkdirSync(path.join(d.work, 'a.txt'));
+    });
+    expect(events).toMatchObject([{ type: 'notice', title: 'Undo is off for this turn' }]);
+    expect(JSON.stringify(events)).toContain('a.txt is not a regular file');
+  });
+
+  it('a damaged copy in the shadow repository: undo refuses, changing nothing', async () => {
+    const d = direct();
+    writeFileSync(path.join(d.work, 'a.txt'), 'one\n');
+    const { s } = await fastRound(d, ['a.txt'], () => writeFileSync(path.join(d.work, 'a.txt'), 'two\n'));
+    const [row] = d.store.journal.list(s);
+    const before = row!.files[0]!.beforeBlob!;
+    const objects = path.join(shadowDir(d.home, d.work), 'objects');
+    const file = path.join(objects, before.slice(0, 2), before.slice(2));
+    chmodSync(file, 0o644);
+    writeFileSync(file, 'not zlib');
+    const r = await d.journal.undo(s);
+    expect(r).toMatchObject({ ok: false, reason: 'damaged' });
+    expect(r.ok ? '' : r.message).toMatch(
+      /^Cannot undo round \d+: the journal's copy of its files cannot be read .*Nothing was changed\.$/,
+    );
+    expect(d.journal.rounds(s)[0]?.state).toBe('applied');
+    expect(readFileSync(path.join(d.work, 'a.txt'), 'utf8')).toBe('two\n');
   });
 });
