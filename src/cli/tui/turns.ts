@@ -120,9 +120,9 @@ export class Turns {
     this.transcript.user(text, `(${kind})`);
   }
 
-  /** The turn ended before the model got these (kept in the session as unsent). */
+  /** The turn was cancelled before the model got these: the session keeps them for the next turn. */
   private unsent(): void {
-    for (const q of this.pending.splice(0)) this.transcript.user(q.text, '(not sent: the turn ended)');
+    for (const q of this.pending.splice(0)) this.transcript.user(q.text, '(not sent: the model reads it with your next message)');
     this.deps.queued(this.pending);
   }
 

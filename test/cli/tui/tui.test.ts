@@ -146,7 +146,7 @@ describe('turns in the terminal UI', () => {
     tui.press('enter');
     await tui.waitForText('↳ queued steering: one more thing');
     tui.press('escape');
-    await tui.waitForText('› one more thing (not sent: the turn ended)');
+    await tui.waitForText('› one more thing (not sent: the model reads it with your next message)');
     expect(tui.screen()).not.toContain('↳ queued');
     expect(t.server.requests).toHaveLength(1);
     await tui.finish('steering-unsent');
