@@ -122,7 +122,8 @@ export class Turns {
 
   /** The turn was cancelled before the model got these: the session keeps them for the next turn. */
   private unsent(): void {
-    for (const q of this.pending.splice(0)) this.transcript.user(q.text, '(not sent: the model reads it with your next message)');
+    for (const q of this.pending.splice(0))
+      this.transcript.user(q.text, '(not sent: the model reads it with your next message)');
     this.deps.queued(this.pending);
   }
 
