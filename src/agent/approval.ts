@@ -36,6 +36,7 @@ function sessionAsker(ctx: ApprovalContext): Asker {
           'approval',
           (id) => {
             requestId = id;
+            const rule = ctx.policy.grantRule(facts);
             ctx.emit({
               type: 'approval_request',
               requestId: id,
@@ -46,6 +47,7 @@ function sessionAsker(ctx: ApprovalContext): Asker {
               approval: tool.approval,
               reason: verdict.reason,
               ...(verdict.part === undefined ? {} : { part: verdict.part }),
+              always: { tool: rule.tool, ...(rule.pattern === undefined ? {} : { subject: rule.pattern }) },
             });
           },
           ctx.signal,

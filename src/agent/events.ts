@@ -68,6 +68,12 @@ export type AgentEvent =
       /** A sub-agent's call: it waits for the same answer, given on this (the parent's) session. */
       agent?: SubagentInfo;
       /**
+       * What the answer `always` allows for the rest of the session: calls of `tool` with
+       * exactly this `subject` (the path, URL or whole command line), or every call of
+       * `tool` when `subject` is absent.
+       */
+      always?: { tool: string; subject?: string };
+      /**
        * For a file write or edit: the unified diff it would make to the file as it is now
        * (`created`: the file does not exist yet). The agent leaves it out; `tea serve` adds it.
        */

@@ -172,11 +172,16 @@ export class PermissionPolicy {
     return rerun ? { ...verdict, rerun } : verdict;
   }
 
-  /** "Always for this session": allows this tool (for this exact subject when there is one). */
-  grant(call: CallFacts): PermissionRule {
-    const rule: PermissionRule = call.subject
+  /** The rule "always for this session" would add for a call (see `grant`); nothing is granted. */
+  grantRule(call: CallFacts): PermissionRule {
+    return call.subject
       ? { tool: call.tool, pattern: call.subject, exact: true, action: 'allow' }
       : { tool: call.tool, action: 'allow' };
+  }
+
+  /** "Always for this session": allows this tool (for this exact subject when there is one). */
+  grant(call: CallFacts): PermissionRule {
+    const rule = this.grantRule(call);
     this.grants.push(rule);
     return rule;
   }

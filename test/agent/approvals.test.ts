@@ -78,11 +78,18 @@ describe('approvals', () => {
     const agent = h.agent({ settings: { permissionMode: 'ask' } });
     const session = agent.newSession();
     const asked: string[] = [];
+    const scopes: unknown[] = [];
     await run(session, 'test twice then other', (e) => {
       asked.push(e.subject ?? '');
+      scopes.push(e.always);
       return ['always'];
     });
     expect(asked).toEqual(['run test', 'run other']);
+    // The request says what "always" would allow: this tool, for exactly this subject.
+    expect(scopes).toEqual([
+      { tool: 'sleep_exec', subject: 'run test' },
+      { tool: 'sleep_exec', subject: 'run other' },
+    ]);
 
     h.server.script(reply().toolCall('sleep_exec', { label: 'test', ms: 1 }), reply().text('done again'));
     const resumed = agent.resumeSession(session.id);

@@ -69,7 +69,8 @@ export function colourDiff(line: string): string {
   return line;
 }
 
-const UNDONE = new Set(['error', 'denied', 'cancelled', 'skipped']);
+/** No diff under the line: the write did not happen, or has not happened yet (an approval shows it). */
+const NO_DIFF = new Set(['error', 'denied', 'cancelled', 'skipped', 'pending', 'awaiting_approval']);
 
 /** One tool call: `⏺ title · state · duration`, its diff, its output when expanded, its sub-agents. */
 export class ToolLine implements Component {
@@ -90,8 +91,9 @@ export class ToolLine implements Component {
     const head = `${paint('⏺')} ${title} ${dim(`· ${r.state.replace('_', ' ')}${took}`)}`;
     const lines = [truncateToWidth(head, width)];
     for (const [, status] of this.children) lines.push(truncateToWidth(`  ${gray('↳')} ${status}`, width));
-    // A refused or failed write changed nothing: its diff would say otherwise.
-    if (this.diff && !UNDONE.has(r.state)) {
+    // A refused or failed write changed nothing: its diff would say otherwise. One waiting
+    // for approval has its diff in the approval prompt, under this line: not twice.
+    if (this.diff && !NO_DIFF.has(r.state)) {
       const cap = this.expansion.tools ? this.diff.length : 12;
       for (const l of this.diff.slice(0, cap)) lines.push(truncateToWidth(`  ${colourDiff(l)}`, width));
       if (this.diff.length > cap)

@@ -1,6 +1,6 @@
 /**
  * The small interactive views that take the input box's place for a moment: an
- * approval (y once / a always / n reject, then a reason), a question (its options as
+ * approval (y once / a always / n reject, then a reason / Esc stops the turn), a question (its options as
  * a list, or free text), a one-line answer, and a picker with search. Each calls
  * `done` once; the screen then gives the focus back to the editor.
  */
@@ -54,14 +54,21 @@ export class AskView implements Component, Focusable {
   }
 }
 
-/** An approval: what the call does, then one key. `n` asks for an optional reason. */
+/** What an approval view answers: the user's decision, or `interrupt` (Esc: stop the turn). */
+export type ApprovalAnswer = ApprovalDecision | 'interrupt';
+
+/**
+ * An approval: what the call does, then one key. `n` asks for an optional reason; Esc
+ * (here or in the reason) stops the turn. `always` says what "always" allows.
+ */
 export class ApprovalView implements Component, Focusable {
   private reason: AskView | undefined;
   focused = false;
   constructor(
     private readonly body: string,
     private readonly question: string,
-    private readonly done: (decision: ApprovalDecision, reason?: string) => void,
+    private readonly always: string,
+    private readonly done: (answer: ApprovalAnswer, reason?: string) => void,
     private readonly changed: () => void,
   ) {}
   invalidate(): void {}
@@ -73,9 +80,11 @@ export class ApprovalView implements Component, Focusable {
     const key = data.toLowerCase();
     if (key === 'y') this.done('once');
     else if (key === 'a') this.done('always');
-    else if (key === 'n' || matchesKey(data, Key.escape)) {
-      this.reason = new AskView('Why not? (tell the agent, or Enter to skip)', (r) =>
-        this.done('reject', r?.trim() || undefined),
+    else if (matchesKey(data, Key.escape)) this.done('interrupt');
+    else if (key === 'n') {
+      // Enter (with or without a reason) rejects; Esc there stops the turn.
+      this.reason = new AskView('Why not? (tell the agent, or Enter to skip; Esc stops the turn)', (r) =>
+        r === undefined ? this.done('interrupt') : this.done('reject', r.trim() || undefined),
       );
       this.reason.focused = true;
       this.changed();
@@ -87,7 +96,10 @@ export class ApprovalView implements Component, Focusable {
     if (this.reason) lines.push(...this.reason.render(width));
     else
       lines.push(
-        truncateToWidth(dim('[y] yes, once · [a] always (this session) · [n] no, with a reason'), width),
+        ...wrap(
+          dim(`[y] yes, once · [a] ${this.always} · [n] no, with a reason · Esc stops the turn`),
+          width,
+        ),
       );
     return lines;
   }

@@ -7,7 +7,6 @@
 import {
   type Component,
   Container,
-  Editor,
   type Focusable,
   isFocusable,
   ProcessTerminal,
@@ -15,6 +14,7 @@ import {
   TUI,
 } from '@mariozechner/pi-tui';
 import { VERSION } from '../version.js';
+import { TeaEditor } from './editor.js';
 import { BANNER_HINT, BANNER_TITLE, FIRST_FRAME, type FirstFrameMark, STARTING } from './first-frame.js';
 import { StatusLine } from './status.js';
 import { bold, cyan, dim, editorTheme } from './theme.js';
@@ -25,7 +25,7 @@ export interface Screen {
   /** Messages typed while a turn runs, until the model gets them (turns.ts). */
   readonly queued: Container;
   readonly live: Container;
-  readonly editor: Editor;
+  readonly editor: TeaEditor;
   readonly status: StatusLine;
   readonly banner: Text;
   /** Puts `view` in place of the input box and gives it the keys, until `restore`. */
@@ -53,7 +53,7 @@ export function layout(tui: TUI) {
   const transcript = new Container();
   const queued = new Container();
   const live = new Container();
-  const editor = new Editor(tui, editorTheme, { paddingX: 0 });
+  const editor = new TeaEditor(tui, editorTheme, { paddingX: 0 });
   const status = new StatusLine();
   status.info = { phase: STARTING };
   const inputArea = new Container();

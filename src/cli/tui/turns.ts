@@ -6,6 +6,7 @@
  */
 import type { Component } from '@mariozechner/pi-tui';
 import type { AgentEvent, Session } from '../../agent/index.js';
+import { alwaysLabel, approvalQuestion } from './approval-words.js';
 import type { ImageAttachment } from './input.js';
 import { ApprovalView, AskView, PickView } from './prompts.js';
 import type { Transcript } from './transcript.js';
@@ -60,7 +61,6 @@ export class Turns {
     this.abort = new AbortController();
     const signal = this.abort.signal;
     this.running = (async () => {
-      this.deps.refreshStatus();
       try {
         const opts = images.length > 0 ? { signal, images } : { signal };
         let first = true;
@@ -84,6 +84,8 @@ export class Turns {
         this.deps.refreshStatus();
       }
     })();
+    // Now `busy`: the status line says the turn is working (and that Esc interrupts it).
+    this.deps.refreshStatus();
     return this.running;
   }
 
@@ -141,16 +143,18 @@ export class Turns {
   private async approve(e: ApprovalRequest): Promise<void> {
     if (!this.session.waiting.includes(e.requestId)) return;
     const body = await this.deps.approvalBody(e).catch(() => '');
-    const what = e.subject ? `${e.tool}: ${e.subject}` : e.tool;
-    const why = e.part === undefined ? '' : ` (${e.reason})`;
-    const who = e.agent ? `${e.agent.label} wants to run ${what}. Allow it?` : `Allow ${what}?`;
     await new Promise<void>((resolve) => {
       this.deps.show(
         new ApprovalView(
           body,
-          `${who}${why}`,
-          (decision, reason) => {
-            this.session.approve(e.requestId, decision, reason);
+          approvalQuestion(e, body),
+          alwaysLabel(e),
+          (answer, reason) => {
+            if (answer === 'interrupt') {
+              // Esc: the turn stops (the waiting call is cancelled with it, and the model is not called again).
+              this.interrupt();
+              this.session.approve(e.requestId, 'reject');
+            } else this.session.approve(e.requestId, answer, reason);
             this.deps.restore();
             resolve();
           },

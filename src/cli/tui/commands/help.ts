@@ -7,7 +7,7 @@ export const KEYS: ReadonlyArray<[string, string]> = [
   ['Enter', 'send; while a turn runs, steer it with the message'],
   ['Alt+Enter', 'while a turn runs, queue the message as a follow-up'],
   ['Shift+Enter, Ctrl-J', 'new line'],
-  ['Esc', 'interrupt the running turn; close a picker'],
+  ['Esc', 'interrupt the running turn (at an approval too: the call is not run); close a picker'],
   ['↑ / ↓', 'earlier / later input'],
   ['Tab', 'complete a command, argument or @file'],
   ['Shift+Tab', 'next work mode (design, develop, test, review, docs, devops)'],
