@@ -7,7 +7,7 @@ import type { Agent, Session } from '../agent/index.js';
 import { sessionState } from '../agent/session-state.js';
 import { BUILTIN_MODE_SET, type WorkModeSet } from '../agent/work-modes.js';
 import type { Message, Part } from '../llm/types.js';
-import type { SessionRow, Store, StoredMessage, ToolCallRow, UsageTotals } from '../store/index.js';
+import type { SessionRow, Store, StoredMessage, ToolCallRow, UsageRow, UsageTotals } from '../store/index.js';
 import { isFinished } from '../store/tool-record.js';
 import { RuntimeError } from './errors.js';
 import type { WorkModeInfo } from './modes.js';
@@ -22,7 +22,15 @@ import {
 } from './session-children.js';
 
 export type SessionInfo = SessionRow;
-export type { ModelUsage, StoredMessage, SubagentSummary, ToolCallRow, UsageTotals, UsageWithSubagents };
+export type {
+  ModelUsage,
+  StoredMessage,
+  SubagentSummary,
+  ToolCallRow,
+  UsageRow,
+  UsageTotals,
+  UsageWithSubagents,
+};
 
 /** A session found by `search`: by its title or by the text of one of its messages. */
 export interface SessionHit {
@@ -248,8 +256,25 @@ export class SessionsService {
     return this.store.messages.count(id);
   }
 
+  /** The session's last `n` messages, oldest first (a face showing a long session's end). */
+  lastMessages(id: string, n: number): StoredMessage[] {
+    const count = this.store.messages.count(id);
+    // seq is gap-free from 1, so the last n follow seq count - n.
+    return this.store.messages.list(id, { afterSeq: Math.max(0, count - n) }).slice(-n);
+  }
+
   toolCalls(id: string): ToolCallRow[] {
     return this.store.toolCalls.list(id);
+  }
+
+  /** The session's calls made in the turns `turnIds` only. */
+  toolCallsOfTurns(id: string, turnIds: readonly string[]): ToolCallRow[] {
+    return this.store.toolCalls.listForTurns(id, turnIds);
+  }
+
+  /** The session's last model call (its input tokens: the context it last used); none yet: undefined. */
+  lastModelCall(id: string): UsageRow | undefined {
+    return this.store.usage.last(id);
   }
 
   /** The session's own model calls (its sub-agents' are in `usageWithSubagents`). */

@@ -47,6 +47,7 @@ export class UsageRepo {
   private readonly insertStmt;
   private readonly totalsStmt;
   private readonly bySessionStmt;
+  private readonly lastStmt;
 
   constructor(
     db: Database.Database,
@@ -68,6 +69,9 @@ export class UsageRepo {
     );
     this.bySessionStmt = db.prepare<[string], UsageRecord>(
       `SELECT ${COLUMNS} FROM usage WHERE session_id = ? ORDER BY id`,
+    );
+    this.lastStmt = db.prepare<[string], UsageRecord>(
+      `SELECT ${COLUMNS} FROM usage WHERE session_id = ? ORDER BY id DESC LIMIT 1`,
     );
   }
 
@@ -104,17 +108,27 @@ export class UsageRepo {
 
   /** Every recorded model call of the session, oldest first. */
   bySession(sessionId: string): UsageRow[] {
-    return this.bySessionStmt.all(sessionId).map((r) => ({
-      sessionId: r.session_id,
-      turnId: r.turn_id,
-      profile: r.profile,
-      model: r.model,
-      inputTokens: r.input_tokens,
-      outputTokens: r.output_tokens,
-      cachedInputTokens: r.cached_input_tokens,
-      reasoningTokens: r.reasoning_tokens,
-      costUsd: r.cost_usd,
-      createdAt: r.created_at,
-    }));
+    return this.bySessionStmt.all(sessionId).map(toRow);
   }
+
+  /** The session's last recorded model call (none yet: undefined). */
+  last(sessionId: string): UsageRow | undefined {
+    const r = this.lastStmt.get(sessionId);
+    return r === undefined ? undefined : toRow(r);
+  }
+}
+
+function toRow(r: UsageRecord): UsageRow {
+  return {
+    sessionId: r.session_id,
+    turnId: r.turn_id,
+    profile: r.profile,
+    model: r.model,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    cachedInputTokens: r.cached_input_tokens,
+    reasoningTokens: r.reasoning_tokens,
+    costUsd: r.cost_usd,
+    createdAt: r.created_at,
+  };
 }

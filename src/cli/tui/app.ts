@@ -8,7 +8,6 @@ import { type MarkdownTheme, Text } from '@mariozechner/pi-tui';
 import type { Session } from '../../agent/index.js';
 import { teaHome } from '../../config/files.js';
 import { workspaceDir } from '../../runtime/directories.js';
-import { JOURNAL_NOTE } from '../../runtime/journal.js';
 import { RULE_COMMANDS } from '../../runtime/rules.js';
 import { approvalView } from '../approval-view.js';
 import { EXIT } from '../exit.js';
@@ -23,6 +22,7 @@ import type { PickOptions, PrintTone, TuiCommand, TuiHost } from './host.js';
 import { History, imagesIn, TeaAutocomplete, workspaceFiles } from './input.js';
 import { screenKeys } from './keys.js';
 import { AskView, PickView } from './prompts.js';
+import { type ReplayOptions, replaySession } from './replay.js';
 import type { Screen } from './screen.js';
 import { dim, markdownTheme } from './theme.js';
 import { Transcript } from './transcript.js';
@@ -33,9 +33,6 @@ import { Turns } from './turns.js';
  * unknown commands: the rule engine answers them (`/read path`, `/ls`, `/grep`, `/time`).
  */
 export const PASS_THROUGH_SLASH: readonly string[] = RULE_COMMANDS.map((r) => r.name);
-
-/** Messages drawn again from the store when a session is shown (`switchTo`, `--continue`). */
-const REPLAY_MESSAGES = 12;
 
 export async function runApp(screen: Screen, flags: PromptFlags): Promise<number> {
   let highlight: ((code: string, lang?: string) => string[]) | undefined;
@@ -194,8 +191,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       void settleBackground(old);
       turns!.session = next;
       transcript.clear();
-      // Context use is the new session's: unknown until its next model call.
-      transcript.contextTokens = 0;
+      // Context use is the new session's (its last model call's, set by the replay).
       transcript.contextLimit = undefined;
       replay(next);
       refreshStatus();
@@ -230,16 +226,9 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     exit: () => exit(),
   };
 
-  const replay = (s: Session): void => {
-    const messages = rt.sessions.messages(s.id).slice(-REPLAY_MESSAGES);
-    for (const m of messages) {
-      const text = m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-      if (!text.trim()) continue;
-      // What undo/redo told the model is shown as the note it is, not as something typed.
-      if (m.role === 'user' && text.startsWith(JOURNAL_NOTE)) transcript.print(text, 'info', false);
-      else if (m.role === 'user') transcript.user(text);
-      else if (m.role === 'assistant') transcript.print(text, 'info', true);
-    }
+  /** The session's last turns drawn again (replay.ts); tool lines get their titles once their tools load. */
+  const replay = (s: Session, opts: ReplayOptions = {}): void => {
+    void replaySession(transcript, rt, s, opts).titled.then(() => screen.changed());
   };
 
   turns = new Turns(session, transcript, {
@@ -353,7 +342,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     await send(line.trim());
   }
 
-  if (flags.resume || flags.continue) replay(session);
+  if (flags.resume || flags.continue) replay(session, { continuing: true });
   // Background processes (bg_start) starting or ending, between turns too.
   const stopJobs = rt.backgroundJobs.subscribe(() => refreshStatus());
   refreshStatus();

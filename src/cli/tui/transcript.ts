@@ -72,6 +72,35 @@ export class Transcript {
     } else this.add(new TextBlock(TONE[tone](text.replace(/\n$/, ''))));
   }
 
+  /** A stored answer (a session reopened): Markdown, after a gap when it follows tool lines. */
+  storedAnswer(text: string): void {
+    this.endBlocks();
+    if (this.box.children.at(-1) instanceof ToolLine) this.add(new TextBlock(''));
+    this.print(text, 'info', true);
+  }
+
+  /** Stored thinking: collapsed like a live one (Ctrl-T opens it). */
+  storedThinking(text: string): void {
+    this.endBlocks();
+    const block = new ThinkingBlock(this.expansion);
+    block.text = text;
+    this.add(block);
+  }
+
+  /** A stored call, in its final state with its output (Ctrl-O); no diff: the file may have changed since. */
+  storedTool(record: ToolCallRecord): ToolLine {
+    this.endBlocks();
+    const line = new ToolLine(record, this.expansion);
+    this.tools.set(record.callId, line);
+    this.add(line);
+    return line;
+  }
+
+  /** A rule's output (`!ls`), capped as a live rule turn shows it. */
+  ruleOutput(text: string): void {
+    this.note(clip(text));
+  }
+
   clear(): void {
     this.box.clear();
     this.tools.clear();
