@@ -1,7 +1,7 @@
 /** Exit codes of the `tea` command (documented in the README). */
 export const EXIT = {
   OK: 0,
-  /** The model or a tool failed and the turn could not finish. */
+  /** The model or a tool failed and the turn could not finish; or a rule's call failed (`!cmd` exited non-zero). */
   ERROR: 1,
   /** Bad command-line usage, invalid config, unknown session. */
   USAGE: 2,
@@ -9,7 +9,7 @@ export const EXIT = {
   NO_MODEL: 3,
   /** The turn stopped before finishing: iteration cap or a repeated-call loop. */
   INCOMPLETE: 4,
-  /** The turn finished, but tool calls were refused (`tea -p` cannot ask; stderr names the `--allow` that would run them). */
+  /** The turn finished, but tool calls were refused (`tea -p` cannot ask; stderr names the `--allow` or `--work-mode` that would run them). */
   REFUSED: 5,
   /** Interrupted by the user (Ctrl-C). */
   INTERRUPTED: 130,

@@ -3,9 +3,11 @@ import { workspaceDir } from '../runtime/directories.js';
 import { approvalView } from './approval-view.js';
 import { EXIT } from './exit.js';
 import type { PromptFlags } from './flags.js';
+import { plainUserCommands, runJournalCommand } from './plain-commands.js';
 import { settleBackground } from './print.js';
 import { textRenderer } from './render.js';
 import { cliRuntime, pickSession, type Runtime } from './runtime.js';
+import { keptLine } from './session-kept.js';
 import { slashCommand } from './slash.js';
 import { confirmProjectTrust } from './trust-prompt.js';
 import { VERSION } from './version.js';
@@ -34,7 +36,8 @@ async function startRuntime(rl: readline.Interface, flags: PromptFlags): Promise
 
 /**
  * A plain line-based conversation for terminals: each line is a prompt; Ctrl-C
- * cancels a running turn, or quits at the prompt; `/exit` quits.
+ * cancels a running turn, or quits at the prompt; `/exit` quits. `/undo`, `/redo`,
+ * `/diff` and the user's commands work as in the terminal UI (plain-commands.ts).
  */
 export async function runInteractive(flags: PromptFlags): Promise<number> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: 'tea> ' });
@@ -57,21 +60,30 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
     live: Boolean(process.stderr.isTTY),
     columns: () => process.stderr.columns,
   });
+  const cwd = rt.sessions.get(session.id)?.cwd ?? rt.cwd;
+  const user = await plainUserCommands(rt, cwd, process.stderr);
+  const io = { out: process.stdout, err: process.stderr };
   const model = activeModel(rt);
   const shown = model ?? 'no model configured (rules only: /help lists them)';
   process.stdout.write(
     `Tea Agent ${VERSION} · ${shown} · session ${session.id.slice(0, 8)}\n` +
       'Type a request. Ctrl-C cancels a running turn; /exit or Ctrl-C at the prompt quits; /help lists the commands.\n',
   );
+  /** The `tea> ` prompt is waiting on the screen (a Ctrl-D or Ctrl-C there leaves it mid-line). */
+  let atPrompt = false;
   try {
     rl.prompt();
+    atPrompt = true;
     for await (const line of rl) {
-      const command = slashCommand(line);
+      atPrompt = false;
+      const command = slashCommand(line, user);
       if (command?.kind === 'exit') break;
       // A leading space is kept: ` !ls` is for the model, not a rule.
-      const text = command || !line.trim() ? '' : line.trimEnd();
+      const text = command?.kind === 'prompt' ? command.text : command || !line.trim() ? '' : line.trimEnd();
       if (command?.kind === 'help') process.stdout.write(command.text);
       else if (command?.kind === 'unknown') process.stderr.write(command.text);
+      else if (command?.kind === 'journal')
+        await runJournalCommand(rt, session.id, command.action, command.arg, io);
       if (text) {
         abort = new AbortController();
         for await (const e of session.prompt(text, { signal: abort.signal })) {
@@ -104,10 +116,15 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
         abort = undefined;
       }
       rl.prompt();
+      atPrompt = true;
     }
     return EXIT.OK;
   } finally {
     rl.close();
+    // Ctrl-D or Ctrl-C at the prompt: the shell's prompt starts on a line of its own.
+    if (atPrompt) process.stdout.write('\n');
+    const kept = keptLine(rt, session.id);
+    if (kept) process.stdout.write(kept);
     // Let a title or summary still running on the cheap model land before the store closes.
     await settleBackground(session);
     await rt.close();

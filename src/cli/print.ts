@@ -1,7 +1,8 @@
 import { isatty } from 'node:tty';
-import type { Session, StopReason } from '../agent/index.js';
-import { matchRule, RULE_CALL_PREFIX } from '../runtime/rules.js';
+import type { Session, StopReason, ToolCallRecord } from '../agent/index.js';
+import { exitedCommand, matchRule, RULE_CALL_PREFIX } from '../runtime/rules.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
+import { contentText } from '../runtime/tool-record.js';
 import { notACommand } from './bare-words.js';
 import { EXIT, UsageError } from './exit.js';
 import type { PromptFlags } from './flags.js';
@@ -63,6 +64,13 @@ export async function settleBackground(session: Session): Promise<void> {
   );
 }
 
+/** A command (`!make`) that ran and exited non-zero. */
+function commandFailed(r: ToolCallRecord): boolean {
+  if (r.state !== 'completed' || r.name !== 'bash') return false;
+  const exited = exitedCommand(contentText(r.content));
+  return exited !== undefined && exited.exitCode !== 0;
+}
+
 /** `tea -p`: one prompt (plus follow-ups), rendered in the chosen format. */
 export async function runPrompt(words: string[], flags: PromptFlags): Promise<number> {
   const text = await promptText(words, flags);
@@ -80,13 +88,13 @@ export async function runPrompt(words: string[], flags: PromptFlags): Promise<nu
     const render = rendererFor(flags);
     let reason: StopReason = 'error';
     let refused = 0;
-    // A prompt a rule answered whose command failed (a tool error, a tool the work mode
-    // does not offer): nobody but the caller can react, so the exit code says it.
+    // A prompt a rule answered whose command failed (a tool error, a command exiting
+    // non-zero): nobody but the caller can react, so the exit code says it (1).
     let ruleFailed = false;
     for await (const e of session.prompt(text, { signal: abort.signal })) {
       render.event(e);
       if (e.type === 'tool_update' && e.record.callId.startsWith(RULE_CALL_PREFIX))
-        ruleFailed = e.record.state === 'error';
+        ruleFailed = e.record.state === 'error' || commandFailed(e.record);
       const refusal = refusalOf(e);
       if (refusal) {
         refused++;

@@ -1,5 +1,6 @@
 import type { AgentEvent, StopReason } from '../agent/index.js';
 import { changedLine } from '../runtime/journal.js';
+import { RULE_CALL_PREFIX } from '../runtime/rules.js';
 import { flatEvent } from '../runtime/subagents.js';
 import { contentText, isFinished } from '../runtime/tool-record.js';
 import { duration } from '../util/duration.js';
@@ -112,6 +113,8 @@ export function textRenderer(
   /** Whether any answer text was written this prompt, and how its last tool call ended. */
   let wrote = false;
   let lastCall: string | undefined;
+  // A work mode's refusal is a refusal where a flag is the way out (`tea -p --work-mode …`).
+  const refusing = { workModes: Boolean(opts.print) };
   const children = subagentLines(err, {
     live: Boolean(opts.live),
     ...(opts.columns ? { columns: opts.columns } : {}),
@@ -148,7 +151,7 @@ export function textRenderer(
           children.event(e);
           {
             // A child's call refused by the policy is shown as the session's own are.
-            const refused = refusalOf(e);
+            const refused = refusalOf(e, refusing);
             if (refused) say(refusalLine(refused));
           }
           break;
@@ -174,13 +177,17 @@ export function textRenderer(
           // A delegation call's result says how each of its children ended.
           children.event(e);
           // A refusal by the policy is always shown, with what would let the call run.
-          const refusal = refusalOf(e);
-          if (refusal) say(refusalLine(refusal));
-          else if (progress) {
+          const refusal = refusalOf(e, refusing);
+          if (refusal) {
+            say(refusalLine(refusal));
+            lastCall = 'refused';
+          } else if (progress) {
             // A call shows as started once it runs; one that failed its validation shows with its error.
             const never = r.startedAt === undefined && r.state === 'error';
             if (r.state === 'running' || never) say(`⏺ ${r.name} ${brief(r.args)}\n`);
-            if (isFinished(r.state) && r.state !== 'completed')
+            // A rule's failed call: its whole error is the prompt's answer, shown once at the end.
+            const answered = r.state === 'error' && r.callId.startsWith(RULE_CALL_PREFIX);
+            if (isFinished(r.state) && r.state !== 'completed' && !answered)
               say(`  ${r.state}: ${firstLine(contentText(r.content))}\n`);
           }
           break;
@@ -240,6 +247,9 @@ export function textRenderer(
           if (!atLineStart) out.write('\n');
           atLineStart = true;
           if (e.subagents) err.write(usageSplitLine(e.usage, e.costUsd, e.subagents));
+          // A completed prompt's note: a rule's command that exited non-zero.
+          if (e.reason === 'completed' && e.message)
+            err.write(opts.print ? teaLine(e.message) : `${e.message}\n`);
           // An error was already shown by its own event.
           if (e.reason === 'completed' || e.reason === 'error') break;
           if (!opts.print) {

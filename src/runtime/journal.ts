@@ -44,14 +44,55 @@ export class JournalService {
   }
 }
 
-/** What a face prints for an undo or redo: the files it changed, or why it refused. */
+const files = (n: number): string => `${n} file${n === 1 ? '' : 's'}`;
+
+/**
+ * What a face prints for an undo or redo: the files it changed, or why it refused. It
+ * names turns, not round ids (those count every session of the Tea home).
+ */
 export function undoText(r: UndoResult): string {
   if (!r.ok) return r.message;
   const verb = { added: 'recreated', deleted: 'removed', modified: 'restored' } as const;
-  const what = r.action === 'undo' ? 'Undid' : 'Redid';
-  const n = r.files.length;
+  const what =
+    r.action === 'redo'
+      ? 'Redid the changes the last /undo reverted'
+      : `Undid ${r.latest ? "the last turn's" : "an earlier turn's"} changes`;
   const lines = r.files.map((f) => `  ${verb[f.change]} ${f.path}`);
-  return [`${what} round ${r.roundId}: ${n} file${n === 1 ? '' : 's'} changed.`, ...lines].join('\n');
+  return [`${what}: ${files(r.files.length)} changed.`, ...lines].join('\n');
+}
+
+/** One round as `/diff` lists it: `7 · 2 files (a.ts, b.ts) · applied`. */
+export function roundLine(r: RoundInfo): string {
+  const names = r.files.slice(0, 3).map((f) => f.path);
+  const more = r.files.length > 3 ? `, +${r.files.length - 3}` : '';
+  return `${r.id} · ${files(r.files.length)} (${names.join(', ')}${more}) · ${r.state}`;
+}
+
+/** What `/diff [round]` answers in a terminal face: the diff, or a note saying why there is none. */
+export type DiffReply =
+  | { kind: 'diff'; roundId: number; text: string }
+  | { kind: 'note' | 'error'; text: string };
+
+/** `/diff` with `arg` (empty: the newest round): an unknown round lists the session's rounds. */
+export async function diffReply(journal: JournalService, sessionId: string, arg: string): Promise<DiffReply> {
+  const round = arg ? Number(arg) : undefined;
+  if (arg && !(Number.isInteger(round) && round! > 0))
+    return {
+      kind: 'error',
+      text: `/diff takes a round number (as /diff with an unknown one lists them), not "${arg}".`,
+    };
+  const diff = await journal.diff(sessionId, round);
+  if (diff) return { kind: 'diff', roundId: diff.roundId, text: diff.text };
+  const rounds = journal.rounds(sessionId);
+  if (rounds.length === 0) {
+    const off = journal.off;
+    return { kind: 'note', text: off ? `No diff: ${off}.` : 'No turn of this session changed files yet.' };
+  }
+  const head = round ? `No round ${round} in this session. Its rounds` : "This session's rounds";
+  return {
+    kind: 'note',
+    text: `${head} (/diff <round> shows one):\n${rounds.map((r) => `  ${roundLine(r)}`).join('\n')}`,
+  };
 }
 
 /** The short line after a turn that changed files, e.g. `2 files changed · /undo`. */

@@ -12,3 +12,4 @@ export {
   type RuleSettings,
   SHELL_RULE,
 } from '../agent/rules/index.js';
+export { exitedCommand } from '../tools/shell-status.js';

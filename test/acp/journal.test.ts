@@ -77,7 +77,7 @@ describe('ACP /undo and /redo', () => {
     expect(await w.say('edit')).toBe('Done.');
     const requests = h.server.requests.length;
     const undone = await w.say('/undo');
-    expect(undone).toMatch(/^Undid round \d+: 2 files changed\./);
+    expect(undone).toMatch(/^Undid the last turn's changes: 2 files changed\./);
     expect(undone).toContain('restored a.txt');
     expect(undone).toContain('removed b.txt');
     expect(readFileSync(path.join(h.workspace, 'a.txt'), 'utf8')).toBe('one\n');

@@ -1,6 +1,7 @@
 /**
  * `tea -p --work-mode`: the built CLI runs a prompt in a work mode (its line and only its
- * tools reach the scripted model), keeps it for `--continue`, lets an explicit
+ * tools reach the scripted model), refuses other tools' calls like a permission refusal
+ * (exit 5, the mode that offers the tool on stderr), keeps it for `--continue`, lets an explicit
  * `--permission-mode` win over the mode's, and refuses an unknown mode or a bad
  * `modes:` config before any request, naming what to fix.
  */
@@ -19,14 +20,19 @@ const offered = (i: number) =>
   (t.server.requests[i]!.body.tools as Array<{ function: { name: string } }>).map((x) => x.function.name);
 
 describe('tea -p --work-mode', () => {
-  it('runs in the mode, refuses a write there, and --continue keeps it', async () => {
+  it('runs in the mode, refuses a write there (exit 5, naming the mode that offers it), and --continue keeps it', async () => {
     t.server.script(
       reply().toolCall('write_file', { path: 'x.md', content: 'x' }),
       reply().text('Findings: none.'),
       reply().text('Still reviewing.'),
     );
     const r = await tea(['-p', '--work-mode', 'review', '--yolo', 'review this repo']);
-    expect(r.code).toBe(0);
+    // Refused like a permission refusal: scripts notice, and stderr says how to let it run.
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('Findings: none.\n');
+    expect(r.stderr).toContain(
+      'tea: refused write_file (x.md): not available in the "review" work mode; to let it run, rerun with --work-mode develop\n',
+    );
     expect(system(0)).toContain('\nWork mode: review — Review, do not change');
     expect(offered(0)).not.toContain('write_file');
     expect(offered(0)).not.toContain('bash');
@@ -41,10 +47,13 @@ describe('tea -p --work-mode', () => {
     expect(system(2)).toContain('\nPermission mode: read-only');
   });
 
-  it('exits 1 when the work mode refuses the command a rule runs (no model to adapt)', async () => {
+  it('exits 5 when the work mode refuses the command a rule runs, as for a refused model call', async () => {
     const r = await tea(['-p', '--work-mode', 'review', '--yolo', '!touch made.txt']);
-    expect(r.code).toBe(1);
-    expect(r.stdout + r.stderr).toContain('bash is not available in the "review" work mode');
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'tea: refused bash (touch made.txt): not available in the "review" work mode; to let it run, rerun with --work-mode develop\n',
+    );
     expect(existsSync(path.join(t.ctx.work, 'made.txt'))).toBe(false);
     expect(t.server.requests).toHaveLength(0);
     const ok = await tea(['-p', '--work-mode', 'develop', '--yolo', '!touch made.txt']);

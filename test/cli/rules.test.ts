@@ -19,9 +19,27 @@ describe('tea -p with a rule', () => {
     // Under the permission policy like the model's call: print mode needs an allow rule (or --yolo).
     const r = await tea(['--allow', 'bash:echo*', '--verbose', '-p', '!echo from-the-rule']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('exit code: 0\nfrom-the-rule\n');
+    // stdout is what the command printed (the model's result keeps its `exit code: 0` line).
+    expect(r.stdout).toBe('from-the-rule\n');
     expect(r.stderr).toContain('⏺ bash command="echo from-the-rule"');
     expect(t.server.requests).toHaveLength(0);
+  });
+
+  it('a command that exits non-zero: its output on stdout, its exit code on stderr, tea exits 1', async () => {
+    const r = await tea(['--allow', 'bash:ls*', '-p', '!ls no-such-dir']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ls: .*no-such-dir.*\n$/);
+    expect(r.stderr).toBe('tea: the command exited with code 2.\n');
+    const quiet = await tea(['--allow', 'bash:true*', '-p', '!true']);
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+  });
+
+  it("a rule's error is shown once, on stderr (exit 1)", async () => {
+    const r = await tea(['--verbose', '-p', '/read nosuch.txt']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('No such file or directory: nosuch.txt')).toHaveLength(2);
+    expect(r.stderr.split('Hint: the path does not exist')).toHaveLength(2);
   });
 
   it('the next turn (--continue) sends the call and its result to the model', async () => {

@@ -39,9 +39,21 @@ export interface RoundInfo {
 
 export type UndoRefusal = 'nothing' | 'busy' | 'conflict' | 'unsafe' | 'off' | 'damaged';
 
-/** What undo or redo did: the files it changed now (`change` as it happened to each), or why it refused. */
+/**
+ * What undo or redo did: the files it changed now (`change` as it happened to each), or
+ * why it refused. `latest`: the round was the session's newest (an undo of the last turn
+ * that changed files, not of an earlier one).
+ */
 export type UndoResult =
-  | { ok: true; action: 'undo' | 'redo'; roundId: number; turnId: string; files: FileChange[]; note: string }
+  | {
+      ok: true;
+      action: 'undo' | 'redo';
+      roundId: number;
+      turnId: string;
+      files: FileChange[];
+      note: string;
+      latest: boolean;
+    }
   | { ok: false; action: 'undo' | 'redo'; reason: UndoRefusal; message: string; files?: string[] };
 
 const LEASE_TTL_MS = 60_000;
@@ -158,6 +170,14 @@ export class Journal {
     action: 'undo' | 'redo',
     refuse: (reason: UndoRefusal, message: string, files?: string[]) => UndoResult,
   ): Promise<UndoResult> {
+    // Named as the user knows it (round ids count every session of the Tea home).
+    const latest = store.journal.list(row.sessionId).at(-1)?.id === row.id;
+    const which =
+      action === 'redo'
+        ? 'the changes the last /undo reverted'
+        : latest
+          ? "the last turn's changes"
+          : "an earlier turn's changes";
     const unsafe = row.files.flatMap((f) => {
       const why = unsafePath(f.path);
       return why ? [`${JSON.stringify(f.path)} (${why})`] : [];
@@ -165,7 +185,7 @@ export class Journal {
     if (unsafe.length > 0)
       return refuse(
         'unsafe',
-        `Refusing to ${action} round ${row.id}: the journal names unsafe paths: ${unsafe.join(', ')}.`,
+        `Refusing to ${action} ${which}: the journal names unsafe paths: ${unsafe.join(', ')}. Nothing was changed.`,
         unsafe,
       );
     const side = (f: JournalRoundRow['files'][number], which: 'before' | 'after'): FileSide =>
@@ -179,12 +199,14 @@ export class Journal {
       if (!matches(state, side(f, now)))
         changed.push(state.kind === 'other' ? `${f.path} (${state.what})` : f.path);
     }
-    if (changed.length > 0)
+    if (changed.length > 0) {
+      const [these, it] = changed.length === 1 ? ['this file has', 'it'] : ['these files have', 'them'];
       return refuse(
         'conflict',
-        `Cannot ${action} round ${row.id}: ${changed.length === 1 ? 'this file has' : 'these files have'} changed since: ${changed.join(', ')}. Nothing was changed; put ${changed.length === 1 ? 'it' : 'them'} back or edit by hand.`,
+        `Cannot ${action} ${which}: ${these} changed since: ${changed.join(', ')}. Nothing was changed; put ${it} back or edit by hand.`,
         changed.map((c) => c.replace(/ \(.*\)$/, '')),
       );
+    }
     const repo = this.repo(row.workspace, row.sessionId);
     let blobs: Map<string, Buffer>;
     try {
@@ -195,7 +217,7 @@ export class Journal {
       // Read whole before anything is written: a lost or damaged copy changes nothing.
       return refuse(
         'damaged',
-        `Cannot ${action} round ${row.id}: the journal's copy of its files cannot be read (${e instanceof Error ? e.message : String(e)}). Nothing was changed.`,
+        `Cannot ${action} ${which}: the journal's copy of the files cannot be read (${e instanceof Error ? e.message : String(e)}). Nothing was changed.`,
       );
     }
     const files: FileChange[] = [];
@@ -212,7 +234,7 @@ export class Journal {
       role: 'user',
       parts: [{ type: 'text', text: note }],
     });
-    return { ok: true, action, roundId: row.id, turnId: row.turnId, files, note };
+    return { ok: true, action, roundId: row.id, turnId: row.turnId, files, note, latest };
   }
 
   private repo(workspace: string, sessionId: string): ShadowRepo {

@@ -5,10 +5,12 @@
  * `tool_update` states, the recorder), and the transcript gets what the loop would
  * have stored had the model made the call: the user message, an assistant message
  * holding the tool call, the tool result. So every face shows it as a tool call, and
- * the model sees the call and its result in its next turn.
+ * the model sees the call and its result in its next turn. The turn's text is the
+ * tool's output; for a command, what it printed (a failing exit code is the message).
  */
 import type { ToolCallPart } from '../../llm/types.js';
 import { activeToolNames } from '../../tools/loading.js';
+import { exitedCommand } from '../../tools/shell-status.js';
 import { randomUUID } from '../../util/random-id.js';
 import { DoomLoopDetector } from '../doom.js';
 import type { AgentEvent, StopReason } from '../events.js';
@@ -50,11 +52,16 @@ export async function* runRuleTurn(
   const reason: StopReason = outcome.stop === 'cancelled' ? 'cancelled' : 'completed';
   if (reason === 'completed') state.context.finishTurn(turnId, state.history.slice(turnStart));
   yield { type: 'turn_end', turnId, reason, iterations: 0 };
-  const text = outcome.results[0]?.output ?? '';
+  const output = outcome.results[0]?.output ?? '';
+  // A command's answer is what it printed: its status line stays the model's (the tool result).
+  const exited = match.tool === 'bash' ? exitedCommand(output) : undefined;
+  const failed =
+    exited && exited.exitCode !== 0 ? `The command exited with code ${exited.exitCode}.` : undefined;
+  const message = reason === 'cancelled' ? 'Cancelled by the user; the command was stopped.' : failed;
   return {
     reason,
-    text,
+    text: exited ? exited.output : output,
     iterations: 0,
-    ...(reason === 'cancelled' ? { message: 'Cancelled by the user; the command was stopped.' } : {}),
+    ...(message ? { message } : {}),
   };
 }

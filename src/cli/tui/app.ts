@@ -14,6 +14,7 @@ import { EXIT } from '../exit.js';
 import type { PromptFlags } from '../flags.js';
 import { settleBackground } from '../print.js';
 import { cliRuntime, pickSession, type Runtime } from '../runtime.js';
+import { keptLine } from '../session-kept.js';
 import { confirmProjectTrust } from '../trust-prompt.js';
 import { loadCommands } from './commands/index.js';
 import { diffCommand, redoCommand, undoCommand } from './commands/journal.js';
@@ -352,9 +353,8 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
   turns.interrupt();
   await turns.settle();
   screen.stop();
-  const kept = turns.session.id;
-  if (rt.sessions.messageCount(kept) > 0)
-    process.stdout.write(`Session ${kept.slice(0, 8)} is kept: tea -r ${kept.slice(0, 8)} continues it.\n`);
+  const kept = keptLine(rt, turns.session.id);
+  if (kept) process.stdout.write(kept);
   await settleBackground(turns.session);
   await rt.close();
   return code;

@@ -8,6 +8,7 @@ import type { Container, MarkdownTheme } from '@mariozechner/pi-tui';
 import type { AgentEvent, ToolCallRecord } from '../../agent/index.js';
 import { FILE_WRITERS } from '../../runtime/edits.js';
 import { changedLine } from '../../runtime/journal.js';
+import { RULE_CALL_PREFIX } from '../../runtime/rules.js';
 import { type Expansion, TextBlock, ThinkingBlock, ToolLine } from './blocks.js';
 import { StreamingMarkdown } from './stream-md.js';
 import { bold, cyan, dim, green, red, yellow } from './theme.js';
@@ -37,6 +38,8 @@ export class Transcript {
   private answer: StreamingMarkdown | undefined;
   /** The turn streamed answer text (a rule's turn streams none). */
   private wrote = false;
+  /** How a rule's call (`!ls`, `/read …`) ended, this prompt. */
+  private ruleCall: ToolCallRecord['state'] | undefined;
   private thinking: ThinkingBlock | undefined;
   private readonly tools = new Map<string, ToolLine>();
   /** Sub-agents running now (by session id), for the status line. */
@@ -141,6 +144,7 @@ export class Transcript {
       case 'tool_update':
         this.endBlocks();
         this.toolUpdate(e.record);
+        if (e.record.callId.startsWith(RULE_CALL_PREFIX)) this.ruleCall = e.record.state;
         break;
       case 'subagent':
         this.subagent(e);
@@ -188,13 +192,21 @@ export class Transcript {
       case 'approval_result':
         if (e.decision === 'reject') this.note(red(`✗ rejected${e.message ? `: ${e.message}` : ''}`));
         break;
-      case 'done':
+      case 'done': {
         this.endBlocks();
-        // A rule's turn (`!ls`, `/read …`) streams no answer: its text is the tool's output.
-        if (!this.wrote && e.reason === 'completed' && e.text.trim()) this.add(new TextBlock(clip(e.text)));
+        // A rule's turn (`!ls`, `/read …`) streams no answer: its text is the tool's output
+        // (a failed or refused call's is already under its tool line).
+        const underLine = this.ruleCall !== undefined && this.ruleCall !== 'completed';
+        if (!this.wrote && e.reason === 'completed' && e.text.trim() && !underLine)
+          this.add(new TextBlock(clip(e.text)));
+        // A rule's command that exited non-zero says so.
+        if (e.reason === 'completed' && e.message && this.ruleCall === 'completed')
+          this.note(yellow(e.message));
+        this.ruleCall = undefined;
         if (e.reason === 'cancelled') this.note(yellow('interrupted'));
         else if (e.reason !== 'completed' && e.reason !== 'error' && e.message) this.note(yellow(e.message));
         break;
+      }
       default:
         break;
     }

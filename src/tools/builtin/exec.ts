@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { BackgroundJobs } from '../background-jobs.js';
 import { HINTS } from '../hints.js';
 import { Sandbox, sandboxNotes } from '../sandbox/index.js';
+import { exitCodeLine, NO_OUTPUT } from '../shell-status.js';
 import { savedOutputPath } from '../truncate.js';
 import { defineTool, type Tool } from '../types.js';
 import { workspaceRoots } from '../workspace.js';
@@ -66,7 +67,7 @@ function statusLine(
   factor: number,
 ): string {
   if (killed === undefined) {
-    if (result.exitCode !== null) return `exit code: ${result.exitCode}`;
+    if (result.exitCode !== null) return exitCodeLine(result.exitCode);
     return `killed by signal ${result.exitSignal ?? 'unknown'}`;
   }
   switch (killed.reason) {
@@ -179,7 +180,7 @@ function bashTool(
               },
       });
       const lines = [statusLine(result.killed, result, baseMs, factor)];
-      lines.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : '(no output)');
+      lines.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : NO_OUTPUT);
       if (result.detachedOutput) {
         lines.push('(background processes still hold the output open; their later output is not captured)');
       }

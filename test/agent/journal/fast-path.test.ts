@@ -251,7 +251,7 @@ describe('the journal fast path: attack table', () => {
     const r = await d.journal.undo(s);
     expect(r).toMatchObject({ ok: false, reason: 'damaged' });
     expect(r.ok ? '' : r.message).toMatch(
-      /^Cannot undo round \d+: the journal's copy of its files cannot be read .*Nothing was changed\.$/,
+      /^Cannot undo the last turn's changes: the journal's copy of the files cannot be read .*Nothing was changed\.$/,
     );
     expect(d.journal.rounds(s)[0]?.state).toBe('applied');
     expect(readFileSync(path.join(d.work, 'a.txt'), 'utf8')).toBe('two\n');

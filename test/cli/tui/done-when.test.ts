@@ -1,7 +1,8 @@
 /**
  * The issue's "done when" scenarios that cross parts, in a real pseudo-terminal against the
- * scripted model server: /undo and /redo of a file `bash` edited, the /sessions picker,
- * `!ls` and `/read` answered by rules with no request to the model, /mode and Shift+Tab.
+ * scripted model server: /undo and /redo of a file `bash` edited, /diff, the /sessions
+ * picker, `!ls` and `/read` answered by rules with no request to the model (an error
+ * shown once), /mode and Shift+Tab.
  * Each test keeps its last screen in test-artifacts/tui/.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -35,13 +36,13 @@ describe('undo in the terminal UI', () => {
 
     tui.type('/undo');
     tui.press('enter');
-    await tui.waitForText(/Undid round \d+: 2 files changed/);
+    await tui.waitForText("Undid the last turn's changes: 2 files changed");
     expect(readFileSync(notes, 'utf8')).toBe('old\n');
     expect(() => readFileSync(made)).toThrow();
 
     tui.type('/redo');
     tui.press('enter');
-    await tui.waitForText(/Redid round \d+/);
+    await tui.waitForText('Redid the changes the last /undo reverted: 2 files changed');
     expect(readFileSync(notes, 'utf8')).toBe('new\n');
     expect(readFileSync(made, 'utf8')).toBe('x\n');
 
@@ -49,11 +50,16 @@ describe('undo in the terminal UI', () => {
     tui.press('enter');
     await tui.waitForText('+new');
     expect(tui.screen()).toContain('-old');
+    // An unknown round: the session's rounds are listed (their ids, files and state).
+    tui.type('/diff 99999');
+    tui.press('enter');
+    await tui.waitForText('No round 99999 in this session. Its rounds');
+    await tui.waitForText(/\d+ · 2 files \((made|notes)\.txt, (made|notes)\.txt\) · applied/);
 
     writeFileSync(notes, 'mine\n');
     tui.type('/undo');
     tui.press('enter');
-    await tui.waitForText('changed since: notes.txt');
+    await tui.waitForText("Cannot undo the last turn's changes: this file has changed since: notes.txt");
     expect(readFileSync(notes, 'utf8')).toBe('mine\n');
     expect(readFileSync(made, 'utf8')).toBe('x\n');
     // The model was asked twice (the call, then the answer); undo and redo asked it nothing.
@@ -101,9 +107,20 @@ describe('rules in the terminal UI', () => {
     tui.type('!ls');
     tui.press('enter');
     await tui.waitForText('hello-rule.txt');
+    // The answer is what the command printed; a failing one says its exit code.
+    tui.type('!exit 3');
+    tui.press('enter');
+    await tui.waitForText('The command exited with code 3.');
+    expect(tui.all()).not.toContain('exit code: 0');
+    // A rule's error shows once, under its tool line.
+    tui.type('/read nosuch.txt');
+    tui.press('enter');
+    await tui.waitForText('No such file or directory: nosuch.txt');
     tui.type('/read hello-rule.txt');
     tui.press('enter');
     await tui.waitForText('greetings from a file');
+    expect(tui.all().split('No such file or directory: nosuch.txt')).toHaveLength(2);
+    expect(tui.all().split('Hint: the path does not exist')).toHaveLength(2);
     expect(t.server.requests).toHaveLength(0);
     t.server.script(reply().text('I saw the file.'));
     tui.type('what did you see?');

@@ -3,7 +3,7 @@
  * Undo reverts the files the last round (turn) changed — by any tool, `bash` included —
  * and refuses, changing nothing, when one of them changed since.
  */
-import { undoText } from '../../../runtime/journal.js';
+import { diffReply, undoText } from '../../../runtime/journal.js';
 import type { TuiCommand, TuiHost } from '../host.js';
 
 async function undoOrRedo(action: 'undo' | 'redo', host: TuiHost): Promise<void> {
@@ -43,21 +43,11 @@ export const diffCommand: TuiCommand = {
       }));
   },
   async run(arg, host) {
-    const round = arg ? Number(arg) : undefined;
-    if (arg && !(Number.isInteger(round) && round! > 0)) {
-      host.print(`/diff takes a round number (see the completion list), not "${arg}".`, { tone: 'error' });
-      return;
-    }
-    const diff = await host.runtime.journal.diff(host.session().id, round);
-    if (!diff) {
-      host.print(
-        round ? `No round ${round} in this session.` : 'No turn of this session changed files yet.',
-        {
-          tone: 'dim',
-        },
-      );
-      return;
-    }
-    host.print(`Round ${diff.roundId}:\n\n\`\`\`diff\n${diff.text.trimEnd()}\n\`\`\``, { markdown: true });
+    const reply = await diffReply(host.runtime.journal, host.session().id, arg);
+    if (reply.kind === 'diff')
+      host.print(`Round ${reply.roundId}:\n\n\`\`\`diff\n${reply.text.trimEnd()}\n\`\`\``, {
+        markdown: true,
+      });
+    else host.print(reply.text, { tone: reply.kind === 'error' ? 'error' : 'dim' });
   },
 };
