@@ -4,7 +4,7 @@
  * each tool call to one ToolLine updated in place, sub-agents' events to nested lines
  * under the tool call that runs them.
  */
-import type { Container, MarkdownTheme } from '@mariozechner/pi-tui';
+import type { Component, Container, MarkdownTheme } from '@mariozechner/pi-tui';
 import type { AgentEvent, ToolCallRecord } from '../../agent/index.js';
 import { FILE_WRITERS } from '../../runtime/edits.js';
 import { changedLine } from '../../runtime/journal.js';
@@ -70,6 +70,13 @@ export class Transcript {
       md.append(text);
       this.add(md);
     } else this.add(new TextBlock(TONE[tone](text.replace(/\n$/, ''))));
+  }
+
+  /** Blocks drawn elsewhere first (notes.ts), added after what the transcript shows. */
+  adopt(blocks: readonly Component[]): void {
+    this.endBlocks();
+    for (const b of blocks) this.add(b);
+    this.deps.changed();
   }
 
   clear(): void {
@@ -226,7 +233,7 @@ export class Transcript {
     this.thinking = undefined;
   }
 
-  private add(c: import('@mariozechner/pi-tui').Component): void {
+  private add(c: Component): void {
     this.box.addChild(c);
   }
 }

@@ -22,6 +22,8 @@ export interface TurnsDeps {
   restore(): void;
   /** Shows the messages queued while the turn runs (above the input box), or none. */
   queued(items: readonly Queued[]): void;
+  /** The turn (and its follow-ups) ended: `busy` is false again. */
+  ended(): void;
 }
 
 /** A message typed while a turn runs, not yet given to the model. */
@@ -81,6 +83,7 @@ export class Turns {
         this.abort = undefined;
         this.asks.length = 0;
         this.deps.restore();
+        this.deps.ended();
         this.deps.refreshStatus();
       }
     })();
@@ -122,7 +125,8 @@ export class Turns {
 
   /** The turn was cancelled before the model got these: the session keeps them for the next turn. */
   private unsent(): void {
-    for (const q of this.pending.splice(0)) this.transcript.user(q.text, '(not sent: the model reads it with your next message)');
+    for (const q of this.pending.splice(0))
+      this.transcript.user(q.text, '(not sent: the model reads it with your next message)');
     this.deps.queued(this.pending);
   }
 
