@@ -252,6 +252,16 @@ export class SessionsService {
     return this.store.messages.list(id);
   }
 
+  /** The text of the session's first user message (at most `max` characters), or undefined. */
+  opening(id: string, max = 500): string | undefined {
+    const first = this.store.messages.list(id, { limit: 4 }).find((m) => m.role === 'user');
+    const text = first?.parts
+      .map((p) => (p.type === 'text' ? p.text : ''))
+      .join(' ')
+      .trim();
+    return text ? text.slice(0, max) : undefined;
+  }
+
   messageCount(id: string): number {
     return this.store.messages.count(id);
   }

@@ -14,7 +14,6 @@ import { EXIT } from '../exit.js';
 import type { PromptFlags } from '../flags.js';
 import { settleBackground } from '../print.js';
 import { cliRuntime, pickSession, type Runtime } from '../runtime.js';
-import { keptLine } from '../session-kept.js';
 import { confirmProjectTrust } from '../trust-prompt.js';
 import { loadCommands } from './commands/index.js';
 import { diffCommand, redoCommand, undoCommand } from './commands/journal.js';
@@ -22,6 +21,8 @@ import { cycleWorkMode, modeCommand } from './commands/mode.js';
 import type { PickOptions, PrintTone, TuiCommand, TuiHost } from './host.js';
 import { History, imagesIn, TeaAutocomplete, workspaceFiles } from './input.js';
 import { screenKeys } from './keys.js';
+import { FreshSessions, leaveTui } from './leave.js';
+import { Notes } from './notes.js';
 import { AskView, PickView } from './prompts.js';
 import { type ReplayOptions, replaySession } from './replay.js';
 import type { Screen } from './screen.js';
@@ -49,6 +50,12 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     resolveExit(code);
   };
   const transcript = new Transcript(screen.transcript, {
+    markdownTheme: theme,
+    diffOf: async () => undefined,
+    changed: () => screen.changed(),
+  });
+  // What commands print while a turn runs waits under its answer, until it ends.
+  const notes = new Notes(screen.notes, transcript, {
     markdownTheme: theme,
     diffOf: async () => undefined,
     changed: () => screen.changed(),
@@ -151,6 +158,9 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     throw e;
   }
 
+  // The session made at start (not one resumed) is deleted when left empty.
+  const fresh = new FreshSessions(rt.sessions);
+  if (!flags.resume && !flags.continue) fresh.created(session.id);
   const history = new History(teaHome());
   for (const entry of history.load()) editor.addToHistory(entry);
   let commands: TuiCommand[] = [];
@@ -185,12 +195,14 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     runtime: rt,
     session: () => turns!.session,
     busy: () => turns!.busy,
-    async switchTo(next) {
+    async switchTo(next, opts = {}) {
       const old = turns!.session;
       await turns!.settle();
       // A title still being made for the old session lands in the background.
       void settleBackground(old);
       turns!.session = next;
+      if (opts.created) fresh.created(next.id);
+      if (old.id !== next.id) fresh.left(old.id);
       transcript.clear();
       // Context use is the new session's (its last model call's, set by the replay).
       transcript.contextLimit = undefined;
@@ -198,7 +210,9 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       refreshStatus();
     },
     print(text, opts = {}) {
-      transcript.print(text, (opts.tone ?? 'info') as PrintTone, opts.markdown ?? false);
+      const tone = (opts.tone ?? 'info') as PrintTone;
+      if (turns?.busy) notes.print(text, tone, opts.markdown ?? false);
+      else transcript.print(text, tone, opts.markdown ?? false);
       screen.changed();
     },
     pick<T>(opts: PickOptions<T>): Promise<T | undefined> {
@@ -245,6 +259,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       screen.queued.clear();
       for (const q of items) screen.queued.addChild(new Text(dim(`↳ queued ${q.kind}: ${q.text}`), 0, 0));
     },
+    ended: () => notes.flush(),
   });
   transcript.setDiff(async (record) => {
     const cwd = rt.sessions.get(turns!.session.id)?.cwd ?? rt.cwd;
@@ -285,27 +300,28 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       host.print(`Work mode: ${next} (permission mode ${turns!.session.permissionMode})`, { tone: 'dim' });
   };
 
-  editor.setAutocompleteProvider(
-    new TeaAutocomplete(
-      [
-        ...commands.map((c) => ({
-          name: c.name,
-          description: c.description,
-          ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
-          ...(c.complete
-            ? { getArgumentCompletions: async (prefix: string) => c.complete!(prefix, host) }
-            : {}),
-        })),
-        ...RULE_COMMANDS.map((r) => ({
-          name: r.name,
-          description: r.description,
-          ...(r.argumentHint ? { argumentHint: r.argumentHint } : {}),
-        })),
-      ],
-      rt.cwd,
-      async () => workspaceFiles(rt.cwd, (await import('@vscode/ripgrep')).rgPath),
-    ),
+  const completion = new TeaAutocomplete(
+    [
+      ...commands.map((c) => ({
+        name: c.name,
+        description: c.description,
+        ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+        ...(c.complete
+          ? { getArgumentCompletions: async (prefix: string) => c.complete!(prefix, host) }
+          : {}),
+      })),
+      ...RULE_COMMANDS.map((r) => ({
+        name: r.name,
+        description: r.description,
+        ...(r.argumentHint ? { argumentHint: r.argumentHint } : {}),
+      })),
+    ],
+    rt.cwd,
+    async () => workspaceFiles(rt.cwd, (await import('@vscode/ripgrep')).rgPath),
+    new Set(commands.filter((c) => c.takesPrefix).map((c) => c.name)),
   );
+  editor.setAutocompleteProvider(completion);
+  screen.tui.addInputListener(completion.enterRunsTyped(editor));
 
   editor.onSubmit = (raw) => {
     const line = raw;
@@ -313,8 +329,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
     editor.addToHistory(line);
     history.add(line);
     void handleLine(line).catch((e: unknown) => {
-      transcript.print(`error: ${e instanceof Error ? e.message : String(e)}`, 'error');
-      screen.changed();
+      host.print(`error: ${e instanceof Error ? e.message : String(e)}`, { tone: 'error' });
     });
   };
   for (const line of early.splice(0)) editor.onSubmit(line);
@@ -349,14 +364,7 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
   refreshStatus();
   const code = await exited;
   stopJobs();
-  // Leave: interrupt a running turn, let background titles land, close the store.
-  turns.interrupt();
-  await turns.settle();
-  screen.stop();
-  const kept = keptLine(rt, turns.session.id);
-  if (kept) process.stdout.write(kept);
-  await settleBackground(turns.session);
-  await rt.close();
+  await leaveTui(screen, turns, rt, fresh);
   return code;
 }
 

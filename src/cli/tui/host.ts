@@ -13,6 +13,8 @@ export interface PickItem<T = string> {
   label: string;
   /** The dimmed second column, e.g. "3 h ago · 12 messages". */
   description?: string;
+  /** Text a picker's search finds the item by, not shown (e.g. a session's first message). */
+  keywords?: string;
 }
 
 export interface PickOptions<T> {
@@ -35,9 +37,11 @@ export interface TuiHost {
   busy(): boolean;
   /**
    * Shows `session` instead of the current one: its stored transcript is drawn again
-   * (the last turns) and the status line follows it. The old session is settled first.
+   * (the last turns) and the status line follows it. The old session is settled first;
+   * when the screen made it (`created`, at start or by /new, /fork) and it never got a
+   * message, it is deleted. `created`: `session` was made for this switch.
    */
-  switchTo(session: Session): Promise<void>;
+  switchTo(session: Session, opts?: { created?: boolean }): Promise<void>;
   /** A block of text (Markdown when `markdown`) added to the transcript; ANSI is kept. */
   print(text: string, opts?: { tone?: PrintTone; markdown?: boolean }): void;
   /** Opens a list over the input box; resolves the chosen value, or undefined on Esc. */
@@ -67,6 +71,11 @@ export interface TuiCommand {
   complete?(prefix: string, host: TuiHost): PickItem[] | Promise<PickItem[]>;
   /** Offered only when this says so (e.g. /skills when skills are installed). */
   available?(host: TuiHost): boolean | Promise<boolean>;
+  /**
+   * The argument may be a unique prefix of one of `complete`'s values (the command
+   * resolves it, like /resume with a session id): Enter runs it without completing first.
+   */
+  takesPrefix?: boolean;
   /** May it run while a turn runs? Default false: the screen says to wait or press Esc. */
   whileBusy?: boolean;
   run(arg: string, host: TuiHost): Promise<void> | void;

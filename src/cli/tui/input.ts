@@ -12,7 +12,10 @@ import {
   type AutocompleteProvider,
   type AutocompleteSuggestions,
   CombinedAutocompleteProvider,
+  type Editor,
   fuzzyFilter,
+  Key,
+  matchesKey,
   type SlashCommand,
 } from '@mariozechner/pi-tui';
 
@@ -94,12 +97,44 @@ export function atPrefix(line: string, col: number): string | undefined {
 export class TeaAutocomplete implements AutocompleteProvider {
   private readonly base: CombinedAutocompleteProvider;
   private files: Promise<string[]> | undefined;
+  /** The argument list last offered, and for which text. */
+  private offered: { text: string; prefix: string; values: string[] } | undefined;
+  /**
+   * @param byPrefix commands that take a unique prefix of one of their completions as
+   *   the whole (`/resume d8df`): Enter runs them as typed instead of completing first.
+   */
   constructor(
     commands: SlashCommand[],
     cwd: string,
     private readonly listFiles: () => Promise<string[]>,
+    private readonly byPrefix: ReadonlySet<string> = new Set(),
   ) {
     this.base = new CombinedAutocompleteProvider(commands, cwd, null);
+  }
+
+  /**
+   * Whether Enter should run `text` as typed while its argument list is open: the
+   * command resolves prefixes and the typed argument starts exactly one choice.
+   */
+  runsAsTyped(text: string): boolean {
+    const o = this.offered;
+    if (!o || o.text !== text || o.prefix.trim() === '') return false;
+    const word = /^\/([\w-]+)\s/.exec(text)?.[1];
+    if (!word || !this.byPrefix.has(word)) return false;
+    return o.values.filter((v) => v.startsWith(o.prefix.trim())).length === 1;
+  }
+
+  /**
+   * An input listener for `editor`: Enter on a line `runsAsTyped` closes the list first,
+   * so the editor sends the line instead of completing it (pi-tui completes an argument
+   * on Enter and waits for a second one).
+   */
+  enterRunsTyped(editor: Editor): (data: string) => undefined {
+    return (data) => {
+      if (matchesKey(data, Key.enter) && editor.isShowingAutocomplete() && this.runsAsTyped(editor.getText()))
+        editor.handleInput('\u001b');
+      return undefined;
+    };
   }
   async getSuggestions(
     lines: string[],
@@ -112,6 +147,10 @@ export class TeaAutocomplete implements AutocompleteProvider {
       const s = await this.base.getSuggestions(lines, cursorLine, cursorCol, options);
       // An argument typed in full (`/mode review`): no list, so Enter runs the command.
       if (s && !s.prefix.startsWith('/') && s.items.some((i) => i.value === s.prefix)) return null;
+      this.offered =
+        s && !s.prefix.startsWith('/')
+          ? { text: lines.join('\n'), prefix: s.prefix, values: s.items.map((i) => i.value) }
+          : undefined;
       return s;
     }
     this.files ??= this.listFiles();

@@ -105,14 +105,28 @@ export class ApprovalView implements Component, Focusable {
   }
 }
 
-/** A list with a search line over it (typing filters, fuzzy on label and description). */
+/** One choice of a PickView. */
+interface Choice<T> {
+  value: T;
+  label: string;
+  description?: string;
+  /** Searched (as words, not fuzzily), not shown. */
+  keywords?: string;
+}
+
+const SEARCH = 'search: ';
+
+/**
+ * A list with a search line over it: typing filters, fuzzy on label and description,
+ * and an item whose keywords contain every typed word is found too.
+ */
 export class PickView<T> implements Component, Focusable {
   private readonly search = new Input();
   private list: SelectList;
   private _focused = false;
   constructor(
     private readonly title: string,
-    private readonly items: Array<{ value: T; label: string; description?: string }>,
+    private readonly items: Array<Choice<T>>,
     private readonly searchable: boolean,
     private readonly done: (value: T | undefined) => void,
     selected?: T,
@@ -128,7 +142,7 @@ export class PickView<T> implements Component, Focusable {
     this._focused = v;
     this.search.focused = v;
   }
-  private makeList(items: Array<{ value: T; label: string; description?: string }>): SelectList {
+  private makeList(items: Array<Choice<T>>): SelectList {
     const shown: SelectItem[] = items.map((item) => ({
       value: String(this.items.indexOf(item)),
       label: item.label,
@@ -159,14 +173,14 @@ export class PickView<T> implements Component, Focusable {
       return;
     }
     this.search.handleInput(data);
-    const q = this.search.getValue().trim();
-    const hits = q ? fuzzyFilter(this.items, q, (i) => `${i.label} ${i.description ?? ''}`) : this.items;
-    this.list = this.makeList(hits);
+    this.list = this.makeList(searchChoices(this.items, this.search.getValue()));
   }
   render(width: number): string[] {
     const head = wrap(bold(this.title), width);
     const search = this.searchable
-      ? this.search.render(width).map((l) => truncateToWidth(`${dim('search:')} ${l}`, width))
+      ? this.search
+          .render(Math.max(1, width - SEARCH.length))
+          .map((l) => truncateToWidth(`${dim(SEARCH.trimEnd())} ${l}`, width))
       : [];
     return [
       ...head,
@@ -175,4 +189,18 @@ export class PickView<T> implements Component, Focusable {
       truncateToWidth(dim('↑↓ choose · Enter select · Esc cancel'), width),
     ];
   }
+}
+
+/** The choices `query` finds: fuzzy matches on label and description first, then keyword matches. */
+export function searchChoices<C extends Choice<unknown>>(items: readonly C[], query: string): C[] {
+  const q = query.trim();
+  if (!q) return [...items];
+  const fuzzy = fuzzyFilter([...items], q, (i) => `${i.label} ${i.description ?? ''}`);
+  const words = q.toLowerCase().split(/\s+/);
+  const found = new Set(fuzzy);
+  const more = items.filter(
+    (i) =>
+      !found.has(i) && i.keywords !== undefined && words.every((w) => i.keywords!.toLowerCase().includes(w)),
+  );
+  return [...fuzzy, ...more];
 }

@@ -22,6 +22,8 @@ import { bold, cyan, dim, editorTheme } from './theme.js';
 export interface Screen {
   readonly tui: TUI;
   readonly transcript: Container;
+  /** What commands print while a turn runs, until it ends (notes.ts). */
+  readonly notes: Container;
   /** Messages typed while a turn runs, until the model gets them (turns.ts). */
   readonly queued: Container;
   readonly live: Container;
@@ -34,7 +36,10 @@ export interface Screen {
   restore(): void;
   /** Something changed: a frame is drawn soon (frames are coalesced). */
   changed(): void;
-  /** Leaves the terminal as it was (cursor shown, raw mode off). */
+  /**
+   * Draws a clean last frame at once (empty input box, no completion list, no hint) and
+   * leaves the terminal as it was (cursor shown, raw mode off).
+   */
   stop(): void;
 }
 
@@ -51,6 +56,7 @@ export const frameLog: { firstFrameMs?: number; frames: number[]; marks: Record<
 export function layout(tui: TUI) {
   const banner = new Text(`${bold(cyan(BANNER_TITLE))} ${dim(VERSION)}\n${dim(BANNER_HINT)}`, 0, 0);
   const transcript = new Container();
+  const notes = new Container();
   const queued = new Container();
   const live = new Container();
   const editor = new TeaEditor(tui, editorTheme, { paddingX: 0 });
@@ -60,18 +66,19 @@ export function layout(tui: TUI) {
   inputArea.addChild(editor);
   tui.addChild(banner);
   tui.addChild(transcript);
+  tui.addChild(notes);
   tui.addChild(queued);
   tui.addChild(live);
   tui.addChild(inputArea);
   tui.addChild(status);
   tui.setFocus(editor);
-  return { banner, transcript, queued, live, editor, status, inputArea };
+  return { banner, transcript, notes, queued, live, editor, status, inputArea };
 }
 
 /** Builds the layout, starts the terminal and draws its first frame. */
 export async function openScreen(): Promise<Screen> {
   const tui = new TUI(new ProcessTerminal());
-  const { banner, transcript, queued, live, editor, status, inputArea } = layout(tui);
+  const { banner, transcript, notes, queued, live, editor, status, inputArea } = layout(tui);
   // The first frame is drawn on a timer: wait for it before loading the rest.
   const drawn = new Promise<void>((resolve) =>
     watchFrames(tui, resolve, Boolean(process.env.TEA_TUI_FRAMES)),
@@ -92,6 +99,7 @@ export async function openScreen(): Promise<Screen> {
   return {
     tui,
     transcript,
+    notes,
     queued,
     live,
     editor,
@@ -119,9 +127,22 @@ export async function openScreen(): Promise<Screen> {
     stop() {
       if (stopped) return;
       stopped = true;
+      // The frame left on the terminal: no "Ctrl-C again to exit", no `/quit` menu, no draft.
+      live.clear();
+      inputArea.clear();
+      inputArea.addChild(editor);
+      editor.setText('');
+      status.info = { ...status.info, activity: undefined };
+      tui.setFocus(null);
+      renderNow(tui);
       tui.stop();
     },
   };
+}
+
+/** Draws a frame now instead of on pi-tui's timer (its private frame function, when there). */
+function renderNow(tui: TUI): void {
+  (tui as unknown as { doRender?: () => void }).doRender?.();
 }
 
 /**

@@ -4,7 +4,7 @@
  * each tool call to one ToolLine updated in place, sub-agents' events to nested lines
  * under the tool call that runs them.
  */
-import type { Container, MarkdownTheme } from '@mariozechner/pi-tui';
+import type { Component, Container, MarkdownTheme } from '@mariozechner/pi-tui';
 import type { AgentEvent, ToolCallRecord } from '../../agent/index.js';
 import { FILE_WRITERS } from '../../runtime/edits.js';
 import { changedLine } from '../../runtime/journal.js';
@@ -102,6 +102,13 @@ export class Transcript {
   /** A rule's output (`!ls`), capped as a live rule turn shows it. */
   ruleOutput(text: string): void {
     this.note(clip(text));
+  }
+
+  /** Blocks drawn elsewhere first (notes.ts), added after what the transcript shows. */
+  adopt(blocks: readonly Component[]): void {
+    this.endBlocks();
+    for (const b of blocks) this.add(b);
+    this.deps.changed();
   }
 
   clear(): void {
@@ -267,7 +274,7 @@ export class Transcript {
     this.thinking = undefined;
   }
 
-  private add(c: import('@mariozechner/pi-tui').Component): void {
+  private add(c: Component): void {
     this.box.addChild(c);
   }
 }

@@ -23,6 +23,8 @@ export interface TurnsDeps {
   restore(): void;
   /** Shows the messages queued while the turn runs (above the input box), or none. */
   queued(items: readonly Queued[]): void;
+  /** The turn (and its follow-ups) ended: `busy` is false again. */
+  ended(): void;
 }
 
 /** A message typed while a turn runs, not yet given to the model. */
@@ -81,6 +83,7 @@ export class Turns {
         this.abort = undefined;
         this.asks.length = 0;
         this.deps.restore();
+        this.deps.ended();
         this.deps.refreshStatus();
       }
     })();

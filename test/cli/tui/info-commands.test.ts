@@ -54,7 +54,7 @@ describe('/help', () => {
     await run(all, host, '/help');
     const help = host.last;
     expect(help.markdown).toBeFalsy();
-    for (const name of BUILTIN.filter((n) => n !== 'skills')) expect(help.text).toContain(`/${name}`);
+    for (const name of BUILTIN) expect(help.text).toContain(`/${name}`);
     expect(help.text).toMatch(/^ {2}\/resume \[id-prefix\] +Switch to a session/m);
     expect(help.text).toContain('/quit, /exit');
     expect(help.text.indexOf('Your commands')).toBeLessThan(help.text.indexOf('/review <pr>'));
@@ -62,8 +62,6 @@ describe('/help', () => {
     // One line per command: no table rules between rows.
     expect(help.text).not.toContain('---');
     expect(help.text).toContain('Alt+Enter');
-    // /skills is offered only with skills installed: none here.
-    expect(help.text).not.toContain('/skills');
   });
 });
 
@@ -102,10 +100,13 @@ describe('/tools, /memory, /skills', () => {
     expect(host.last.text).toMatch(/matching "tabs"[\s\S]*prefers tabs/);
   });
 
-  it('/skills is available only once a skill is installed, and lists it', async () => {
+  it('/skills with none installed says where one goes; once one is, lists it', async () => {
     const { host } = await workspace();
     const skills = commands.find((c) => c.name === 'skills')!;
-    expect(await skills.available!(host)).toBe(false);
+    expect(skills.available).toBeUndefined();
+    await run(commands, host, '/skills');
+    expect(host.last).toMatchObject({ tone: 'dim', text: expect.stringContaining('.tea/skills') });
+    expect(host.last.text).toContain('~/.tea/skills');
     const later = await workspace(); // a home with a skill, written before the runtime reads the folder
     const dir2 = path.join(later.home, 'skills', 'pdf-tools');
     mkdirSync(dir2, { recursive: true });
@@ -113,7 +114,6 @@ describe('/tools, /memory, /skills', () => {
       path.join(dir2, 'SKILL.md'),
       '---\nname: pdf-tools\ndescription: Work with PDF files\n---\nUse pdftotext.\n',
     );
-    expect(await skills.available!(later.host)).toBe(true);
     await run(commands, later.host, '/skills');
     expect(later.host.last.text).toContain('**pdf-tools**');
     expect(later.host.last.text).toContain('Work with PDF files');

@@ -1,4 +1,5 @@
 /** Small formatters the commands share: ages, token counts, money, and errors as one line. */
+import { closest } from '../../../config/suggest.js';
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago", or the date for older. */
 export function age(then: number, now: number = Date.now()): string {
@@ -30,4 +31,14 @@ export function messageOf(e: unknown): string {
 /** "1 message", "3 messages". */
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * One sentence for a name that is not one of `known`: `head` (`There is no profile "x"`),
+ * then the near ones as a question, or else all of them after `listed` ("the profiles are").
+ */
+export function notOneOf(head: string, word: string, known: readonly string[], listed: string): string {
+  const near = closest(word, known);
+  if (near.length > 0) return `${head}; did you mean ${near.join(' or ')}?`;
+  return known.length > 0 ? `${head}; ${listed} ${known.join(', ')}.` : `${head}.`;
 }

@@ -1,8 +1,7 @@
 /** `/tools [category]`, `/memory [query]` and `/skills`: what the agent has at hand, read-only. */
-import { didYouMean } from '../../../config/suggest.js';
 import { memoryScopes } from '../../../runtime/runtime.js';
 import type { TuiCommand, TuiHost } from '../host.js';
-import { messageOf } from './format.js';
+import { messageOf, notOneOf } from './format.js';
 
 function categories(host: TuiHost): string[] {
   return [...new Set(host.runtime.tools.list().map((t) => t.category))].sort();
@@ -21,7 +20,7 @@ export const toolsCommand: TuiCommand = {
     const want = arg.trim().toLowerCase();
     const known = categories(host);
     if (want && !known.includes(want)) {
-      host.print(`No tool category "${want}"${didYouMean(want, known)} Categories: ${known.join(', ')}.`, {
+      host.print(notOneOf(`No tool category "${want}"`, want, known, 'the categories are'), {
         tone: 'error',
       });
       return;
@@ -65,21 +64,21 @@ export const memoryCommand: TuiCommand = {
   },
 };
 
+/** What /skills says when none is installed: where one goes (the README's Skills section). */
+export const NO_SKILLS =
+  'No skills are installed. To add one, put a folder holding a SKILL.md (the Agent Skills format) in ' +
+  '.tea/skills in this workspace, or in ~/.tea/skills for every workspace; .agents/skills and ' +
+  '.claude/skills (here and in your home) are read too. `tea skills` lists what is found.';
+
 export const skillsCommand: TuiCommand = {
   name: 'skills',
   description: 'List the installed skills',
   whileBusy: true,
-  async available(host) {
-    try {
-      return (await (await host.runtime.skills()).list()).skills.length > 0;
-    } catch {
-      return false;
-    }
-  },
   async run(_arg, host) {
     const listing = await (await host.runtime.skills()).list();
     if (listing.skills.length === 0) {
-      host.print('No skills are installed (see `tea skills --help`).', { tone: 'dim' });
+      const lines = [NO_SKILLS, ...listing.warnings.map((w) => `⚠ ${w}`)];
+      host.print(lines.join('\n'), { tone: 'dim' });
       return;
     }
     const lines = listing.skills.map((s) => `- **${s.name}** (${s.source}) ${s.description}`);

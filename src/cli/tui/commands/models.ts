@@ -5,10 +5,9 @@
  * and key). Either way the session is reopened on it with `sessions.switchProfile`, which
  * stores the choice with the session: the next turn, and a later `/resume`, use it.
  */
-import { didYouMean } from '../../../config/suggest.js';
 import type { ProfileInfo } from '../../../runtime/models.js';
 import type { PickItem, TuiCommand, TuiHost } from '../host.js';
-import { messageOf } from './format.js';
+import { messageOf, notOneOf } from './format.js';
 
 /** The profile the current session runs on (its stored one when still known, else the active one). */
 export function currentProfile(host: TuiHost): string {
@@ -79,7 +78,7 @@ export const profileCommand: TuiCommand = {
     }
     const known = profiles(host).map((p) => p.name);
     if (!known.includes(name)) {
-      host.print(`There is no profile "${name}"${didYouMean(name, known)} Profiles: ${known.join(', ')}.`, {
+      host.print(notOneOf(`There is no profile "${name}"`, name, known, 'the profiles are'), {
         tone: 'error',
       });
       return;

@@ -21,7 +21,14 @@ export function sessionItems(host: TuiHost, now: number = Date.now()): PickItem[
     value: s.id,
     label: `${s.id === current ? '● ' : ''}${titleOf(s)}`,
     description: `${age(s.updatedAt, now)} · ${plural(s.messageCount, 'message')} · ${s.id.slice(0, 8)}`,
+    ...opening(host, s.id, s.messageCount),
   }));
+}
+
+/** The session's first message, for the picker's search. */
+function opening(host: TuiHost, id: string, count: number): { keywords?: string } {
+  const text = count > 0 ? host.runtime.sessions.opening(id) : undefined;
+  return text ? { keywords: text } : {};
 }
 
 /** Opens `id` (by id or unique prefix) and shows it; prints why not when that fails. */
@@ -63,7 +70,7 @@ export const newCommand: TuiCommand = {
     const profile = host.session().row.profile ?? undefined;
     const known = profile !== undefined && host.runtime.models.has(profile);
     const session = host.runtime.sessions.create({ cwd: host.runtime.cwd, ...(known ? { profile } : {}) });
-    await host.switchTo(session);
+    await host.switchTo(session, { created: true });
     host.print(`New session ${session.id.slice(0, 8)}.`, { tone: 'success' });
   },
 };
@@ -78,6 +85,7 @@ export const resumeCommand: TuiCommand = {
   name: 'resume',
   description: 'Switch to a session by id prefix, or pick one',
   argumentHint: '[id-prefix]',
+  takesPrefix: true,
   complete(prefix, host) {
     const p = prefix.trim().toLowerCase();
     return sessionItems(host)
@@ -97,7 +105,7 @@ export const forkCommand: TuiCommand = {
   async run(_arg, host) {
     const from = host.session();
     const row = host.runtime.sessions.fork(from.id);
-    await host.switchTo(host.runtime.sessions.open(row.id));
+    await host.switchTo(host.runtime.sessions.open(row.id), { created: true });
     host.print(
       `Forked ${from.id.slice(0, 8)} into ${row.id.slice(0, 8)} (${titleOf(row)}); the original is unchanged.`,
       {
