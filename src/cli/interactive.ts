@@ -10,6 +10,7 @@ import { cliRuntime, pickSession, type Runtime } from './runtime.js';
 import { keptLine } from './session-kept.js';
 import { slashCommand } from './slash.js';
 import { confirmProjectTrust } from './trust-prompt.js';
+import { alwaysLabel } from './tui/approval-words.js';
 import { VERSION } from './version.js';
 
 /**
@@ -98,7 +99,7 @@ export async function runInteractive(flags: PromptFlags): Promise<number> {
             // A sub-agent's call is asked for here, in its name.
             const who = e.agent ? `${e.agent.label} wants to run ${what}. Allow it?` : `Allow ${what}?`;
             const reply = (
-              await ask(rl, `${who}${why} [y]es once / [a]lways this session / [n]o (reason): `)
+              await ask(rl, `${who}${why} [y]es once / [a] ${alwaysLabel(e)} / [n]o (reason): `)
             ).trim();
             const [choice = '', ...reason] = reply.split(/\s+/);
             const decision = /^a/i.test(choice) ? 'always' : /^y/i.test(choice) ? 'once' : 'reject';

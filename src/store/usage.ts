@@ -71,7 +71,8 @@ export class UsageRepo {
       `SELECT ${COLUMNS} FROM usage WHERE session_id = ? ORDER BY id`,
     );
     this.lastStmt = db.prepare<[string], UsageRecord>(
-      `SELECT ${COLUMNS} FROM usage WHERE session_id = ? ORDER BY id DESC LIMIT 1`,
+      // A turn's own calls: background jobs (memory, summaries, titles…) use other context.
+      `SELECT ${COLUMNS} FROM usage WHERE session_id = ? AND turn_id NOT LIKE 'background:%' ORDER BY id DESC LIMIT 1`,
     );
   }
 

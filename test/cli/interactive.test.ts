@@ -103,6 +103,8 @@ describe('approvals in a terminal', () => {
       ['Allow write_file: ok.txt?', 'Written.', 'Allow write_file: no.txt?', 'Understood.'],
     );
     expect(screen).toContain('Written.');
+    // "always" says what it covers: this tool on this file, not every write.
+    expect(screen).toContain('[a] always allow write_file on ok.txt (this session)');
     expect(existsSync(path.join(t.ctx.work, 'ok.txt'))).toBe(true);
     expect(existsSync(path.join(t.ctx.work, 'no.txt'))).toBe(false);
     const refused = wireMessages(t.server.requests[3]!.body).findLast((m) => m.role === 'tool');

@@ -66,7 +66,7 @@ describe('usage', () => {
     expect(rows[1]!.createdAt).toBeGreaterThan(rows[0]!.createdAt);
   });
 
-  it("last: the session's newest model call, none before the first", () => {
+  it("last: the session's newest model call of a turn (not a background job's), none before the first", () => {
     const { store } = openStore();
     store.sessions.create({ id: 's', cwd: '/w' });
     store.sessions.create({ id: 'other', cwd: '/w' });
@@ -74,6 +74,7 @@ describe('usage', () => {
     store.usage.record(call({ inputTokens: 1000 }));
     store.usage.record(call({ turnId: 't2', inputTokens: 4000 }));
     store.usage.record(call({ sessionId: 'other', inputTokens: 9 }));
+    store.usage.record(call({ turnId: 'background:memory', inputTokens: 50 }));
     expect(store.usage.last('s')).toMatchObject({ turnId: 't2', inputTokens: 4000, outputTokens: 200 });
     expect(store.usage.last('other')).toMatchObject({ inputTokens: 9 });
   });
