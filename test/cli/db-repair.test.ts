@@ -130,9 +130,16 @@ function restoreAtTerminal(answer: string): Promise<string> {
       cwd: t.ctx.work,
     });
     let screen = '';
+    let answered = false;
+    // The child may be gone by the time the answer is written: that is its exit, not an error.
+    child.stdin.on('error', () => {});
     child.stdout.on('data', (d: Buffer) => {
       screen += d.toString();
-      if (screen.includes('[y/N] ')) child.stdin.write(`${answer}\n`);
+      // Answered once: later output (the echo, the result) still holds the question.
+      if (!answered && screen.includes('[y/N] ')) {
+        answered = true;
+        child.stdin.write(`${answer}\n`);
+      }
     });
     child.on('error', reject);
     child.on('exit', () => resolve(screen));
