@@ -7,21 +7,19 @@ import { clear, followEnd, h } from './dom.js';
 import {
   failureLine,
   inputOf,
+  journalNote,
   offerRetry,
   type RetryAction,
   type TurnInput,
   turnStatusLine,
 } from './failure.js';
-import { imageSrc, thumbnail } from './images.js';
+import { imageSrc, imageSrcs, thumbnail } from './images.js';
 import { setMarkdown } from './markdown.js';
 import { planBlock } from './plan.js';
 import { Asks } from './prompts.js';
 import { isDelegation, SubagentCards, type TranscriptView } from './subagents.js';
 import { type CardState, isActive, ToolCard } from './tool-card.js';
 import type { AgentEvent, ApprovalDecision, ImageInput, StoredMessage, StreamEvent } from './types.js';
-
-/** The start of what undo/redo store for the model (src/agent/journal/journal.ts). */
-const JOURNAL_NOTE = '[Journal note]';
 
 export interface ChatActions {
   approve(requestId: string, decision: ApprovalDecision): Promise<boolean>;
@@ -201,18 +199,11 @@ export class ChatView implements TranscriptView {
   }
 
   private renderStored(message: StoredMessage): void {
-    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-    // What undo/redo told the model (stored as a user message for it): a line, not a bubble.
-    if (message.role === 'user' && text.startsWith(JOURNAL_NOTE)) {
-      this.addLine('journal', text.slice(JOURNAL_NOTE.length).trim());
-      return;
-    }
     if (message.role === 'user') {
-      const images = message.parts.flatMap((p) => (p.type === 'image' ? [imageSrc(p)] : []));
-      this.addUser(
-        inputOf(message).text,
-        images.filter((s): s is string => s !== null),
-      );
+      // What undo/redo told the model (stored as a user message for it): a line, not a bubble.
+      const note = journalNote(message);
+      if (note !== null) this.addLine('journal', note);
+      else this.addUser(inputOf(message).text, imageSrcs(message.parts));
       return;
     }
     for (const part of message.parts) {

@@ -66,3 +66,12 @@ export function inputOf(message: StoredMessage): TurnInput {
   );
   return { text, images };
 }
+
+/** The start of what undo/redo store for the model (src/agent/journal/journal.ts). */
+const JOURNAL_NOTE = '[Journal note]';
+
+/** The text of a stored user message undo/redo wrote for the model, without its marker; null for any other. */
+export function journalNote(message: StoredMessage): string | null {
+  const { text } = inputOf(message);
+  return text.startsWith(JOURNAL_NOTE) ? text.slice(JOURNAL_NOTE.length).trim() : null;
+}

@@ -8,6 +8,19 @@ export function imageSrc(part: { mediaType: string; data?: string; url?: string 
   return null;
 }
 
+/** The sources of the images among `parts` that can be shown. */
+export function imageSrcs(
+  parts: readonly ({ type: string } & Partial<{ mediaType: string; data: string; url: string }>)[],
+): string[] {
+  return parts.flatMap((p) => {
+    const src =
+      p.type === 'image' && p.mediaType
+        ? imageSrc({ mediaType: p.mediaType, data: p.data, url: p.url })
+        : null;
+    return src ? [src] : [];
+  });
+}
+
 /** A thumbnail that opens the full image in a new tab. */
 export function thumbnail(src: string): HTMLElement {
   const img = h('img', { class: 'thumb', src, alt: 'attached image', 'data-testid': 'image-thumb' });
