@@ -9,39 +9,30 @@
 import { promises as fsp } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { realpathLoose } from '../../tools/workspace.js';
 import { randomUUID } from '../../util/random-id.js';
-import { blobId, type FileSide, unsafePath } from './workspace.js';
+import { blobId, errCode, type FileSide, unsafePath } from './workspace.js';
 
 const lazyRequire = createRequire(import.meta.url);
 
 /** A file's side as captured: stored in the repository, or why the round cannot keep it. */
 export type Captured = { ok: true; side: FileSide } | { ok: false; reason: string };
 
-function errCode(e: unknown): string | undefined {
-  return e instanceof Error && 'code' in e ? String(e.code) : undefined;
-}
-
 /**
- * `abs` as a path relative to the workspace (both with symbolic links resolved, the file
- * itself followed as the file tools follow it), or undefined when it is outside the
- * workspace or not a path the journal may keep (a `.git` segment, `..`).
+ * `abs` as a path relative to the workspace (both with symbolic links resolved the way the
+ * file tools resolve their target: tools/workspace.ts realpathLoose), or undefined when it
+ * is outside the workspace or not a path the journal may keep (a `.git` segment, `..`).
  */
-export async function workspacePath(realRoot: string, abs: string): Promise<string | undefined> {
-  const real = await realish(abs);
+export function workspacePath(realRoot: string, abs: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathLoose(abs);
+  } catch {
+    return undefined; // a loop of links: the tool refuses it too
+  }
   const rel = path.relative(realRoot, real).split(path.sep).join('/');
   if (rel === '' || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return undefined;
   return unsafePath(rel) ? undefined : rel;
-}
-
-/** The real path of `p`, or of its nearest existing ancestor joined with the rest. */
-async function realish(p: string): Promise<string> {
-  try {
-    return await fsp.realpath(p);
-  } catch (e) {
-    const parent = path.dirname(p);
-    if (parent === p || (errCode(e) !== 'ENOENT' && errCode(e) !== 'ENOTDIR')) return p;
-    return path.join(await realish(parent), path.basename(p));
-  }
 }
 
 /**

@@ -61,7 +61,7 @@ export class Round {
     try {
       await this.repo.ensure();
       for (const abs of files) {
-        const rel = await workspacePath(await this.root(), abs);
+        const rel = workspacePath(await this.root(), abs);
         if (rel === undefined || this.kept.has(rel)) continue;
         const got = await capture(
           this.repo.place.workTree,

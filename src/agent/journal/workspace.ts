@@ -40,7 +40,7 @@ export function blobId(data: Buffer): string {
   return nodeCrypto().createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
 }
 
-function errCode(e: unknown): string | undefined {
+export function errCode(e: unknown): string | undefined {
   return e instanceof Error && 'code' in e ? String(e.code) : undefined;
 }
 
