@@ -71,3 +71,8 @@ export function sessionSystemPrompt(
   const catalog = catalogBlock(tools, opts.workMode?.preload);
   return catalog ? `${base}\n\n${catalog}` : base;
 }
+
+/** The system prompt with a client's instructions for one turn (the Responses API's `instructions`) after it. */
+export function withInstructions(system: string, instructions: string | undefined): string {
+  return instructions ? `${system}\n\n# Instructions for this turn\n\n${instructions}` : system;
+}

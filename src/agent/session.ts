@@ -16,7 +16,7 @@ import { journaled } from './journal/turn.js';
 import { SessionLease } from './lease.js';
 import { runTurn, type TurnInput, type TurnResult } from './loop.js';
 import { queueAfterTurn, recallMemories } from './memory-jobs.js';
-import { sessionSystemPrompt } from './prompt.js';
+import { sessionSystemPrompt, withInstructions } from './prompt.js';
 import { UsageMeter } from './record.js';
 import { SessionRecorder } from './recorder.js';
 import { planPrompt, refusePrompt } from './rules/plan.js';
@@ -53,6 +53,8 @@ export interface PromptOptions {
   images?: TurnInput['images'];
   /** Instead of the input, run the last message again (see `retry`). */
   retry?: boolean;
+  /** A client's instructions for this turn only (Responses API): in its system prompt, never stored. */
+  instructions?: string;
   /** Where this prompt's `invoke_agent` span attaches (a sub-agent's: its parent's tool call). */
   traceParent?: TraceParent;
 }
@@ -290,7 +292,7 @@ export class Session {
     const outputDir = toolOutputRoot ? path.join(toolOutputRoot, this.id) : undefined;
     if (this.history.length === 0) this.untitled = input;
     const context = await this.sessionContext();
-    const systemPrompt = this.work?.systemPrompt ?? this.rolePrompt;
+    const systemPrompt = withInstructions(this.work?.systemPrompt ?? this.rolePrompt, opts.instructions);
     context.useSystem(systemPrompt);
     let next: TurnInput | undefined = again
       ? { ...again, stored: true }

@@ -37,6 +37,15 @@ function perMinute(value: string): number {
   return n;
 }
 
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n > 3600)
+    throw new InvalidArgumentError(
+      'expected seconds between 0 and 3600, such as 15 or 0.5 (0 = no keep-alives)',
+    );
+  return n;
+}
+
 function fieldName(value: string): string {
   if (!/^[A-Za-z_][\w-]{0,63}$/.test(value)) throw new InvalidArgumentError('expected a JSON field name');
   return value;
@@ -75,6 +84,12 @@ export function addServeCommand(program: Command, setCode: (code: number) => voi
       'where chat-completion chunks carry reasoning',
       fieldName,
       'reasoning_content',
+    )
+    .option(
+      '--keep-alive <seconds>',
+      'send an SSE comment on event streams after this many silent seconds (0 = never)',
+      seconds,
+      15,
     )
     .option('--rate-limit <n>', 'requests per minute per client address (0 = off)', perMinute, 600)
     .option('--profile <name>', 'config profile used when a request names none')

@@ -26,6 +26,8 @@ export interface ServeFlags {
   /** Extra Host names (`--allowed-host`), added to `server.allowed_hosts`. */
   allowedHost?: string[];
   reasoningField: string;
+  /** Seconds of silence before an event stream gets a keep-alive comment (0: none). */
+  keepAlive?: number;
   /** Requests per minute per client address; 0 turns the limit off. */
   rateLimit: number;
   profile?: string;
@@ -150,6 +152,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
         cors: flags.cors,
         allowedHosts: [...new Set([...rt.config.server.allowedHosts, ...(flags.allowedHost ?? [])])],
         reasoningField: flags.reasoningField,
+        ...(flags.keepAlive !== undefined ? { pingIntervalMs: Math.round(flags.keepAlive * 1000) } : {}),
         rateLimit: flags.rateLimit > 0 ? { perMinute: flags.rateLimit } : false,
         ...(web ? { webDir: web } : {}),
       },

@@ -2,13 +2,14 @@
 
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { CONFIG_FILE } from '../config/files.js';
+import { randomUUID } from '../util/random-id.js';
 import { bearerAuth } from './auth.js';
 import { configRoutes } from './config.js';
+import { corsFor } from './cors.js';
 import { apiError, notFound, onError } from './errors.js';
 import { exportRoutes } from './export.js';
-import { CLIENT_HEADER, hostGuard, jsonBodies, originGuard } from './guard.js';
+import { hostGuard, jsonBodies, originGuard } from './guard.js';
 import { HostPolicy } from './hosts.js';
 import { journalRoutes } from './journal.js';
 import { rateLimit, sizeLimit } from './limits.js';
@@ -18,6 +19,7 @@ import { modeRoutes } from './modes.js';
 import { openaiRoutes } from './openai.js';
 import { openapiRoutes } from './openapi.js';
 import { promptRoutes } from './prompts.js';
+import { responsesRoutes } from './responses.js';
 import type { AppContext, RouteDoc, ServerStats } from './routes.js';
 import { searchRoutes } from './search.js';
 import { sessionRoutes } from './sessions.js';
@@ -52,16 +54,12 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
 
   // First of all: a request under a foreign name (DNS rebinding) gets nothing, not even the UI.
   app.use('*', hostGuard(hosts));
-  if (deps.cors && deps.cors.length > 0) {
-    app.use(
-      '*',
-      cors({
-        origin: deps.cors,
-        allowHeaders: ['authorization', 'content-type', 'last-event-id', CLIENT_HEADER],
-        exposeHeaders: ['retry-after', 'x-tea-session-id', 'content-disposition'],
-      }),
-    );
-  }
+  if (deps.cors && deps.cors.length > 0) app.use('*', corsFor(deps.cors));
+  // Every answer names its request (the OpenAI SDKs keep it as `_request_id` for reports).
+  app.use('*', async (c, next) => {
+    c.header('x-request-id', `req_${randomUUID().replace(/-/g, '')}`);
+    return next();
+  });
   app.use('*', originGuard(deps.cors ?? []));
   if (deps.rateLimit !== false) app.use('*', rateLimit(deps.rateLimit ?? { perMinute: 600 }));
   if (deps.token) {
@@ -77,6 +75,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   ctx.docs.push({ method: 'get', path: '/health', summary: 'Liveness', tag: 'meta' });
   app.get('/health', (c) => c.json({ status: 'ok', version: deps.version }));
   openaiRoutes(ctx);
+  responsesRoutes(ctx);
   sessionRoutes(ctx);
   modeRoutes(ctx);
   journalRoutes(ctx);

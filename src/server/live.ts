@@ -10,6 +10,7 @@ import type { ImagePart } from '../llm/types.js';
 import { withProposedDiff } from './approval-diff.js';
 import { apiError } from './errors.js';
 import { DEFAULT_EVENT_BUFFER, EventHub } from './events.js';
+import { TurnGate } from './turn-gate.js';
 import type { ServerDeps } from './types.js';
 
 export interface LiveSession {
@@ -29,6 +30,8 @@ export type PromptMode = 'prompt' | 'steer' | 'follow_up';
 
 export class LiveSessions {
   private readonly live = new Map<string, LiveSession>();
+  /** Every face's turns claim their session here (one turn per session). */
+  readonly gate = new TurnGate();
 
   constructor(private readonly deps: ServerDeps) {}
 
@@ -52,8 +55,9 @@ export class LiveSessions {
     return this.live.get(id);
   }
 
+  /** A turn runs on the session: the session API's or an OpenAI request's. */
   busy(id: string): boolean {
-    return this.live.get(id)?.turn !== undefined;
+    return this.live.get(id)?.turn !== undefined || this.gate.busy(id);
   }
 
   async create(opts: { title?: string; profile?: string }): Promise<LiveSession> {
@@ -69,6 +73,7 @@ export class LiveSessions {
     images: ImagePart[] | undefined,
     mode: PromptMode,
   ): 'started' | 'queued' {
+    if (!live.turn) this.refuseApiTurn(live.session.id);
     if (live.turn) {
       if (mode === 'steer' && live.session.steer(input)) return 'queued';
       if (mode === 'follow_up' && live.session.followUp(input)) return 'queued';
@@ -92,6 +97,7 @@ export class LiveSessions {
    * a turn runs, and when the last turn has an answer (nothing to retry).
    */
   retry(live: LiveSession): void {
+    this.refuseApiTurn(live.session.id);
     if (live.turn) {
       throw apiError(409, `session ${live.session.id} is busy: a turn is running (cancel it first)`, {
         code: 'session_busy',
@@ -115,9 +121,22 @@ export class LiveSessions {
     return [...live.asked.values()].filter((a) => open.has((a.event as Ask).requestId));
   }
 
+  /** 409 while an OpenAI request's turn runs on the session (its events go to that request). */
+  private refuseApiTurn(id: string): void {
+    if (this.gate.owner(id) !== 'api') return;
+    throw apiError(
+      409,
+      `session ${id} is busy: a turn from an OpenAI API request (chat completions or responses) is running; wait for it or cancel it`,
+      { code: 'session_busy' },
+    );
+  }
+
   private start(live: LiveSession, run: (signal: AbortSignal) => AsyncIterable<AgentEvent>): void {
     const abort = new AbortController();
+    const release = this.gate.tryClaim(live.session.id, 'session', () => abort.abort());
+    if (!release) this.refuseApiTurn(live.session.id);
     const done = this.pump(live, run(abort.signal)).finally(() => {
+      release?.();
       live.turn = undefined;
       live.asked.clear();
       live.lastUsed = Date.now();
@@ -128,7 +147,7 @@ export class LiveSessions {
   /** Cancels the running turn; false when none runs. */
   cancel(id: string): boolean {
     const turn = this.live.get(id)?.turn;
-    if (!turn) return false;
+    if (!turn) return this.gate.cancel(id);
     turn.abort.abort();
     return true;
   }
@@ -137,6 +156,7 @@ export class LiveSessions {
   async delete(id: string, force: boolean): Promise<void> {
     if (!this.deps.sessions.get(id)) throw sessionNotFound(id);
     const turn = this.live.get(id)?.turn;
+    if (!turn) this.refuseApiTurn(id);
     if (turn) {
       if (!force) {
         throw apiError(409, `session ${id} is busy: cancel the turn first or pass ?force=true`, {

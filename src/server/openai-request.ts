@@ -39,13 +39,17 @@ export const chatRequest = z.object({
   config_path: z.string().min(1).optional(),
   /** Tea: continue this stored session (earlier `messages` are then ignored). */
   session_id: z.string().min(1).optional(),
+  /** Tea: when `session_id` is busy, `queue` waits for its turn; `error` (the default) is a 409. */
+  if_busy: z.enum(['error', 'queue']).optional(),
+  /** Tea: stream tool starts and ends as `delta.tea_progress` chunks. */
+  tea_progress: z.boolean().optional(),
 });
 
 export type ChatRequest = z.infer<typeof chatRequest>;
 type ChatMessage = z.infer<typeof chatMessage>;
 
 /** A `data:` URL to an inline image part; any other URL stays a URL. */
-function imageFromUrl(url: string, param: string): ImagePart {
+export function imageFromUrl(url: string, param: string): ImagePart {
   if (!url.startsWith('data:')) {
     if (!/^https?:\/\//.test(url)) {
       throw apiError(400, `${param}: image_url.url must be an http(s) URL or a data: URL`, {
@@ -77,7 +81,7 @@ function contentParts(m: ChatMessage, index: number): { text: string; images: Im
   return { text, images };
 }
 
-function safeArgs(raw: string): Record<string, unknown> {
+export function safeArgs(raw: string): Record<string, unknown> {
   checkJsonDepth(raw, 'tool call arguments');
   try {
     const v: unknown = JSON.parse(raw);

@@ -7,16 +7,17 @@
 
 import type { Context } from 'hono';
 import type { AgentEvent, StopReason } from '../agent/events.js';
-import type { Agent, Session } from '../agent/index.js';
 import type { Usage } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { whileAborted } from './abort.js';
+import { openSession, turnEvents } from './api-session.js';
 import { apiError } from './errors.js';
-import { IdleSessions, keptAfter } from './idle-sessions.js';
-import { sessionNotFound } from './live.js';
-import { type ChatRequest, chatRequest, toChatInput } from './openai-request.js';
+import { IdleSessions } from './idle-sessions.js';
+import { modelRoutes } from './models.js';
+import { chatRequest, toChatInput } from './openai-request.js';
+import { progressOf } from './progress.js';
 import { type AppContext, doc, type ServerStats } from './routes.js';
-import { openSse } from './sse.js';
+import { openSse, type SseSink } from './sse.js';
 import { readJson } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -52,67 +53,12 @@ function usageJson(done: Extract<AgentEvent, { type: 'done' }>): Json {
   };
 }
 
-/** The session for this request: a stored one (`session_id`) or a new one primed with the earlier messages. */
-async function openSession(
-  ctx: AppContext,
-  idle: IdleSessions,
-  body: ChatRequest,
-  { history, input }: Pick<ReturnType<typeof toChatInput>, 'history' | 'input'>,
-): Promise<{ agent: Agent; session: Session }> {
-  const { deps, live } = ctx;
-  const named = body.profile ?? body.config_path;
-  const param = body.profile ? 'profile' : body.config_path ? 'config_path' : 'model';
-  const profile = await deps.agents.resolve(named ?? body.model, param);
-  const agent = deps.agents.agent(profile, 'deny');
-  if (body.session_id) {
-    const row = deps.sessions.get(body.session_id);
-    if (!row) {
-      idle.drop(body.session_id);
-      throw sessionNotFound(body.session_id);
-    }
-    if (live.busy(row.id)) {
-      throw apiError(409, `session ${row.id} is busy: a turn is running`, {
-        param: 'session_id',
-        code: 'session_busy',
-      });
-    }
-    return { agent, session: idle.take(row.id, agent) ?? agent.resumeSession(row.id) };
-  }
-  const firstUser = history.find((m) => m.role === 'user');
-  // With no earlier user message the turn's input names the session, as the first prompt would.
-  const title = (firstUser ? firstUser.parts.find((p) => p.type === 'text')?.text : input)
-    ?.slice(0, 1000) // the first words: a pasted megabyte is not flattened whole for them
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 80);
-  const session = agent.newSession(title ? { title } : {});
-  if (history.length === 0) return { agent, session };
-  const turnId = `t_ctx_${randomUUID().slice(0, 8)}`;
-  await deps.sessions.importHistory(session.id, history, turnId);
-  return { agent, session: agent.resumeSession(session.id) };
-}
-
 export function openaiRoutes(ctx: AppContext): void {
   const { app, deps } = ctx;
   const field = deps.reasoningField ?? 'reasoning_content';
   const idle = new IdleSessions();
 
-  doc(ctx, {
-    method: 'get',
-    path: '/v1/models',
-    summary: 'Model profiles (tea = the active one)',
-    tag: 'openai',
-  });
-  app.get('/v1/models', (c) => {
-    const profiles = deps.agents.profiles();
-    const active = profiles.find((p) => p.name === deps.agents.active);
-    const created = Math.floor(Date.now() / 1000);
-    const entry = (id: string, model: string) => ({ id, object: 'model', created, owned_by: 'tea', model });
-    return c.json({
-      object: 'list',
-      data: [...(active ? [entry('tea', active.model)] : []), ...profiles.map((p) => entry(p.name, p.model))],
-    });
-  });
+  modelRoutes(ctx);
 
   doc(ctx, {
     method: 'post',
@@ -124,7 +70,8 @@ export function openaiRoutes(ctx: AppContext): void {
   app.post('/v1/chat/completions', async (c) => {
     const body = await readJson(c, chatRequest);
     const chat = toChatInput(body.messages);
-    const { agent, session } = await openSession(ctx, idle, body, chat);
+    const opened = await openSession(ctx, idle, body, chat, c.req.raw.signal);
+    const { session } = opened;
     c.header('x-tea-session-id', session.id);
     const meta = {
       id: `chatcmpl-${randomUUID()}`,
@@ -136,13 +83,22 @@ export function openaiRoutes(ctx: AppContext): void {
       signal: abort.signal,
       ...(chat.images.length ? { images: chat.images } : {}),
     });
-    const events = keptAfter(turn, idle, agent, session);
+    const events = turnEvents(ctx, idle, opened, turn, abort);
     if (body.stream) {
       const includeUsage = body.stream_options?.include_usage === true;
       // Every chunk names the session (as `session_id` does on a whole response): official
       // clients keep unknown fields of a chunk, but hide the x-tea-session-id header.
       const chunkMeta = { ...meta, session_id: session.id };
-      return streamChat(c, { events, abort, meta: chunkMeta, field, includeUsage, stats: ctx.stats });
+      return streamChat(c, {
+        events,
+        abort,
+        meta: chunkMeta,
+        field,
+        includeUsage,
+        progress: body.tea_progress === true,
+        keepAliveMs: deps.pingIntervalMs,
+        stats: ctx.stats,
+      });
     }
     // A streamed response notices a disconnect through its body; a whole one through the request.
     // The listener goes when the turn ends: the request's signal outlives the request (the
@@ -157,7 +113,7 @@ export function openaiRoutes(ctx: AppContext): void {
 }
 
 /** Counts the turn as running while `run` reads its events. */
-async function tracked<T>(stats: ServerStats, run: () => Promise<T>): Promise<T> {
+export async function tracked<T>(stats: ServerStats, run: () => Promise<T>): Promise<T> {
   stats.chatsRunning += 1;
   stats.chatsTotal += 1;
   try {
@@ -211,7 +167,7 @@ async function completeChat(
  * Prompts refused before any model call (agent/rules/): a rule used wrongly or naming
  * no tool is the request's mistake; no model configured is the server's state.
  */
-const REFUSALS: Record<string, 400 | 503> = { rule_usage: 400, rule_unknown_tool: 400, no_model: 503 };
+export const REFUSALS: Record<string, 400 | 503> = { rule_usage: 400, rule_unknown_tool: 400, no_model: 503 };
 
 interface StreamJob {
   events: AsyncGenerator<AgentEvent>;
@@ -219,6 +175,9 @@ interface StreamJob {
   meta: Meta;
   field: string;
   includeUsage: boolean;
+  /** Tea: tool starts and ends as `delta.tea_progress` (the request asked with `tea_progress: true`). */
+  progress: boolean;
+  keepAliveMs: number | undefined;
   stats: ServerStats;
 }
 
@@ -229,7 +188,7 @@ interface StreamJob {
  */
 function streamChat(c: Context, job: StreamJob): Response {
   const { events, abort, meta, field, includeUsage } = job;
-  const sink = openSse(c, () => abort.abort());
+  const sink: SseSink = openSse(c, () => abort.abort(), { keepAliveMs: job.keepAliveMs });
   const common = JSON.stringify({ ...meta, object: 'chat.completion.chunk' }).slice(0, -1);
   const head = `data: ${common},"choices":[{"index":0,"delta":`;
   const frame = (delta: string, finish: string | null = null): string =>
@@ -256,8 +215,11 @@ function streamChat(c: Context, job: StreamJob): Response {
           wroteText = true;
           await send(frame(`{"content":${JSON.stringify(text)}}`));
         } else if (e.type === 'thinking_delta') await send(frame(JSON.stringify({ [field]: e.text })));
-        else if (e.type === 'tool_update') toolSinceText = true;
-        else if (e.type === 'error') {
+        else if (e.type === 'tool_update') {
+          toolSinceText = true;
+          const progress = job.progress ? progressOf(e) : undefined;
+          if (progress) await send(frame(JSON.stringify({ tea_progress: progress })));
+        } else if (e.type === 'error') {
           error = e.message;
           if (REFUSALS[e.kind]) code = e.kind;
         } else if (e.type === 'done') done = e;

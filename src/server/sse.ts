@@ -77,9 +77,12 @@ export function eventRoutes(ctx: AppContext): void {
       };
       stream.onAbort(end);
       c.req.raw.signal.addEventListener('abort', end, { once: true });
-      const ping = setInterval(() => {
-        stream.write(': ping\n\n').catch(end);
-      }, pingMs);
+      const ping =
+        pingMs > 0
+          ? setInterval(() => {
+              stream.write(': ping\n\n').catch(end);
+            }, pingMs)
+          : undefined;
       // A sub-agent's event goes out as its own event with `parent` (the child, the call).
       const send = (e: HubEvent) => {
         const event = flatEvent(e.event);
@@ -127,6 +130,17 @@ export interface SseSink {
   end(): void;
 }
 
+/** The comment sent on a silent stream. */
+export const KEEP_ALIVE = ': keep-alive\n\n';
+
+/** How often a silent stream gets a keep-alive comment (`tea serve --keep-alive`). */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+export interface SseOptions {
+  /** Interval of keep-alive comments while nothing else is written (default 15 s; 0: none). */
+  keepAliveMs?: number | undefined;
+}
+
 /** Frames queued beyond this many bytes make `write` ask the writer to wait. */
 const SSE_HIGH_WATER_BYTES = 64 * 1024;
 
@@ -142,8 +156,11 @@ function servedByNode(c: Context): boolean {
  * extra streams in between); frames queued in the same tick leave in one socket
  * write. `onAbort` runs once when the client disconnects before `end()`.
  */
-export function openSse(c: Context, onAbort: () => void): SseSink {
+export function openSse(c: Context, onAbort: () => void, opts: SseOptions = {}): SseSink {
   const asText = servedByNode(c);
+  const keepAliveMs = opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let wroteSince = false;
   const encoder = asText ? undefined : new TextEncoder();
   let controller: ReadableStreamDefaultController<string | Uint8Array> | undefined;
   let closed = false;
@@ -164,6 +181,7 @@ export function openSse(c: Context, onAbort: () => void): SseSink {
       cancel() {
         if (closed) return;
         closed = true;
+        clearInterval(keepAlive);
         wake();
         onAbort();
       },
@@ -177,6 +195,16 @@ export function openSse(c: Context, onAbort: () => void): SseSink {
     connection: 'keep-alive',
     'transfer-encoding': 'chunked',
   });
+  // A stream the turn leaves silent (a tool runs, the model thinks without streaming) gets
+  // a comment line now and then: proxies with idle timeouts keep it open, clients ignore it.
+  if (keepAliveMs > 0) {
+    keepAlive = setInterval(() => {
+      if (wroteSince) wroteSince = false;
+      else if (!closed && (controller?.desiredSize ?? 1) > 0)
+        controller?.enqueue(encoder ? encoder.encode(KEEP_ALIVE) : KEEP_ALIVE);
+    }, keepAliveMs);
+    keepAlive.unref?.();
+  }
   return {
     response,
     get closed() {
@@ -184,6 +212,7 @@ export function openSse(c: Context, onAbort: () => void): SseSink {
     },
     write(frame) {
       if (closed || !controller) return true;
+      wroteSince = true;
       controller.enqueue(encoder ? encoder.encode(frame) : frame);
       return (controller.desiredSize ?? 1) > 0;
     },
@@ -200,6 +229,7 @@ export function openSse(c: Context, onAbort: () => void): SseSink {
     end() {
       if (closed) return;
       closed = true;
+      clearInterval(keepAlive);
       wake();
       controller?.close();
     },

@@ -36,7 +36,8 @@ export function workflowEventRoutes(ctx: AppContext): void {
   app.get('/v1/workflow-runs/:id/events', async (c) => {
     const wf = await runs.service();
     const runId = (await mapped(() => wf.get(c.req.param('id')))).run.id;
-    const pingMs = deps.pingIntervalMs ?? 15_000;
+    // The ping also looks at a run another process executes: it never stops (0 is the default).
+    const pingMs = deps.pingIntervalMs || 15_000;
     c.header('cache-control', 'no-cache');
     c.header('x-accel-buffering', 'no');
     return streamSSE(c, async (stream) => {

@@ -1,0 +1,244 @@
+/**
+ * A turn's events as a Responses API response: `ResponseBuilder` turns each agent event
+ * into the stream events OpenAI sends (`response.created`, `response.in_progress`,
+ * `response.output_item.added`, `response.content_part.added`,
+ * `response.output_text.delta`/`.done`, `response.reasoning_text.*` for thinking,
+ * `response.content_part.done`, `response.output_item.done`, then `response.completed`,
+ * `response.incomplete` or `response.failed`), numbered by `sequence_number`, and keeps
+ * the output items for the whole response. Text runs into one message item (a new
+ * paragraph after tool activity); thinking between texts starts a reasoning item, and
+ * the text after it a new message, so the last item is the answer.
+ */
+import type { AgentEvent, StopReason } from '../agent/events.js';
+import { randomUUID } from '../util/random-id.js';
+import { progressOf } from './progress.js';
+
+type Json = Record<string, unknown>;
+type Done = Extract<AgentEvent, { type: 'done' }>;
+
+export interface ResponseMeta {
+  id: string;
+  model: string;
+  created_at: number;
+  instructions: string | null;
+  previous_response_id: string | null;
+  store: boolean;
+  metadata: Record<string, string>;
+  /** Tea: the session the turn ran in. */
+  session_id: string;
+}
+
+export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
+
+interface OpenItem {
+  kind: 'message' | 'reasoning';
+  index: number;
+  id: string;
+  text: string;
+}
+
+const STATUS: Record<StopReason, ResponseStatus> = {
+  completed: 'completed',
+  doom_loop: 'completed',
+  max_iterations: 'incomplete',
+  budget: 'incomplete',
+  cancelled: 'cancelled',
+  error: 'failed',
+};
+
+function itemId(prefix: string): string {
+  return `${prefix}_${randomUUID().replace(/-/g, '')}`;
+}
+
+export class ResponseBuilder {
+  readonly output: Json[] = [];
+  private seq = 0;
+  private open: OpenItem | undefined;
+  private toolSinceText = false;
+  private wroteText = false;
+  private usage: Json | null = null;
+  private status: ResponseStatus = 'in_progress';
+  private error: Json | null = null;
+  private incomplete: Json | null = null;
+
+  constructor(
+    readonly meta: ResponseMeta,
+    /** Tea: tool starts and ends as `tea.progress` events. */
+    private readonly progress = false,
+  ) {}
+
+  /** The response object as it stands. */
+  response(): Json {
+    const m = this.meta;
+    return {
+      id: m.id,
+      object: 'response',
+      created_at: m.created_at,
+      status: this.status,
+      background: false,
+      error: this.error,
+      incomplete_details: this.incomplete,
+      instructions: m.instructions,
+      max_output_tokens: null,
+      max_tool_calls: null,
+      model: m.model,
+      output: this.output,
+      parallel_tool_calls: true,
+      previous_response_id: m.previous_response_id,
+      reasoning: { effort: null, summary: null },
+      store: m.store,
+      temperature: null,
+      text: { format: { type: 'text' } },
+      tool_choice: 'auto',
+      tools: [],
+      top_p: null,
+      truncation: 'auto',
+      usage: this.usage,
+      user: null,
+      metadata: m.metadata,
+      session_id: m.session_id,
+    };
+  }
+
+  private event(type: string, fields: Json): Json {
+    return { type, sequence_number: this.seq++, ...fields };
+  }
+
+  /** `response.created` and `response.in_progress`. */
+  start(): Json[] {
+    return [
+      this.event('response.created', { response: this.response() }),
+      this.event('response.in_progress', { response: this.response() }),
+    ];
+  }
+
+  /** The stream events for one agent event (none for most). */
+  push(e: AgentEvent): Json[] {
+    if (e.type === 'text_delta') {
+      const out = this.openAs('message');
+      const text = this.wroteText && this.toolSinceText ? `\n\n${e.text}` : e.text;
+      this.toolSinceText = false;
+      this.wroteText = true;
+      this.open!.text += text;
+      out.push(this.delta('response.output_text.delta', text));
+      return out;
+    }
+    if (e.type === 'thinking_delta') {
+      const out = this.openAs('reasoning');
+      this.open!.text += e.text;
+      out.push(this.delta('response.reasoning_text.delta', e.text));
+      return out;
+    }
+    if (e.type === 'tool_update') {
+      this.toolSinceText = true;
+      const progress = this.progress ? progressOf(e) : undefined;
+      return progress ? [this.event('tea.progress', { progress })] : [];
+    }
+    return [];
+  }
+
+  /** Closes the open item and ends the response: `response.completed`, `.incomplete` or `.failed`. */
+  finish(done: Done | undefined, error: { code: string; message: string } | undefined): Json[] {
+    const out: Json[] = [];
+    // A prompt a rule answered streams no text: its tool's output is the answer.
+    if (done && done.reason !== 'error' && !this.wroteText && done.text) {
+      out.push(...this.openAs('message'));
+      this.open!.text = done.text;
+      out.push(this.delta('response.output_text.delta', done.text));
+    }
+    out.push(...this.close());
+    if (done) {
+      const u = done.usage;
+      this.usage = {
+        input_tokens: u.inputTokens,
+        input_tokens_details: { cached_tokens: u.cachedInputTokens ?? 0 },
+        output_tokens: u.outputTokens,
+        output_tokens_details: { reasoning_tokens: u.reasoningTokens ?? 0 },
+        total_tokens: u.inputTokens + u.outputTokens,
+      };
+    }
+    if (!done || done.reason === 'error') {
+      this.status = 'failed';
+      this.error = {
+        code: error?.code ?? 'server_error',
+        message: error?.message ?? done?.message ?? 'the turn ended without an answer',
+      };
+      out.push(this.event('response.failed', { response: this.response() }));
+      return out;
+    }
+    this.status = STATUS[done.reason];
+    if (this.status === 'incomplete') this.incomplete = { reason: done.reason };
+    const type = this.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
+    out.push(this.event(type, { response: this.response() }));
+    return out;
+  }
+
+  private delta(type: string, delta: string): Json {
+    const o = this.open!;
+    return this.event(type, {
+      item_id: o.id,
+      output_index: o.index,
+      content_index: 0,
+      delta,
+      ...(o.kind === 'message' ? { logprobs: [] } : {}),
+    });
+  }
+
+  /** Makes an item of `kind` the open one (closing another), with its opening events. */
+  private openAs(kind: OpenItem['kind']): Json[] {
+    if (this.open?.kind === kind) return [];
+    const out = this.close();
+    const open: OpenItem = {
+      kind,
+      index: this.output.length,
+      id: itemId(kind === 'message' ? 'msg' : 'rs'),
+      text: '',
+    };
+    this.open = open;
+    const item =
+      kind === 'message'
+        ? { type: 'message', id: open.id, status: 'in_progress', role: 'assistant', content: [] }
+        : { type: 'reasoning', id: open.id, summary: [], content: [] };
+    this.output.push(item);
+    const part =
+      kind === 'message'
+        ? { type: 'output_text', text: '', annotations: [] }
+        : { type: 'reasoning_text', text: '' };
+    out.push(
+      this.event('response.output_item.added', { output_index: open.index, item: { ...item } }),
+      this.event('response.content_part.added', {
+        item_id: open.id,
+        output_index: open.index,
+        content_index: 0,
+        part,
+      }),
+    );
+    return out;
+  }
+
+  /** Closes the open item: its `.done` events, and the finished item in `output`. */
+  private close(): Json[] {
+    const o = this.open;
+    if (!o) return [];
+    this.open = undefined;
+    const where = { item_id: o.id, output_index: o.index, content_index: 0 };
+    const part =
+      o.kind === 'message'
+        ? { type: 'output_text', text: o.text, annotations: [], logprobs: [] }
+        : { type: 'reasoning_text', text: o.text };
+    const item =
+      o.kind === 'message'
+        ? { type: 'message', id: o.id, status: 'completed', role: 'assistant', content: [part] }
+        : { type: 'reasoning', id: o.id, summary: [], content: [part] };
+    this.output[o.index] = item;
+    const textDone =
+      o.kind === 'message'
+        ? this.event('response.output_text.done', { ...where, text: o.text, logprobs: [] })
+        : this.event('response.reasoning_text.done', { ...where, text: o.text });
+    return [
+      textDone,
+      this.event('response.content_part.done', { ...where, part }),
+      this.event('response.output_item.done', { output_index: o.index, item }),
+    ];
+  }
+}

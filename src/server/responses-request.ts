@@ -1,0 +1,253 @@
+/**
+ * The Responses API request (`POST /v1/responses`): which parameters Tea takes, a 400
+ * naming any other one (never silently ignored), and the translation of `input` (a
+ * string or a list of items) into the session's history and the turn's input. Function
+ * tools and `function_call_output` as the turn's input are refused for now with a
+ * clear 400; `toInput` is where they plug in (see `ClientTools`).
+ */
+import * as z from 'zod';
+import type { ImagePart, Message, Part } from '../llm/types.js';
+import { apiError } from './errors.js';
+import { imageFromUrl, safeArgs } from './openai-request.js';
+import { validated } from './validate.js';
+
+const nullish = <T extends z.ZodType>(t: T) => t.nullish();
+
+export const responsesRequest = z.object({
+  model: nullish(z.string()),
+  input: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
+  instructions: nullish(z.string()),
+  previous_response_id: nullish(z.string().min(1)),
+  store: nullish(z.boolean()),
+  stream: nullish(z.boolean()),
+  stream_options: nullish(z.object({ include_obfuscation: z.boolean().optional() })),
+  metadata: nullish(z.record(z.string(), z.string())),
+  user: nullish(z.string()),
+  safety_identifier: nullish(z.string()),
+  prompt_cache_key: nullish(z.string()),
+  include: nullish(z.array(z.string())),
+  tools: nullish(z.array(z.record(z.string(), z.unknown()))),
+  tool_choice: nullish(z.unknown()),
+  parallel_tool_calls: nullish(z.boolean()),
+  truncation: nullish(z.enum(['auto', 'disabled'])),
+  background: nullish(z.boolean()),
+  text: nullish(z.record(z.string(), z.unknown())),
+  /** Tea: the model profile for this request. */
+  profile: z.string().min(1).optional(),
+  /** Tea: a profile name or a YAML profile file inside the Tea home. */
+  config_path: z.string().min(1).optional(),
+  /** Tea: continue this stored session (instead of `previous_response_id`). */
+  session_id: z.string().min(1).optional(),
+  /** Tea: when the session is busy, `queue` waits for its turn; `error` (the default) is a 409. */
+  if_busy: z.enum(['error', 'queue']).optional(),
+  /** Tea: stream tool starts and ends as `tea.progress` events. */
+  tea_progress: z.boolean().optional(),
+});
+
+export type ResponsesRequest = z.infer<typeof responsesRequest>;
+
+/** Parameters of the Responses API that Tea does not take (yet), and why. */
+const UNSUPPORTED: Record<string, string> = {
+  temperature: 'sampling settings come from the model profile (choose one with `model`)',
+  top_p: 'sampling settings come from the model profile (choose one with `model`)',
+  top_logprobs: 'log probabilities are not available',
+  max_output_tokens: 'the output limit comes from the model profile',
+  max_tool_calls: 'the agent runs its own tools under its iteration limit (agent.max_iterations)',
+  reasoning: 'reasoning settings come from the model profile',
+  conversation: 'conversations are Tea sessions: use previous_response_id or session_id',
+  prompt: 'stored prompt templates are not available',
+  prompt_cache_retention: 'prompt caching is up to the model provider',
+  context_management: 'Tea manages the context window itself',
+  service_tier: 'service tiers are up to the model provider',
+};
+
+/** A 400 for parameter `param`. */
+function bad(param: string, message: string, code = 'invalid_value') {
+  return apiError(400, message, { param, code });
+}
+
+function unsupported(param: string, why: string) {
+  return bad(param, `${param} is not supported: ${why}`, 'unsupported_parameter');
+}
+
+/** Validates the body: types, then every parameter Tea cannot honour as a 400 naming it. */
+export function readResponsesRequest(raw: Record<string, unknown>): ResponsesRequest {
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === null || value === undefined || key in responsesRequest.shape) continue;
+    const why = UNSUPPORTED[key];
+    throw why ? unsupported(key, why) : bad(key, `unknown parameter: ${key}`, 'unknown_parameter');
+  }
+  const body = validated(responsesRequest, raw);
+  (body.tools ?? []).forEach((tool, i) => {
+    const type = tool.type;
+    if (type === 'function')
+      throw unsupported(
+        `tools.${i}`,
+        'function tools of the client are not supported yet: the agent runs its own tools',
+      );
+    throw unsupported(
+      `tools.${i}.type`,
+      `tool type ${JSON.stringify(type)} (hosted tools such as web_search or file_search are not available; the agent runs its own tools)`,
+    );
+  });
+  const choice = body.tool_choice;
+  if (choice !== undefined && choice !== null && choice !== 'auto')
+    throw unsupported('tool_choice', 'only "auto" (the agent chooses among its own tools)');
+  (body.include ?? []).forEach((what, i) => {
+    throw unsupported(`include.${i}`, `${JSON.stringify(what)} cannot be included`);
+  });
+  if (body.truncation === 'disabled')
+    throw unsupported('truncation', '"disabled": Tea always fits the context itself ("auto")');
+  if (body.background === true) throw unsupported('background', 'background responses are not available');
+  for (const [key, value] of Object.entries(body.text ?? {})) {
+    if (value === null || value === undefined) continue;
+    const plain = key === 'format' && (value as { type?: unknown }).type === 'text';
+    if (!plain) throw unsupported(`text.${key}`, 'only the plain text format ({"format":{"type":"text"}})');
+  }
+  if (body.previous_response_id && body.session_id)
+    throw bad('session_id', 'give previous_response_id or session_id, not both');
+  return body;
+}
+
+const inputText = z.object({ type: z.literal('input_text'), text: z.string() });
+const outputText = z.object({ type: z.literal('output_text'), text: z.string() });
+const refusal = z.object({ type: z.literal('refusal'), refusal: z.string() });
+const inputImage = z.object({
+  type: z.literal('input_image'),
+  image_url: z.string().min(1).nullish(),
+  file_id: z.string().nullish(),
+  detail: z.string().nullish(),
+});
+const message = z.object({
+  type: z.literal('message').optional(),
+  role: z.enum(['user', 'system', 'developer', 'assistant']),
+  content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
+});
+const functionCall = z.object({
+  type: z.literal('function_call'),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+});
+const functionOutput = z.object({
+  type: z.literal('function_call_output'),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
+});
+
+/** `raw` checked against `schema`, its errors named under `param`. */
+function checked<S extends z.ZodType>(schema: S, raw: unknown, param: string): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const where = [param, ...issue.path.map(String)].join('.');
+  throw bad(where, `${where}: ${issue.message}`);
+}
+
+/** A message's text and images; the part types a role may carry. */
+function messageParts(m: z.infer<typeof message>, param: string): { text: string; images: ImagePart[] } {
+  if (typeof m.content === 'string') return { text: m.content, images: [] };
+  let text = '';
+  const images: ImagePart[] = [];
+  m.content.forEach((raw, i) => {
+    const where = `${param}.content.${i}`;
+    const type = raw.type;
+    if (m.role === 'assistant') {
+      if (type === 'output_text') text += checked(outputText, raw, where).text;
+      else if (type === 'refusal') text += checked(refusal, raw, where).refusal;
+      else
+        throw bad(`${where}.type`, `${where}.type: an assistant message takes output_text or refusal parts`);
+      return;
+    }
+    if (type === 'input_text') text += checked(inputText, raw, where).text;
+    else if (type === 'input_image') {
+      const image = checked(inputImage, raw, where);
+      if (!image.image_url)
+        throw unsupported(
+          `${where}.file_id`,
+          'uploaded files are not available: send image_url (http(s) or data:)',
+        );
+      images.push(imageFromUrl(image.image_url, `${where}.image_url`));
+    } else if (type === 'input_file' || type === 'input_audio')
+      throw unsupported(`${where}.type`, `${type} parts are not available (input_text and input_image are)`);
+    else
+      throw bad(
+        `${where}.type`,
+        `${where}.type: expected input_text or input_image, got ${JSON.stringify(type)}`,
+      );
+  });
+  return { text, images };
+}
+
+export interface ResponsesInput {
+  /** The items before the last: history the session gets before the turn. */
+  history: Message[];
+  input: string;
+  images: ImagePart[];
+}
+
+/** Splits `input` into history and the turn's input: the last item must be a user message. */
+export function toResponsesInput(input: ResponsesRequest['input']): ResponsesInput {
+  if (typeof input === 'string') {
+    if (input.trim() === '') throw bad('input', 'input is empty');
+    return { history: [], input, images: [] };
+  }
+  if (input.length === 0) throw bad('input', 'input must contain at least one item');
+  const history: Message[] = [];
+  const names = new Map<string, string>();
+  let turn: { text: string; images: ImagePart[] } | undefined;
+  input.forEach((item, i) => {
+    const param = `input.${i}`;
+    const last = i === input.length - 1;
+    const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
+    if (type === 'message') {
+      const m = checked(message, item, param);
+      const { text, images } = messageParts(m, param);
+      if (last) {
+        if (m.role !== 'user')
+          throw bad(`${param}.role`, `the last input item must be a user message, got role "${m.role}"`);
+        if (text.trim() === '' && images.length === 0)
+          throw bad(`${param}.content`, 'the last user message is empty');
+        turn = { text, images };
+        return;
+      }
+      const parts: Part[] = text === '' ? [] : [{ type: 'text', text }];
+      if (m.role === 'user') parts.push(...images);
+      if (parts.length > 0) history.push({ role: m.role === 'developer' ? 'system' : m.role, parts });
+      return;
+    }
+    if (type === 'function_call_output' && last)
+      throw unsupported(
+        param,
+        'function_call_output as the turn input: function tools of the client are not supported yet',
+      );
+    if (last)
+      throw bad(`${param}.type`, `the last input item must be a user message, got ${JSON.stringify(type)}`);
+    if (type === 'function_call') {
+      const call = checked(functionCall, item, param);
+      names.set(call.call_id, call.name);
+      const part: Part = {
+        type: 'tool-call',
+        id: call.call_id,
+        name: call.name,
+        args: safeArgs(call.arguments),
+      };
+      const prev = history.at(-1);
+      if (prev?.role === 'assistant') prev.parts.push(part);
+      else history.push({ role: 'assistant', parts: [part] });
+    } else if (type === 'function_call_output') {
+      const out = checked(functionOutput, item, param);
+      const output = typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
+      const name = names.get(out.call_id) ?? 'unknown';
+      history.push({
+        role: 'tool',
+        parts: [{ type: 'tool-result', callId: out.call_id, name, output, isError: false }],
+      });
+    } else if (type === 'reasoning') {
+      // An earlier response's reasoning: the model's own notes, not part of the conversation.
+    } else {
+      throw unsupported(`${param}.type`, `input items of type ${JSON.stringify(type)} are not available`);
+    }
+  });
+  return { history, input: turn!.text, images: turn!.images };
+}

@@ -1,0 +1,203 @@
+/**
+ * The Responses API: `POST /v1/responses` (whole or streamed) and
+ * `GET /v1/responses/{id}`. A response is one agent turn in a Tea session, the agent
+ * running its own tools as on chat completions (approvals denied: nobody can answer
+ * them here); `previous_response_id` continues the session (responses-session.ts).
+ */
+import type { Context } from 'hono';
+import * as z from 'zod';
+import type { AgentEvent } from '../agent/events.js';
+import { whileAborted } from './abort.js';
+import { requestAgent, turnEvents } from './api-session.js';
+import { apiError } from './errors.js';
+import { IdleSessions } from './idle-sessions.js';
+import { REFUSALS, tracked } from './openai.js';
+import { ResponseBuilder } from './responses-events.js';
+import { readResponsesRequest, responsesRequest, toResponsesInput } from './responses-request.js';
+import { lastMessageId, responseId, responseSession } from './responses-session.js';
+import { type AppContext, doc } from './routes.js';
+import { openSse } from './sse.js';
+import { readJson } from './validate.js';
+
+type Json = Record<string, unknown>;
+
+/** Whole responses kept for `GET /v1/responses/{id}` (the newest; in memory). */
+const KEPT_RESPONSES = 256;
+
+/** Keeps the newest `max` entries. */
+function remember<V>(map: Map<string, V>, key: string, value: V, max = KEPT_RESPONSES): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) map.delete(map.keys().next().value as string);
+}
+
+export function responsesRoutes(ctx: AppContext): void {
+  const { app, deps } = ctx;
+  const idle = new IdleSessions();
+  /** Response id → the last message of its turn (where a follow-up continues). */
+  const ends = new Map<string, number>();
+  const kept = new Map<string, Json>();
+
+  doc(ctx, {
+    method: 'post',
+    path: '/v1/responses',
+    summary:
+      'OpenAI Responses API: one agent turn (the agent runs its own tools); previous_response_id continues the Tea session',
+    tag: 'openai',
+    body: responsesRequest,
+  });
+  app.post('/v1/responses', async (c) => {
+    const raw = await readJson(c, z.record(z.string(), z.unknown()));
+    const body = readResponsesRequest(raw);
+    const turn = toResponsesInput(body.input);
+    const agent = await requestAgent(ctx, { ...body, model: body.model ?? undefined });
+    const opened = await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
+    const { session } = opened;
+    c.header('x-tea-session-id', session.id);
+    const id = responseId({ sessionId: session.id, before: lastMessageId(ctx, session.id) });
+    const builder = new ResponseBuilder(
+      {
+        id,
+        model: body.model ?? 'tea',
+        created_at: Math.floor(Date.now() / 1000),
+        instructions: body.instructions ?? null,
+        previous_response_id: body.previous_response_id ?? null,
+        store: body.store !== false,
+        metadata: body.metadata ?? {},
+        session_id: session.id,
+      },
+      body.tea_progress === true,
+    );
+    const abort = new AbortController();
+    const run = session.prompt(turn.input, {
+      signal: abort.signal,
+      ...(turn.images.length ? { images: turn.images } : {}),
+      ...(body.instructions ? { instructions: body.instructions } : {}),
+    });
+    // store: false: the session goes before the answer does (after its turn's background work).
+    let cleanup: Promise<void> = Promise.resolve();
+    const after = (): void => {
+      if (!opened.temporary) {
+        remember(ends, id, lastMessageId(ctx, session.id), KEPT_RESPONSES * 8);
+        return;
+      }
+      idle.drop(session.id);
+      cleanup = session
+        .settled()
+        .catch(() => undefined)
+        .then(() => {
+          deps.sessions.delete(session.id);
+        });
+    };
+    const finished = async (response: Json): Promise<void> => {
+      await cleanup;
+      if (!opened.temporary) remember(kept, id, response);
+    };
+    const events = turnEvents(ctx, idle, opened, run, abort, after);
+    if (body.stream) return streamResponse(c, ctx, { builder, events, abort, finished });
+    return whileAborted(
+      c.req.raw.signal,
+      () => abort.abort(),
+      () => tracked(ctx.stats, () => wholeResponse(c, builder, events, finished)),
+    );
+  });
+
+  doc(ctx, {
+    method: 'get',
+    path: '/v1/responses/:id',
+    summary: 'A stored response (the newest 256 this server made; store: false ones are not kept)',
+    tag: 'openai',
+  });
+  app.get('/v1/responses/:id', (c) => {
+    const id = c.req.param('id');
+    const found = kept.get(id);
+    if (!found) {
+      throw apiError(
+        404,
+        `Response with id '${id}' not found: this server keeps the newest ${KEPT_RESPONSES} stored responses in memory until it restarts (the conversation stays in its session: x-tea-session-id)`,
+        { param: 'id', code: 'response_not_found' },
+      );
+    }
+    return c.json(found);
+  });
+}
+
+/** The first error of the turn, and its `done`. */
+interface Outcome {
+  done: Extract<AgentEvent, { type: 'done' }> | undefined;
+  error: { code: string; message: string } | undefined;
+}
+
+function note(outcome: Outcome, e: AgentEvent): void {
+  if (e.type === 'done') outcome.done = e;
+  else if (e.type === 'error' && !outcome.error)
+    outcome.error = { code: REFUSALS[e.kind] ? e.kind : 'model_error', message: e.message };
+}
+
+async function wholeResponse(
+  c: Context,
+  builder: ResponseBuilder,
+  events: AsyncGenerator<AgentEvent>,
+  finished: (response: Json) => Promise<void>,
+): Promise<Response> {
+  const outcome: Outcome = { done: undefined, error: undefined };
+  for await (const e of events) {
+    builder.push(e);
+    note(outcome, e);
+  }
+  const { done, error } = outcome;
+  const refused = error && REFUSALS[error.code];
+  if (refused) throw apiError(refused, error.message, { code: error.code });
+  if (!done || done.reason === 'error') {
+    throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
+      code: 'model_error',
+    });
+  }
+  builder.finish(done, undefined);
+  const response = builder.response();
+  await finished(response);
+  return c.json(response);
+}
+
+interface StreamJob {
+  builder: ResponseBuilder;
+  events: AsyncGenerator<AgentEvent>;
+  abort: AbortController;
+  finished: (response: Json) => Promise<void>;
+}
+
+function streamResponse(c: Context, ctx: AppContext, job: StreamJob): Response {
+  const { builder, events, abort } = job;
+  const sink = openSse(c, () => abort.abort(), { keepAliveMs: ctx.deps.pingIntervalMs });
+  const send = async (list: Json[]): Promise<void> => {
+    for (const e of list) {
+      if (!sink.write(`event: ${e.type as string}\ndata: ${JSON.stringify(e)}\n\n`)) await sink.ready();
+    }
+  };
+  const run = async (): Promise<void> => {
+    await send(builder.start());
+    const outcome: Outcome = { done: undefined, error: undefined };
+    try {
+      for await (const e of events) {
+        note(outcome, e);
+        await send(builder.push(e));
+      }
+    } catch (e) {
+      outcome.error ??= { code: 'server_error', message: e instanceof Error ? e.message : String(e) };
+    }
+    const failed = !outcome.done || outcome.done.reason === 'error';
+    const error =
+      failed && outcome.error?.code === 'model_error'
+        ? { code: 'model_error', message: `the model failed: ${outcome.error.message}` }
+        : outcome.error;
+    const last = builder.finish(outcome.done, error);
+    await job.finished(builder.response());
+    await send(last);
+  };
+  // run() reports the turn's failures in the stream; the catch only keeps a bug from
+  // becoming an unhandled rejection (the client then sees the stream end early).
+  void tracked(ctx.stats, run)
+    .catch(() => undefined)
+    .finally(() => sink.end());
+  return sink.response;
+}
