@@ -15,7 +15,9 @@ const nullish = <T extends z.ZodType>(t: T) => t.nullish();
 
 export const responsesRequest = z.object({
   model: nullish(z.string()),
-  input: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
+  input: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))], {
+    error: 'input must be a string or a list of input items (messages)',
+  }),
   instructions: nullish(z.string()),
   previous_response_id: nullish(z.string().min(1)),
   store: nullish(z.boolean()),
@@ -81,9 +83,10 @@ export function readResponsesRequest(raw: Record<string, unknown>): ResponsesReq
   (body.tools ?? []).forEach((tool, i) => {
     const type = tool.type;
     if (type === 'function')
-      throw unsupported(
+      throw bad(
         `tools.${i}`,
-        'function tools of the client are not supported yet: the agent runs its own tools',
+        `tools.${i}: function tools of the client are not supported yet on /v1/responses (the agent runs its own tools)`,
+        'unsupported_parameter',
       );
     throw unsupported(
       `tools.${i}.type`,
@@ -217,9 +220,10 @@ export function toResponsesInput(input: ResponsesRequest['input']): ResponsesInp
       return;
     }
     if (type === 'function_call_output' && last)
-      throw unsupported(
+      throw bad(
         param,
-        'function_call_output as the turn input: function tools of the client are not supported yet',
+        `${param}: a function_call_output as the turn's input answers a client function tool, and those are not supported yet on /v1/responses`,
+        'unsupported_parameter',
       );
     if (last)
       throw bad(`${param}.type`, `the last input item must be a user message, got ${JSON.stringify(type)}`);

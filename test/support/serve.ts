@@ -13,6 +13,8 @@ export const QUIET_CONFIG = `${NO_MEMORY_JOBS}agent:\n  auto_title: false\n`;
 
 export interface TeaServe {
   readonly model: ModelServer;
+  /** The server's workspace (`--cwd`). */
+  readonly work: string;
   /** Starts `tea serve --port 0` with `args`; resolves with its base URL. */
   start(args?: string[]): Promise<string>;
   /** What the running server wrote to stderr so far. */
@@ -35,6 +37,9 @@ export function useTeaServe(config = QUIET_CONFIG): TeaServe {
   return {
     get model() {
       return cli.server;
+    },
+    get work() {
+      return cli.ctx.work;
     },
     start(args = []) {
       const child = spawnTea(['serve', '--port', '0', '--cwd', cli.ctx.work, '--no-upkeep', ...args], {
