@@ -54,7 +54,13 @@ export function responsesRoutes(ctx: AppContext): void {
     const opened = await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
     const { session } = opened;
     c.header('x-tea-session-id', session.id);
-    const id = responseId({ sessionId: session.id, before: lastMessageId(ctx, session.id) });
+    let id: string;
+    try {
+      id = responseId({ sessionId: session.id, before: lastMessageId(ctx, session.id) });
+    } catch (e) {
+      opened.release(); // the turn never starts: nothing else ends the claim
+      throw e;
+    }
     const builder = new ResponseBuilder(
       {
         id,

@@ -85,7 +85,11 @@ export interface ServerDeps {
   rateLimit?: RateLimitOptions | false;
   /** The built web UI served at `/` (absent: no UI, API only). */
   webDir?: string;
-  /** Interval of `: ping` comments on event streams (default 15 s). */
+  /**
+   * Keep-alive interval of event streams (default 15 s; `tea serve --keep-alive`): `: ping` on
+   * session and workflow events, `: keep-alive` on silent chat-completion and response streams.
+   * 0 turns them off (workflow event streams still ping every 15 s: the ping also checks the run).
+   */
   pingIntervalMs?: number;
   /** Events kept per live session for reconnects (default 2,000). */
   eventBufferSize?: number;

@@ -129,6 +129,26 @@ describe('session busy', () => {
   });
 });
 
+describe('session API over OpenAI turns', () => {
+  it('shows a responses turn as busy, and its cancel stops it', async () => {
+    const url = await tea.start();
+    const id = await newSession(url);
+    tea.model.script(reply().text('never').holdUntil('never'));
+    const running = post(url, '/v1/responses', { model: 'tea', input: 'long', session_id: id, stream: true });
+    await tea.model.waitForRequests(2);
+    const view = (await (await fetch(`${url}/v1/sessions/${id}`)).json()) as { busy: boolean };
+    expect(view.busy).toBe(true);
+    const cancel = await post(url, `/v1/sessions/${id}/cancel`, {});
+    expect(await cancel.json()).toEqual({ cancelled: true });
+    await tea.model.waitForHangUps(1);
+    const text = await (await running).text();
+    expect(text).toContain('event: response.completed');
+    expect(text).toContain('"status":"cancelled"');
+    const after = (await (await fetch(`${url}/v1/sessions/${id}`)).json()) as { busy: boolean };
+    expect(after.busy).toBe(false);
+  });
+});
+
 describe('keep-alives and progress on streams', () => {
   it('a silent chat-completions stream and a responses stream get : keep-alive comments', async () => {
     const url = await tea.start(['--keep-alive', '0.05']);
