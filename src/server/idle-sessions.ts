@@ -3,9 +3,9 @@
  * (`session_id`) gets the `Session` its last request left, history and context
  * state already in memory, instead of a fresh resume that reads and parses the
  * whole transcript again (a cost that grows with every turn, and garbage that
- * outlives the turn). A session is taken out while its turn runs, so a second
- * request on the same session resumes its own copy and waits for the lease as
- * before; `Session` itself reloads when another runner wrote in between.
+ * outlives the turn). A session is taken out while its turn runs; a second request
+ * on it meanwhile is refused or queued by the turn gate (turn-gate.ts), and `Session`
+ * itself reloads when another runner (another process, the session API) wrote in between.
  */
 import type { Agent, Session } from '../agent/index.js';
 

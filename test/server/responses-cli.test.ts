@@ -165,6 +165,54 @@ describe('POST /v1/responses (openai SDK)', () => {
     expect(notKept).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('a failing model: a whole response is a 500 model_error, a stream ends with response.failed', async () => {
+    const url = await tea.start();
+    tea.model.script(
+      reply().error(400, { message: 'bad things' }),
+      reply().error(400, { message: 'bad things' }),
+    );
+    const err = await client(url)
+      .responses.create({ model: 'tea', input: 'fail' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((err as InstanceType<typeof OpenAI.InternalServerError>).code).toBe('model_error');
+    const stream = await client(url).responses.create({ model: 'tea', input: 'fail', stream: true });
+    const types: string[] = [];
+    let last: OpenAI.Responses.ResponseStreamEvent | undefined;
+    for await (const e of stream) {
+      types.push(e.type);
+      last = e;
+    }
+    expect(types.at(-1)).toBe('response.failed');
+    const failed = (last as OpenAI.Responses.ResponseFailedEvent).response;
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.code).toBe('model_error');
+    expect(failed.error?.message).toContain('bad things');
+  });
+
+  it('takes an image part (data URL) to the model with the text', async () => {
+    const url = await tea.start();
+    tea.model.script(reply().text('A red dot'));
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    const res = await client(url).responses.create({
+      model: 'tea',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'What is this?' },
+            { type: 'input_image', image_url: `data:image/png;base64,${png}`, detail: 'auto' },
+          ],
+        },
+      ],
+    });
+    expect(res.output_text).toBe('A red dot');
+    const sent = JSON.stringify(tea.model.requests[0]!.body.messages);
+    expect(sent).toContain('What is this?');
+    expect(sent).toContain(png);
+  });
+
   it('models.retrieve: tea and the profiles; an unknown id is 404 model_not_found', async () => {
     const url = await tea.start();
     const model = await client(url).models.retrieve('tea');
