@@ -3,7 +3,9 @@
  * naming any other one (never silently ignored), and the translation of `input` (a
  * string or a list of items) into the session's history and the turn's input. Function
  * tools and `function_call_output` as the turn's input are refused for now with a
- * clear 400; `toInput` is where they plug in (see `ClientTools`).
+ * clear 400: client tools plug in at the `tools` check in `readResponsesRequest` (to
+ * offer them) and at the last item in `toResponsesInput` (results that continue a turn),
+ * while earlier `function_call`/`function_call_output` items already become history.
  */
 import * as z from 'zod';
 import type { ImagePart, Message, Part } from '../llm/types.js';
