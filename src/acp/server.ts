@@ -195,10 +195,10 @@ export function createAcpAgent(opts: AcpServerOptions): {
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const s = find(params.sessionId);
-      // A command (`/mode`) may change the settings the config options show.
+      // A command (`/mode`) may change the settings the config options show (it tells the mode itself).
       const before = configSnapshot(s, opts.backend);
       const stopReason = await s.prompt(params.prompt);
-      announceConfigChange(s, opts.backend, before);
+      announceConfigChange(s, opts.backend, before, { tellMode: false });
       return { stopReason };
     })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
