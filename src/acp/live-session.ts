@@ -25,6 +25,7 @@ import { replayUpdates } from './replay.js';
 import { childCallId } from './subagents.js';
 import { loadForTitles, toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { UpdateMapper } from './updates.js';
+import { allows, type UpdateGate } from './usage-gate.js';
 
 export interface LiveDeps {
   client: AgentContext;
@@ -39,8 +40,8 @@ export interface LiveDeps {
   log: (line: string) => void;
   /** The user's `.tea/commands` templates: offered with the built-in commands, expanded before the model sees them. */
   userCommands?: Promise<readonly UserCommand[]>;
-  /** False for a client that must not see `usage_update` (usage-gate.ts); default true. */
-  usageUpdates?: boolean;
+  /** The update kinds newer than the client may be held back (usage-gate.ts); absent: all are sent. */
+  updates?: UpdateGate;
 }
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
@@ -91,7 +92,7 @@ export class LiveSession {
 
   /** Queues one update; a closed connection drops it (the session itself is unaffected). */
   send(update: SessionUpdate): void {
-    if (update.sessionUpdate === 'usage_update' && this.deps.usageUpdates === false) return;
+    if (this.deps.updates && !allows(this.deps.updates, update.sessionUpdate)) return;
     this.deps.client.notify('session/update', { sessionId: this.id, update }).catch(() => undefined);
   }
 

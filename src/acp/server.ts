@@ -24,7 +24,7 @@ import {
   watchTitle,
   withSessionMethods,
 } from './sessions.js';
-import { sendsUsageUpdates, type UsageUpdatesSetting } from './usage-gate.js';
+import { type UpdateGate, type UsageUpdatesSetting, updateGate } from './usage-gate.js';
 
 export interface AcpServerOptions {
   agent: Agent;
@@ -105,7 +105,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     opts.log(line);
   };
   let clientCaps: acp.ClientCapabilities | undefined;
-  let usageUpdates = false;
+  let updates: UpdateGate = { usage: false, later: false };
 
   const find = (sessionId: string): LiveSession => {
     const s = live.get(sessionId);
@@ -151,7 +151,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     const journal = opts.agent.services.journal;
     const deps = {
       ...opts,
-      usageUpdates,
+      updates,
       client,
       tools: mcp.tools,
       closeTools: mcp.close,
@@ -177,7 +177,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     .agent({ name: 'tea' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCaps = params.clientCapabilities;
-      usageUpdates = sendsUsageUpdates(params, opts.usageUpdates);
+      updates = updateGate(params, opts.usageUpdates);
       return initializeResponse(params, opts.version, opts.backend !== undefined);
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
