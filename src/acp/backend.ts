@@ -19,7 +19,16 @@ export interface AcpModels {
 export interface AcpBackend {
   sessions: Pick<
     SessionsService,
-    'list' | 'get' | 'delete' | 'fork' | 'rename' | 'setProfile' | 'profileOf' | 'agentOf' | 'modes'
+    | 'list'
+    | 'get'
+    | 'delete'
+    | 'fork'
+    | 'rename'
+    | 'setProfile'
+    | 'profileOf'
+    | 'agentOf'
+    | 'modes'
+    | 'runner'
   >;
   models: AcpModels;
   /** The agent (approvals asked of the editor) for `profile` (default: the active one). */

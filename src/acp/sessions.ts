@@ -189,6 +189,12 @@ export async function deleteSession(host: SessionHost, params: acp.DeleteSession
   if (!backend.sessions.get(params.sessionId)) throw noSession(params.sessionId);
   const s = host.live.get(params.sessionId);
   notBusy(s, 'deleting it');
+  const runner = backend.sessions.runner(params.sessionId);
+  if (runner && runner.pid !== process.pid)
+    throw acp.RequestError.invalidRequest(
+      { sessionId: params.sessionId, pid: runner.pid, host: runner.host },
+      `session ${params.sessionId} is running a prompt in another tea process (pid ${runner.pid} on ${runner.host}); let it finish or cancel it there before deleting it`,
+    );
   if (s) {
     host.live.delete(s.id);
     await s.close();

@@ -223,6 +223,15 @@ export class SessionsService {
     if (opts.keep) sessionState(this.store, row.id).set('title_kept', true);
   }
 
+  /** The process running a turn of this session now (any process: its live lease), if one does. */
+  runner(id: string): { pid: number; host: string; since: number } | undefined {
+    const leases = this.store.leases;
+    const lease = leases.get(id);
+    return lease && leases.isLive(lease)
+      ? { pid: lease.pid, host: lease.host, since: lease.acquiredAt }
+      : undefined;
+  }
+
   delete(id: string): boolean {
     return this.store.sessions.delete(id);
   }

@@ -108,7 +108,10 @@ describe('tea acp: session management', () => {
     expect(seen.join('\n')).not.toContain('Name a prime number.');
   });
 
-  it('pages the list with an opaque cursor and refuses one it did not give', async () => {
+  // 51 answered prompts: slow on a loaded machine.
+  it('pages the list with an opaque cursor and refuses one it did not give', {
+    timeout: 90_000,
+  }, async () => {
     // 51 sessions with a message each, written by one process.
     const p = await peer();
     const ids: string[] = [];
@@ -190,6 +193,22 @@ describe('tea acp: session management', () => {
     // A live, idle session: deleted and gone from this connection.
     await p.agent.request('session/delete', { sessionId: busy });
     await expect(prompt(p, busy, 'still there?')).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('refuses to delete a session another tea process is running a prompt in', async () => {
+    const a = await peer();
+    const { sessionId } = await newSession(a, work);
+    t.server.script(reply().text('slowly answering over there').chunkDelay(200));
+    const running = prompt(a, sessionId, 'take your time');
+    await waitFor(() => updatesOf(a, 'agent_message_chunk').length > 0, 'the answer to start');
+    const b = await peer();
+    await expect(b.agent.request('session/delete', { sessionId })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining(`is running a prompt in another tea process (pid ${a.child.pid} on `),
+    });
+    await running;
+    await b.agent.request('session/delete', { sessionId });
+    expect((await list(b)).sessions).toEqual([]);
   });
 
   it('closes a session: it is gone from the connection but stays listed and resumable', async () => {
