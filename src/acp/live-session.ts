@@ -25,6 +25,7 @@ import { replayUpdates } from './replay.js';
 import { childCallId } from './subagents.js';
 import { loadForTitles, toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { UpdateMapper } from './updates.js';
+import { allows, type UpdateGate } from './usage-gate.js';
 
 export interface LiveDeps {
   client: AgentContext;
@@ -39,6 +40,8 @@ export interface LiveDeps {
   log: (line: string) => void;
   /** The user's `.tea/commands` templates: offered with the built-in commands, expanded before the model sees them. */
   userCommands?: Promise<readonly UserCommand[]>;
+  /** The update kinds newer than the client may be held back (usage-gate.ts); absent: all are sent. */
+  updates?: UpdateGate;
 }
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
@@ -66,7 +69,8 @@ export class LiveSession {
   private readonly mapper: UpdateMapper;
 
   constructor(
-    readonly session: Session,
+    /** The Tea session; `reopen` replaces it (a model or profile switch). */
+    public session: Session,
     private readonly deps: LiveDeps,
     private readonly fs: ClientFs | undefined,
   ) {
@@ -88,6 +92,7 @@ export class LiveSession {
 
   /** Queues one update; a closed connection drops it (the session itself is unaffected). */
   send(update: SessionUpdate): void {
+    if (this.deps.updates && !allows(this.deps.updates, update.sessionUpdate)) return;
     this.deps.client.notify('session/update', { sessionId: this.id, update }).catch(() => undefined);
   }
 
@@ -102,6 +107,19 @@ export class LiveSession {
     const called = history.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-call' ? [p.name] : [])));
     await loadForTitles(this.deps.tools, called);
     for (const u of replayUpdates(history, this.deps.tools, this.session.row.cwd)) this.send(u);
+  }
+
+  /**
+   * Swaps in the same stored session reopened by `open` (on another profile's agent),
+   * with this session's tools and file system; the permission mode and title watcher
+   * carry over. Refused while a prompt runs.
+   */
+  reopen(open: (opts: { tools: ToolRegistry; fs?: ClientFs }) => Session): void {
+    this.checkIdle();
+    const next = open({ tools: this.deps.tools, ...(this.fs ? { fs: this.fs } : {}) });
+    next.setPermissionMode(this.session.permissionMode);
+    next.onTitle = this.session.onTitle;
+    this.session = next;
   }
 
   /** Aborts the running prompt (it answers `cancelled`); a no-op when idle. */

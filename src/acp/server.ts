@@ -9,11 +9,22 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { Agent } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { AcpBackend } from './backend.js';
 import { clientFsFor } from './client-fs.js';
 import { sessionCommands } from './commands.js';
 import { LiveSession } from './live-session.js';
 import type { McpConnector, SessionMcp } from './mcp.js';
-import { modeState, parseMode } from './modes.js';
+import { parseMode } from './modes.js';
+import {
+  announceConfigChange,
+  configSnapshot,
+  reopen,
+  type SessionHost,
+  sessionSetup,
+  watchTitle,
+  withSessionMethods,
+} from './sessions.js';
+import { type UpdateGate, type UsageUpdatesSetting, updateGate } from './usage-gate.js';
 
 export interface AcpServerOptions {
   agent: Agent;
@@ -36,6 +47,10 @@ export interface AcpServerOptions {
    * are offered as slash commands (absent: no user commands).
    */
   home?: string;
+  /** The runtime's sessions, profiles and agents by profile (sessions.ts); absent: this connection's sessions only. */
+  backend?: AcpBackend;
+  /** Which clients get `usage_update` (usage-gate.ts; default auto). */
+  usageUpdates?: UsageUpdatesSetting;
 }
 
 /** Checks the workspace the client sends: an absolute path to an existing directory. */
@@ -53,14 +68,22 @@ function checkCwd(cwd: string): string {
 }
 
 /** The answer to `initialize`: what Tea can do, in the client's protocol version or the newest it knows. */
-export function initializeResponse(params: acp.InitializeRequest, version: string): acp.InitializeResponse {
+export function initializeResponse(
+  params: acp.InitializeRequest,
+  version: string,
+  managed = false,
+): acp.InitializeResponse {
+  // Over the runtime's sessions: list, resume, delete, and the unstable fork and set_title.
+  const sessionCapabilities = managed
+    ? { close: {}, resume: {}, list: {}, delete: {}, fork: {}, title: {} }
+    : { close: {}, resume: {} };
   return {
     protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false },
-      sessionCapabilities: { close: {} },
+      sessionCapabilities,
     },
     authMethods: [],
     agentInfo: { name: 'tea', title: 'Tea Agent', version },
@@ -82,6 +105,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     opts.log(line);
   };
   let clientCaps: acp.ClientCapabilities | undefined;
+  let updates: UpdateGate = { usage: false, later: false };
 
   const find = (sessionId: string): LiveSession => {
     const s = live.get(sessionId);
@@ -127,6 +151,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     const journal = opts.agent.services.journal;
     const deps = {
       ...opts,
+      updates,
       client,
       tools: mcp.tools,
       closeTools: mcp.close,
@@ -134,15 +159,26 @@ export function createAcpAgent(opts: AcpServerOptions): {
       ...(journal ? { journal } : {}),
     };
     const s = new LiveSession(session, deps, fs);
+    watchTitle(s);
     live.set(id, s);
     return s;
+  };
+  const host: SessionHost = {
+    live,
+    backend: opts.backend,
+    agent: opts.agent,
+    find,
+    checkCwd,
+    sessionTools,
+    open,
   };
 
   const app = acp
     .agent({ name: 'tea' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCaps = params.clientCapabilities;
-      return initializeResponse(params, opts.version);
+      updates = updateGate(params, opts.usageUpdates);
+      return initializeResponse(params, opts.version, opts.backend !== undefined);
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const cwd = checkCwd(params.cwd);
@@ -151,40 +187,18 @@ export function createAcpAgent(opts: AcpServerOptions): {
         opts.agent.newSession({ cwd, tools: mcp.tools, ...(fs ? { fs } : {}) }),
       );
       setImmediate(() => void s.announceCommands());
-      return { sessionId: s.id, modes: modeState(s.session.permissionMode) };
+      return { sessionId: s.id, ...sessionSetup(s, opts.backend) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      const existing = live.get(params.sessionId);
-      if (existing?.busy) {
-        throw acp.RequestError.invalidRequest(
-          { sessionId: params.sessionId },
-          'the session is running a prompt; cancel it before loading it again',
-        );
-      }
-      // The servers start in the workspace the client names (the stored session keeps its own).
-      const mcp = await sessionTools(
-        params.mcpServers,
-        params.mcpServers.length > 0 ? checkCwd(params.cwd) : params.cwd,
-      );
-      let s: LiveSession;
-      try {
-        s = open(client, mcp, (fs) =>
-          opts.agent.resumeSession(params.sessionId, { tools: mcp.tools, ...(fs ? { fs } : {}) }),
-        );
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        throw new acp.RequestError(-32002, `cannot load session ${params.sessionId}: ${message}`, {
-          sessionId: params.sessionId,
-        });
-      }
-      // A session loaded again replaces its earlier live copy here (and that one's MCP servers).
-      if (existing) void existing.close();
-      await s.replay();
-      setImmediate(() => void s.announceCommands());
-      return { modes: modeState(s.session.permissionMode) };
+      const s = await reopen(host, client, params, { replay: true });
+      return sessionSetup(s, opts.backend);
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
-      const stopReason = await find(params.sessionId).prompt(params.prompt);
+      const s = find(params.sessionId);
+      // A command (`/mode`) may change the settings the config options show (it tells the mode itself).
+      const before = configSnapshot(s, opts.backend);
+      const stopReason = await s.prompt(params.prompt);
+      announceConfigChange(s, opts.backend, before, { tellMode: false });
       return { stopReason };
     })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
@@ -198,9 +212,13 @@ export function createAcpAgent(opts: AcpServerOptions): {
     })
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       const s = find(params.sessionId);
+      const before = configSnapshot(s, opts.backend);
       s.session.setPermissionMode(parseMode(params.modeId));
+      // The client picked the mode: it is told the config options only.
+      announceConfigChange(s, opts.backend, before, { tellMode: false });
       return {};
     });
+  withSessionMethods(app, host);
 
   return {
     app,

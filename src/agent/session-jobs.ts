@@ -12,6 +12,7 @@ import type { AgentEvent, StopReason } from './events.js';
 import type { UsageMeter } from './record.js';
 import type { SessionRecorder } from './recorder.js';
 import type { AgentServices } from './services.js';
+import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
 
 /** A session's context: its instruction files read once, summaries on the cheap model. */
@@ -50,9 +51,11 @@ export function nameInBackground(
   if (!cheap || !settings.titles || input === undefined) return;
   context.track(
     titleFor(cheap, input, context.backgroundSignal).then((r) => {
-      services.store.sessions.update(sessionId, { title: r.text });
+      // A title the user gave meanwhile (or before) stays.
+      const kept = sessionState(services.store, sessionId).get('title_kept') === true;
+      if (!kept) services.store.sessions.update(sessionId, { title: r.text });
       context.recordUsage('background:title', cheap.info, r.usage);
-      job.onTitle?.({ type: 'title', sessionId, title: r.text });
+      if (!kept) job.onTitle?.({ type: 'title', sessionId, title: r.text });
     }),
     'title',
   );

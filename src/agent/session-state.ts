@@ -65,6 +65,8 @@ function buildSchemas() {
     memory_error: z.object({ job: z.string(), message: z.string(), at: z.number() }),
     /** The work mode a top-level session is in (agent/session-mode.ts). */
     work_mode: z.string(),
+    /** A title the user gave (e.g. an editor's `session/set_title`): the automatic title leaves it. */
+    title_kept: z.boolean(),
   };
 }
 
@@ -90,6 +92,7 @@ const KEYS = {
   memory_turns: true,
   memory_error: true,
   work_mode: true,
+  title_kept: true,
 } as const satisfies Record<keyof Schemas, true>;
 
 export type SessionStateKey = keyof typeof KEYS;

@@ -283,7 +283,8 @@ export class Session {
     // A rule's prompt runs one tool: no memories, skills or background jobs for it.
     let rule = plan.kind === 'rule' ? plan.match : undefined;
     let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
-    if (!this.row.title && this.history.length === 0) {
+    // (The stored row: a face may have named the session since this one was read.)
+    if (!this.row.title && this.history.length === 0 && !this.services.store.sessions.get(this.id)?.title) {
       // The title is the first words: a pasted megabyte is not flattened whole for them.
       const title = input.slice(0, 1000).replace(/\s+/g, ' ').trim().slice(0, 80);
       this.services.store.sessions.update(this.id, { title });

@@ -15,6 +15,10 @@ export function addAcpCommand(program: Command, setCode: (code: number) => void)
     .addOption(permissionModeOption('initial mode of new sessions: read-only | ask | auto-edit | yolo'))
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
+    .option(
+      '--usage-updates <when>',
+      'send usage_update (context and cost) to: auto (clients that send clientInfo or ask in _meta) | on (every client) | off',
+    )
     .action(async (_opts: AcpFlags, cmd: Command) => {
       // Flags may sit before `acp` (the root's) or after it (its own): merged, given ones win.
       const flags = commandFlags<AcpFlags>(cmd);

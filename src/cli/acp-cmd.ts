@@ -2,6 +2,7 @@
 import { Readable, Writable } from 'node:stream';
 import { mcpConnector } from '../acp/mcp.js';
 import { serveAcp } from '../acp/server.js';
+import { USAGE_UPDATE_SETTINGS, type UsageUpdatesSetting } from '../acp/usage-gate.js';
 import { NO_MODEL_CONTEXT_WINDOW } from '../runtime/no-model.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { EXIT } from './exit.js';
@@ -20,6 +21,8 @@ export interface AcpFlags {
   allow?: string[];
   addDir?: string[];
   sandbox?: SandboxMode;
+  /** auto | on | off: which clients get `usage_update` (acp/usage-gate.ts). */
+  usageUpdates?: string;
 }
 
 function log(line: string): void {
@@ -27,6 +30,13 @@ function log(line: string): void {
 }
 
 export async function runAcp(flags: AcpFlags): Promise<number> {
+  const usageUpdates = flags.usageUpdates ?? 'auto';
+  if (!(USAGE_UPDATE_SETTINGS as readonly string[]).includes(usageUpdates)) {
+    log(
+      `tea acp: --usage-updates must be one of ${USAGE_UPDATE_SETTINGS.join(', ')}, got ${JSON.stringify(usageUpdates)}`,
+    );
+    return EXIT.USAGE;
+  }
   const rt = await runtimeFor(flags);
   const model = activeModel(rt);
   // With no model, sessions still run rules (`!cmd`, `/read`, …); other prompts fail with how to configure one.
@@ -46,6 +56,12 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
       version: VERSION,
       log,
       mcp,
+      backend: {
+        sessions: rt.sessions,
+        models: rt.models,
+        agentFor: (profile) => rt.agentFor(profile, { approvals: 'ask' }),
+      },
+      usageUpdates: usageUpdates as UsageUpdatesSetting,
       input: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
       output: Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     });

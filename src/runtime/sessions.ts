@@ -107,8 +107,9 @@ export class SessionsService {
   /** A stored session (by id or unique prefix) reopened with its transcript. */
   open(idOrPrefix: string, opts: OpenOptions = {}): Session {
     const row = this.resolve(idOrPrefix);
-    const own = row.profile && this.backend.hasProfile(row.profile) ? row.profile : undefined;
-    return this.backend.agentFor(opts.profile ?? own, opts.approvals ?? 'ask').resumeSession(row.id);
+    return this.backend
+      .agentFor(opts.profile ?? this.profileOf(row), opts.approvals ?? 'ask')
+      .resumeSession(row.id);
   }
 
   /**
@@ -116,13 +117,31 @@ export class SessionsService {
    * profile and its model, so a later resume (any face, any process) stays on it.
    */
   switchProfile(idOrPrefix: string, profile: string, opts: Omit<OpenOptions, 'profile'> = {}): Session {
+    const row = this.setProfile(idOrPrefix, profile);
+    return this.backend.agentFor(profile, opts.approvals ?? 'ask').resumeSession(row.id);
+  }
+
+  /**
+   * Stores `profile` (and its model) as the session's own without reopening it: a face
+   * that reopens it itself (with its own tools) uses `agentOf` next.
+   */
+  setProfile(idOrPrefix: string, profile: string): SessionInfo {
     const row = this.resolve(idOrPrefix);
     if (!this.backend.hasProfile(profile))
       throw new RuntimeError('not_found', `there is no profile named ${JSON.stringify(profile)}`);
-    const agent = this.backend.agentFor(profile, opts.approvals ?? 'ask');
     const model = this.backend.modelOf?.(profile);
     this.store.sessions.update(row.id, { profile, ...(model ? { model } : {}) });
-    return agent.resumeSession(row.id);
+    return this.resolve(row.id);
+  }
+
+  /** The profile a stored session runs on: its own while that still exists, else undefined (the active one). */
+  profileOf(row: SessionInfo): string | undefined {
+    return row.profile && this.backend.hasProfile(row.profile) ? row.profile : undefined;
+  }
+
+  /** The agent a stored session reopens on (its own profile's, else the active one's). */
+  agentOf(row: SessionInfo, approvals: 'ask' | 'deny' = 'ask'): Agent {
+    return this.backend.agentFor(this.profileOf(row), approvals);
   }
 
   get(id: string): SessionInfo | undefined {
@@ -194,9 +213,23 @@ export class SessionsService {
     return this.store.sessions.count(opts);
   }
 
-  /** Renames the session with this id or unique prefix. */
-  rename(id: string, title: string): void {
-    this.store.sessions.update(this.resolve(id).id, { title });
+  /**
+   * Renames the session with this id or unique prefix; `keep`: the automatic title
+   * (after the first turn) leaves it as it is.
+   */
+  rename(id: string, title: string, opts: { keep?: boolean } = {}): void {
+    const row = this.resolve(id);
+    this.store.sessions.update(row.id, { title });
+    if (opts.keep) sessionState(this.store, row.id).set('title_kept', true);
+  }
+
+  /** The process running a turn of this session now (any process: its live lease), if one does. */
+  runner(id: string): { pid: number; host: string; since: number } | undefined {
+    const leases = this.store.leases;
+    const lease = leases.get(id);
+    return lease && leases.isLive(lease)
+      ? { pid: lease.pid, host: lease.host, since: lease.acquiredAt }
+      : undefined;
   }
 
   delete(id: string): boolean {
@@ -207,7 +240,7 @@ export class SessionsService {
    * A new session with a copy of `id`'s messages (through message `upTo` when given),
    * tool-call log and all: the two go on apart from there.
    */
-  fork(id: string, opts: { upTo?: number; title?: string } = {}): SessionInfo {
+  fork(id: string, opts: { upTo?: number; title?: string; cwd?: string } = {}): SessionInfo {
     const from = this.resolve(id);
     const store = this.store;
     const messages = store.messages.list(from.id).filter((m) => opts.upTo === undefined || m.id <= opts.upTo);
@@ -219,7 +252,7 @@ export class SessionsService {
     const title = opts.title ?? `${from.title ?? 'Untitled'} (fork)`;
     return store.db.transaction(() => {
       const row = store.sessions.create({
-        cwd: from.cwd,
+        cwd: opts.cwd ?? from.cwd,
         title,
         ...(from.model ? { model: from.model } : {}),
         ...(from.profile ? { profile: from.profile } : {}),

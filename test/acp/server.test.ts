@@ -95,6 +95,23 @@ const textOf = (updates: acp.SessionUpdate[], kind: 'agent_message_chunk' | 'age
     .join('');
 
 describe('ACP agent (in-process)', () => {
+  it('without the runtime behind it: resume and close only, the permission and work modes as config options', async () => {
+    const w = await wire();
+    const { sessionId } = w;
+    const closed = await w.client.request('session/close', { sessionId });
+    expect(closed).toEqual({});
+    const resumed = await w.client.request('session/resume', { sessionId, cwd: h.workspace, mcpServers: [] });
+    expect(resumed.configOptions?.map((o) => o.id)).toEqual(['mode', 'work_mode']);
+    await expect(w.client.request('session/list', {})).rejects.toMatchObject({ code: -32601 });
+    await expect(
+      w.client.request('session/set_config_option', { sessionId, configId: 'model', value: 'x' }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('this session has mode, work_mode'),
+    });
+    await w.close();
+  });
+
   it('says clearly when client MCP servers cannot be connected', async () => {
     const w = await wire({ mcpServers: [{ name: 'files', command: 'mcp-files', args: [], env: [] }] });
     expect(w.logs.join('\n')).toMatch(/ignoring 1 MCP server\(s\) from the client \(files\)/);
