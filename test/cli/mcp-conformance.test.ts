@@ -4,10 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliEnv, cliEnv } from '../support/cli.js';
+import { CONFORMANCE, conformanceSummary } from '../support/conformance.js';
 import { startMcpHttp } from './mcp-http.js';
 
 const run = promisify(execFile);
-const RUNNER = path.resolve(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'conformance');
 
 /**
  * The official MCP conformance runner's server scenarios that apply to a server
@@ -40,13 +40,14 @@ afterAll(async () => {
 
 describe('tea mcp serve against the official conformance runner', () => {
   it.each(SCENARIOS)('%s passes', async (scenario) => {
-    const { stdout } = await run(RUNNER, ['server', '--url', server.url, '--scenario', scenario], {
+    const args = [...CONFORMANCE.args, 'server', '--url', server.url, '--scenario', scenario];
+    const { stdout } = await run(CONFORMANCE.command, args, {
       env: { PATH: process.env.PATH, NO_COLOR: '1' },
       timeout: 30_000,
     });
-    const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout);
+    const summary = conformanceSummary(stdout);
     expect(summary, stdout).not.toBeNull();
-    const [, passed, total, failed] = summary!.map(Number);
+    const { passed, total, failed } = summary!;
     expect(total, stdout).toBeGreaterThan(0);
     expect(passed, stdout).toBe(total);
     expect(failed, stdout).toBe(0);
