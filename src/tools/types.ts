@@ -37,7 +37,34 @@ export interface ToolContext {
    * registry it was built with.
    */
   tools?: ToolSet;
+  /**
+   * Reports how far a long call has come (`tea mcp serve` sends it to a client that
+   * asked for progress). Absent: nobody listens.
+   */
+  progress?: (update: ToolProgress) => void;
+  /** A log line about the call for whoever runs it (an MCP client's notifications/message). */
+  log?: (level: ToolLogLevel, message: string) => void;
 }
+
+/** One progress report: `progress` grows with each report; `total` when known. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** The syslog levels MCP logging uses, least severe first. */
+export const TOOL_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type ToolLogLevel = (typeof TOOL_LOG_LEVELS)[number];
 
 /** A read-only view of a tool registry (`ToolRegistry` and its overlays implement it). */
 export interface ToolSet {

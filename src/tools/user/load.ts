@@ -15,7 +15,15 @@ import { lstatSync } from 'node:fs';
 import vm from 'node:vm';
 import type * as Z from 'zod';
 import { parametersSchema } from '../schema.js';
-import { type ApprovalClass, type Tool, ToolError, type ToolReturn } from '../types.js';
+import {
+  type ApprovalClass,
+  TOOL_LOG_LEVELS,
+  type Tool,
+  ToolError,
+  type ToolLogLevel,
+  type ToolProgress,
+  type ToolReturn,
+} from '../types.js';
 import { analyse, evidenceText, GLOBAL_PREFIX } from './analyse.js';
 import { covers, isApprovalClass } from './classes.js';
 import { CheckError, MAX_BUNDLE_BYTES, MAX_SOURCE_BYTES } from './compile.js';
@@ -40,6 +48,10 @@ export interface UserToolContext {
   sessionId: string;
   callId: string;
   signal: AbortSignal;
+  /** Reports progress of a long run (`{ progress, total?, message? }`); does nothing when nobody listens. */
+  progress(update: ToolProgress): void;
+  /** A log line ('debug' … 'emergency', as MCP logging); does nothing when nobody listens. */
+  log(level: ToolLogLevel, message: string): void;
 }
 
 let zod: Promise<unknown> | undefined;
@@ -157,6 +169,13 @@ export function toolOf(def: ToolDefinition): Tool {
         sessionId: ctx.sessionId,
         callId: ctx.callId,
         signal: ctx.signal,
+        progress: (update) => {
+          if (typeof update?.progress === 'number' && Number.isFinite(update.progress))
+            ctx.progress?.(update);
+        },
+        log: (level, message) => {
+          if (TOOL_LOG_LEVELS.includes(level)) ctx.log?.(level, String(message));
+        },
       });
       return resultOf(def.name, value);
     },
