@@ -14,6 +14,7 @@
 import { lstatSync } from 'node:fs';
 import vm from 'node:vm';
 import type * as Z from 'zod';
+import type { ImagePart } from '../../llm/types.js';
 import { parametersSchema } from '../schema.js';
 import {
   type ApprovalClass,
@@ -136,6 +137,28 @@ export function schemaOf(def: ToolDefinition): Record<string, unknown> {
   }
 }
 
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const MAX_IMAGE_CHARS = 8 * 1024 * 1024;
+
+/** `images` of a result: `[{ data: <base64>, mediaType: 'image/png' | … }]`, checked. */
+function imagesOf(name: string, value: unknown): ImagePart[] | undefined {
+  if (value === undefined) return undefined;
+  const bad = (why: string) =>
+    new ToolError(
+      `${name} returned bad images: ${why}`,
+      "images: [{ data: '<base64>', mediaType: 'image/png' }]",
+    );
+  if (!Array.isArray(value) || value.length > 16) throw bad('not a list of at most 16 images');
+  return value.map((image: unknown, i) => {
+    const { data, mediaType } = (image ?? {}) as { data?: unknown; mediaType?: unknown };
+    if (typeof mediaType !== 'string' || !IMAGE_TYPES.has(mediaType))
+      throw bad(`images[${i}].mediaType must be image/png, image/jpeg, image/gif or image/webp`);
+    if (typeof data !== 'string' || data.length > MAX_IMAGE_CHARS || !/^[A-Za-z0-9+/]+=*$/.test(data))
+      throw bad(`images[${i}].data must be base64 of at most ${MAX_IMAGE_CHARS} characters`);
+    return { type: 'image' as const, mediaType, data };
+  });
+}
+
 function resultOf(name: string, value: unknown): ToolReturn {
   if (typeof value === 'string') return value;
   if (
@@ -143,12 +166,13 @@ function resultOf(name: string, value: unknown): ToolReturn {
     value !== null &&
     typeof (value as { output?: unknown }).output === 'string'
   ) {
-    const { output, isError } = value as { output: string; isError?: unknown };
-    return { output, isError: isError === true };
+    const { output, isError, images } = value as { output: string; isError?: unknown; images?: unknown };
+    const checked = imagesOf(name, images);
+    return { output, isError: isError === true, ...(checked?.length ? { images: checked } : {}) };
   }
   throw new ToolError(
     `${name} returned ${value === null ? 'null' : typeof value}`,
-    "a tool's run must return a string or { output, isError }",
+    "a tool's run must return a string or { output, isError?, images? }",
   );
 }
 
