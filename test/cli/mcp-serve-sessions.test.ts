@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CliEnv, cliEnv } from '../support/cli.js';
 import { startMcpHttp } from './mcp-http.js';
@@ -152,6 +153,36 @@ describe('cancelling over streamable HTTP', () => {
     expect(result.isError).toBe(false);
     expect(JSON.stringify(result.content)).toContain('finished');
     await a.close();
+  });
+});
+
+describe('progress of a long call', () => {
+  it('a tool without progress of its own reports that it is still running, to a client that asked', async () => {
+    const server = await start();
+    const client = await connect(server.url);
+    const go = path.join(ctx.work, 'go');
+    const beats: Array<{ progress: number; message?: string }> = [];
+    const result = await client.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'bash',
+          arguments: { command: `while [ ! -f ${go} ]; do sleep 0.05; done; echo over` },
+        },
+      },
+      CallToolResultSchema,
+      {
+        timeout: 120_000,
+        onprogress: (p) => {
+          beats.push(p);
+          if (beats.length === 2) writeFileSync(go, '');
+        },
+      },
+    );
+    expect(JSON.stringify(result.content)).toContain('over');
+    expect(beats.map((b) => b.progress).slice(0, 2)).toEqual([1, 2]);
+    expect(beats[0]?.message).toMatch(/^bash is running \(\d+ s\)$/);
+    await client.close();
   });
 });
 
