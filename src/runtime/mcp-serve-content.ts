@@ -22,7 +22,7 @@ import {
   type ServedResource,
 } from '../tools/mcp/serve-content.js';
 import type { PermissionView } from '../tools/types.js';
-import { listWorkspaceFiles, readWorkspaceFile } from './mcp-serve-files.js';
+import { listWorkspaceFiles, readWorkspaceFile, watchWorkspaceFile } from './mcp-serve-files.js';
 import { servedPrompts } from './mcp-serve-prompts.js';
 import { transcriptMarkdown } from './session-markdown.js';
 
@@ -191,6 +191,13 @@ export function runtimeContent(setup: ContentSetup): RuntimeContent {
           `no resource ${uri}: Tea serves file:// (the workspace) and tea:// URIs`,
           'not_found',
         );
+      },
+      async watch(uri, changed) {
+        if (!uri.startsWith('file:'))
+          throw new McpContentError(
+            `subscriptions are offered for workspace files (file://) only, not ${uri}`,
+          );
+        return watchWorkspaceFile(uri, cwd, setup.permissions, changed);
       },
       async complete(uriTemplate, variable, prefix) {
         if (variable !== 'id') return [];

@@ -7,6 +7,7 @@
  * as is a file a permission rule denies to `read_file`. Text comes back as text,
  * anything else as base64.
  */
+import { watch } from 'node:fs';
 import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -113,12 +114,12 @@ function pathOf(uri: string): string {
   }
 }
 
-/** One workspace file (see the module comment for what is refused). */
-export async function readWorkspaceFile(
+/** The real path and workspace-relative name of the file `uri` names (see the module comment for what is refused). */
+async function resolveWorkspaceFile(
   uri: string,
   cwd: string,
   permissions: PermissionView,
-): Promise<ServedContents> {
+): Promise<{ real: string; rel: string }> {
   const asked = pathOf(uri);
   const root = await realpath(cwd);
   // The path as written must already be inside (no "..", no other absolute path)…
@@ -143,6 +144,16 @@ export async function readWorkspaceFile(
   });
   if (verdict.action !== 'allow')
     throw new McpContentError(`reading ${rel} is not allowed here (${verdict.reason})`);
+  return { real, rel };
+}
+
+/** One workspace file (see the module comment for what is refused). */
+export async function readWorkspaceFile(
+  uri: string,
+  cwd: string,
+  permissions: PermissionView,
+): Promise<ServedContents> {
+  const { real, rel } = await resolveWorkspaceFile(uri, cwd, permissions);
   const handle = await open(real, 'r');
   try {
     const st = await handle.stat();
@@ -163,4 +174,29 @@ export async function readWorkspaceFile(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Calls `changed` (at most every 100 ms) when the workspace file `uri` changes, until the
+ * returned function is called. The same checks as reading apply.
+ */
+export async function watchWorkspaceFile(
+  uri: string,
+  cwd: string,
+  permissions: PermissionView,
+  changed: () => void,
+): Promise<() => void> {
+  const { real } = await resolveWorkspaceFile(uri, cwd, permissions);
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watch(real, { persistent: false }, () => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      changed();
+    }, 100);
+  });
+  watcher.on('error', () => watcher.close());
+  return () => {
+    if (timer) clearTimeout(timer);
+    watcher.close();
+  };
 }

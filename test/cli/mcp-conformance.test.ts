@@ -48,8 +48,8 @@ const FAILING: Record<string, string> = {
   'resources-read-text': 'the fixture resource test://static-text: Tea serves file:// and tea:// only',
   'resources-read-binary': 'the fixture resource test://static-binary',
   'resources-templates-read': 'the fixture template test://template/{id}/data',
-  'resources-subscribe': 'resources/subscribe (not offered) of test://watched-resource',
-  'resources-unsubscribe': 'resources/unsubscribe (not offered)',
+  'resources-subscribe': 'the fixture resource test://watched-resource (Tea watches workspace files only)',
+  'resources-unsubscribe': 'subscribes to test://watched-resource first',
   'prompts-get-embedded-resource': 'a prompt with an embedded resource: user commands are text',
   'prompts-get-with-image': 'a prompt with an image: user commands are text',
 };

@@ -10,8 +10,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CallToolResultSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryRepo } from '../../src/memory/repo.js';
 import { Store } from '../../src/store/index.js';
 import { defaultDbPath } from '../../src/store/paths.js';
@@ -181,6 +185,27 @@ describe('resources', () => {
       argument: { name: 'id', value: ids.here.slice(0, 4) },
     });
     expect(done.completion.values).toEqual([ids.here]);
+  });
+});
+
+describe('subscriptions', () => {
+  it('tells a subscriber when a workspace file changes; refuses what it cannot watch', async () => {
+    writeFileSync(path.join(ctx.work, 'watched.txt'), 'v1\n');
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updated.push(n.params.uri);
+    });
+    const uri = fileUri('watched.txt');
+    expect(await client.subscribeResource({ uri })).toEqual({});
+    writeFileSync(path.join(ctx.work, 'watched.txt'), 'v2\n');
+    await vi.waitFor(() => expect(updated).toContain(uri), { timeout: 15_000 });
+    expect(await client.unsubscribeResource({ uri })).toEqual({});
+    await expect(client.subscribeResource({ uri: 'tea://memories' })).rejects.toThrow(
+      /subscriptions are offered for workspace files \(file:\/\/\) only/,
+    );
+    await expect(client.subscribeResource({ uri: fileUri('link-out.txt') })).rejects.toThrow(
+      /through a symbolic link/,
+    );
   });
 });
 

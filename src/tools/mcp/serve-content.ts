@@ -56,6 +56,8 @@ export interface ServedContent {
     read(uri: string): Promise<ServedContents[]>;
     /** Values for a template variable that start with `prefix`. */
     complete?(uriTemplate: string, variable: string, prefix: string): Promise<string[]>;
+    /** Calls `changed` when the resource changes, until the returned function is called (resources/subscribe). */
+    watch?(uri: string, changed: () => void): Promise<() => void>;
   };
   prompts?: {
     list(): Promise<ServedPrompt[]>;
@@ -77,13 +79,52 @@ export class McpContentError extends Error {
 /** The capabilities `content` adds to the server's. */
 export function contentCapabilities(content: ServedContent | undefined): Record<string, object> {
   return {
-    ...(content?.resources ? { resources: {} } : {}),
+    ...(content?.resources ? { resources: content.resources.watch ? { subscribe: true } : {} } : {}),
     ...(content?.prompts ? { prompts: {} } : {}),
     ...(content?.resources || content?.prompts ? { completions: {} } : {}),
   };
 }
 
 const COMPLETION_LIMIT = 100;
+/** Subscriptions one client may hold at once. */
+export const MAX_SUBSCRIPTIONS = 256;
+
+type Types = typeof import('@modelcontextprotocol/sdk/types.js');
+
+/** resources/subscribe and unsubscribe: notifications/resources/updated while subscribed; all end with the session. */
+function registerSubscriptions(
+  server: Server,
+  watch: (uri: string, changed: () => void) => Promise<() => void>,
+  t: Types,
+  wrap: <T>(run: () => Promise<T>) => Promise<T>,
+): void {
+  const live = new Map<string, () => void>();
+  const closed = server.onclose;
+  server.onclose = () => {
+    for (const stop of live.values()) stop();
+    live.clear();
+    closed?.();
+  };
+  server.setRequestHandler(t.SubscribeRequestSchema, ({ params }) =>
+    wrap(async () => {
+      if (live.has(params.uri)) return {};
+      if (live.size >= MAX_SUBSCRIPTIONS)
+        throw new McpContentError(
+          `at most ${MAX_SUBSCRIPTIONS} subscriptions at once; unsubscribe from some first`,
+        );
+      const stop = await watch(params.uri, () => {
+        void server.sendResourceUpdated({ uri: params.uri }).catch(() => {});
+      });
+      live.set(params.uri, stop);
+      return {};
+    }),
+  );
+  server.setRequestHandler(t.UnsubscribeRequestSchema, async ({ params }) => {
+    live.get(params.uri)?.();
+    live.delete(params.uri);
+    return {};
+  });
+}
 
 /** Registers the handlers of what `content` offers on `server`. */
 export async function registerContent(server: Server, content: ServedContent | undefined): Promise<void> {
@@ -111,6 +152,8 @@ export async function registerContent(server: Server, content: ServedContent | u
     server.setRequestHandler(t.ReadResourceRequestSchema, ({ params }) =>
       wrap(async () => ({ contents: await resources.read(params.uri) })),
     );
+    const watch = resources.watch?.bind(resources);
+    if (watch) registerSubscriptions(server, watch, t, wrap);
   }
   if (prompts) {
     server.setRequestHandler(t.ListPromptsRequestSchema, async () => ({ prompts: await prompts.list() }));

@@ -151,7 +151,9 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServeHandle
           onsessionclosed: (sid) => void table.end(sid, 'ended by the client'),
         },
       );
+      const closed = server.onclose;
       server.onclose = () => {
+        closed?.();
         if (transport.sessionId) void table.end(transport.sessionId, 'closed');
       };
       await server.connect(transport);

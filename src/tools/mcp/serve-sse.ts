@@ -32,7 +32,11 @@ export async function openSse(req: IncomingMessage, res: ServerResponse, setup: 
     const server = await setup.create();
     const transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
     const id = transport.sessionId;
-    server.onclose = () => void setup.table.end(id, 'closed');
+    const closed = server.onclose;
+    server.onclose = () => {
+      closed?.();
+      void setup.table.end(id, 'closed');
+    };
     await server.connect(transport);
     const session = setup.table.add(id, 'sse', server, transport, setup.credential);
     setup.table.track(session, res);

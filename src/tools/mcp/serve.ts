@@ -127,7 +127,11 @@ export async function serveStdio(opts: McpServeOptions): Promise<void> {
   const server = await createToolServer(opts);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const before = server.onclose;
+    server.onclose = () => {
+      before?.();
+      resolve();
+    };
   });
   await server.connect(transport);
   const unanswered = trackRequests(transport);
