@@ -44,6 +44,34 @@ export interface ToolContext {
   progress?: (update: ToolProgress) => void;
   /** A log line about the call for whoever runs it (an MCP client's notifications/message). */
   log?: (level: ToolLogLevel, message: string) => void;
+  /**
+   * Asks the user to fill in a form (`schema`: a flat JSON Schema object; over MCP, the
+   * client's elicitation/create). Absent: nobody can be asked here.
+   */
+  elicit?: (request: ElicitRequest) => Promise<ElicitAnswer>;
+  /** Asks the caller's model for a completion (over MCP, the client's sampling/createMessage). */
+  sample?: (request: SampleRequest) => Promise<SampleAnswer>;
+}
+
+export interface ElicitRequest {
+  message: string;
+  schema: Record<string, unknown>;
+}
+
+export interface ElicitAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
+export interface SampleRequest {
+  prompt: string;
+  maxTokens: number;
+  systemPrompt?: string;
+}
+
+export interface SampleAnswer {
+  text: string;
+  model: string;
 }
 
 /** One progress report: `progress` grows with each report; `total` when known. */

@@ -14,20 +14,22 @@ import { registerUserTools } from '../../src/tools/user/register.js';
 export const RED_PIXEL =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
-const tool = (name: string, description: string, body: string) =>
+const tool = (name: string, description: string, body: string, parameters = 'z.object({})') =>
   [
     "import * as z from 'zod';",
     'type Ctx = {',
     '  progress(p: { progress: number; total?: number; message?: string }): void;',
     '  log(level: string, message: string): void;',
+    '  elicit(r: { message: string; schema: object }): Promise<{ action: string; content?: object }>;',
+    '  sample(r: { prompt: string; maxTokens: number }): Promise<{ text: string; model: string }>;',
     '};',
     'const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));',
     'export default {',
     `  name: ${JSON.stringify(name)},`,
     `  description: ${JSON.stringify(description)},`,
     "  approval: 'none',",
-    '  parameters: z.object({}),',
-    `  async run(_args: unknown, ctx: Ctx) { ${body} },`,
+    `  parameters: ${parameters},`,
+    `  async run(args: any, ctx: Ctx) { ${body} },`,
     '};',
     '',
   ].join('\n');
@@ -57,6 +59,28 @@ export const FIXTURE_TOOLS: Record<string, string> = {
     'test_tool_with_logging',
     'Logs three lines while it runs.',
     "ctx.log('info', 'Tool execution started'); await wait(50); ctx.log('info', 'Tool processing data'); await wait(50); ctx.log('info', 'Tool execution completed'); return 'logged';",
+  ),
+  test_sampling: tool(
+    'test_sampling',
+    'Asks the caller’s model.',
+    "const a = await ctx.sample({ prompt: args.prompt, maxTokens: 100 }); return 'LLM response: ' + a.text;",
+    'z.object({ prompt: z.string() })',
+  ),
+  test_elicitation: tool(
+    'test_elicitation',
+    'Asks the user for a name and an email address.',
+    "const a = await ctx.elicit({ message: args.message, schema: { type: 'object', properties: { username: { type: 'string', description: \"User's response\" }, email: { type: 'string', description: \"User's email address\" } }, required: ['username', 'email'] } }); return 'User response: ' + JSON.stringify(a);",
+    'z.object({ message: z.string() })',
+  ),
+  test_elicitation_sep1034_defaults: tool(
+    'test_elicitation_sep1034_defaults',
+    'Asks the user with defaults for every field.',
+    "const a = await ctx.elicit({ message: 'Defaults', schema: { type: 'object', properties: { name: { type: 'string', default: 'John Doe' }, age: { type: 'integer', default: 30 }, score: { type: 'number', default: 95.5 }, status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' }, verified: { type: 'boolean', default: true } } } }); return 'Elicitation completed: action=' + a.action + ', content=' + JSON.stringify(a.content);",
+  ),
+  test_elicitation_sep1330_enums: tool(
+    'test_elicitation_sep1330_enums',
+    'Asks the user to choose among options.',
+    "const a = await ctx.elicit({ message: 'Enums', schema: { type: 'object', properties: { untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] }, titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }] }, legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] }, untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } }, titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }] } } } } }); return 'Elicitation completed: action=' + a.action + ', content=' + JSON.stringify(a.content);",
   ),
 };
 

@@ -12,6 +12,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -271,5 +273,55 @@ describe('progress and logging', () => {
       'info: Tool processing data',
       'info: Tool execution completed',
     ]);
+  });
+});
+
+describe('asking the client', () => {
+  it('a tool that asks the user or the model fails clearly when the client offers neither', async () => {
+    const asked = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+    expect(asked.isError).toBe(true);
+    expect(JSON.stringify(asked.content)).toContain('[ERROR] nobody can be asked here');
+    const sampled = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } });
+    expect(sampled.isError).toBe(true);
+    expect(JSON.stringify(sampled.content)).toContain('[ERROR] no model can be asked here');
+  });
+
+  it('a client that offers elicitation and sampling answers them', async () => {
+    const other = new Client(
+      { name: 'asker', version: '1.0.0' },
+      { capabilities: { elicitation: {}, sampling: {} } },
+    );
+    other.setRequestHandler(ElicitRequestSchema, async (r) => ({
+      action: 'accept',
+      content: { username: 'ada', email: `ada@${r.params.message.length}.example` },
+    }));
+    other.setRequestHandler(CreateMessageRequestSchema, async (r) => ({
+      role: 'assistant',
+      content: { type: 'text', text: `echo ${JSON.stringify(r.params.messages[0]?.content)}` },
+      model: 'client-model',
+    }));
+    await other.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [TEA_BIN, 'mcp', 'serve', '--cwd', ctx.work, '--permission-mode', 'read-only'],
+        env: ctx.env as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const asked = await other.callTool({
+        name: 'test_elicitation',
+        arguments: { message: 'Who are you?' },
+      });
+      expect(JSON.stringify(asked.content)).toContain(
+        'User response: {\\"action\\":\\"accept\\",\\"content\\":{\\"username\\":\\"ada\\",\\"email\\":\\"ada@12.example\\"}}',
+      );
+      const sampled = await other.callTool({ name: 'test_sampling', arguments: { prompt: 'hi there' } });
+      expect(JSON.stringify(sampled.content)).toContain(
+        'LLM response: echo {\\"type\\":\\"text\\",\\"text\\":\\"hi there\\"}',
+      );
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -19,7 +19,16 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { PermissionPolicy } from '../permissions.js';
 import type { ToolRegistry } from '../registry.js';
 import { type Authorization, runTool } from '../run.js';
-import { TOOL_LOG_LEVELS, type Tool, type ToolLogLevel, type ToolProgress } from '../types.js';
+import {
+  type ElicitAnswer,
+  type ElicitRequest,
+  type SampleAnswer,
+  type SampleRequest,
+  TOOL_LOG_LEVELS,
+  type Tool,
+  type ToolLogLevel,
+  type ToolProgress,
+} from '../types.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -33,6 +42,43 @@ export interface CallSetup {
   outputDir?: string;
   /** How often a call without its own progress reports says it is still running (default 1 000 ms). */
   heartbeatMs?: number;
+  /** What the connected client offers (elicitation, sampling), once it initialized. */
+  client?: () => { elicitation?: object; sampling?: object } | undefined;
+}
+
+type Types = typeof import('@modelcontextprotocol/sdk/types.js');
+
+/** A tool's form for the user, as the client's elicitation/create. */
+async function elicitVia(extra: Extra, t: Types, r: ElicitRequest): Promise<ElicitAnswer> {
+  const answer = await extra.sendRequest(
+    {
+      method: 'elicitation/create',
+      params: { message: r.message, requestedSchema: r.schema as { type: 'object'; properties: {} } },
+    },
+    t.ElicitResultSchema,
+  );
+  return {
+    action: answer.action,
+    ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}),
+  };
+}
+
+/** A tool's question for the model, as the client's sampling/createMessage. */
+async function sampleVia(extra: Extra, t: Types, r: SampleRequest): Promise<SampleAnswer> {
+  const answer = await extra.sendRequest(
+    {
+      method: 'sampling/createMessage',
+      params: {
+        messages: [{ role: 'user', content: { type: 'text', text: r.prompt } }],
+        maxTokens: r.maxTokens,
+        ...(r.systemPrompt ? { systemPrompt: r.systemPrompt } : {}),
+      },
+    },
+    t.CreateMessageResultSchema,
+  );
+  const parts = Array.isArray(answer.content) ? answer.content : [answer.content];
+  const text = parts.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n');
+  return { text, model: answer.model };
 }
 
 /** The level a client chose with logging/setLevel; nothing is sent before it chooses. */
@@ -87,7 +133,7 @@ function progressFor(extra: Extra, name: string, heartbeatMs: number) {
 }
 
 /** The handler of `tools/call`. */
-export function callHandler(setup: CallSetup, logLevel: LogLevel) {
+export function callHandler(setup: CallSetup, logLevel: LogLevel, t: Types) {
   return async (params: { name: string; arguments?: Record<string, unknown> }, extra: Extra) => {
     const log = (level: ToolLogLevel, message: string): void => {
       if (!logLevel.wants(level) || extra.signal.aborted) return;
@@ -99,6 +145,7 @@ export function callHandler(setup: CallSetup, logLevel: LogLevel) {
         .catch(() => {});
     };
     const progress = progressFor(extra, params.name, setup.heartbeatMs ?? 1000);
+    const client = setup.client?.();
     try {
       const result = await runTool(
         setup.served,
@@ -113,6 +160,8 @@ export function callHandler(setup: CallSetup, logLevel: LogLevel) {
           permissions: setup.policy,
           ...(progress.report ? { progress: progress.report } : {}),
           log,
+          ...(client?.elicitation ? { elicit: (r: ElicitRequest) => elicitVia(extra, t, r) } : {}),
+          ...(client?.sampling ? { sample: (r: SampleRequest) => sampleVia(extra, t, r) } : {}),
         },
         {
           authorize: (tool, args) => setup.authorize(tool, args),
@@ -135,12 +184,13 @@ export function callHandler(setup: CallSetup, logLevel: LogLevel) {
 
 /** Registers `tools/call` and `logging/setLevel` on `server`. */
 export async function registerCalls(server: Server, setup: CallSetup): Promise<void> {
-  const { CallToolRequestSchema, SetLevelRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const t = await import('@modelcontextprotocol/sdk/types.js');
+  const { CallToolRequestSchema, SetLevelRequestSchema } = t;
   const level = new LogLevel();
   server.setRequestHandler(SetLevelRequestSchema, async ({ params }) => {
     level.set(params.level);
     return {};
   });
-  const handle = callHandler(setup, level);
+  const handle = callHandler({ ...setup, client: () => server.getClientCapabilities() }, level, t);
   server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => handle(params, extra));
 }

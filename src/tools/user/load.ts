@@ -18,6 +18,10 @@ import type { ImagePart } from '../../llm/types.js';
 import { parametersSchema } from '../schema.js';
 import {
   type ApprovalClass,
+  type ElicitAnswer,
+  type ElicitRequest,
+  type SampleAnswer,
+  type SampleRequest,
   TOOL_LOG_LEVELS,
   type Tool,
   ToolError,
@@ -53,6 +57,10 @@ export interface UserToolContext {
   progress(update: ToolProgress): void;
   /** A log line ('debug' … 'emergency', as MCP logging); does nothing when nobody listens. */
   log(level: ToolLogLevel, message: string): void;
+  /** Asks the user to fill in a form; rejects where nobody can be asked. */
+  elicit(request: ElicitRequest): Promise<ElicitAnswer>;
+  /** Asks the caller's model; rejects where no model can be asked. */
+  sample(request: SampleRequest): Promise<SampleAnswer>;
 }
 
 let zod: Promise<unknown> | undefined;
@@ -199,6 +207,19 @@ export function toolOf(def: ToolDefinition): Tool {
         },
         log: (level, message) => {
           if (TOOL_LOG_LEVELS.includes(level)) ctx.log?.(level, String(message));
+        },
+        elicit: async (request) => {
+          if (!ctx.elicit)
+            throw new ToolError(
+              'nobody can be asked here',
+              'elicit works when the client offers elicitation',
+            );
+          return ctx.elicit(request);
+        },
+        sample: async (request) => {
+          if (!ctx.sample)
+            throw new ToolError('no model can be asked here', 'sample works when the client offers sampling');
+          return ctx.sample(request);
         },
       });
       return resultOf(def.name, value);
