@@ -47,13 +47,14 @@ export interface CallSetup {
 }
 
 type Types = typeof import('@modelcontextprotocol/sdk/types.js');
+type FormSchema = import('@modelcontextprotocol/sdk/types.js').ElicitRequestFormParams['requestedSchema'];
 
 /** A tool's form for the user, as the client's elicitation/create. */
 async function elicitVia(extra: Extra, t: Types, r: ElicitRequest): Promise<ElicitAnswer> {
   const answer = await extra.sendRequest(
     {
       method: 'elicitation/create',
-      params: { message: r.message, requestedSchema: r.schema as { type: 'object'; properties: {} } },
+      params: { message: r.message, requestedSchema: r.schema as FormSchema },
     },
     t.ElicitResultSchema,
   );
