@@ -229,17 +229,47 @@ describe('session ids', () => {
     expect(g.status).toBe(400);
   });
 
-  it('a flood of sessions stops at --max-sessions; ending one makes room', async () => {
+  it('past --max-sessions a new session replaces the one idle the longest', async () => {
     const server = await start(['--max-sessions', '3']);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await initialize(server.url)).id!);
+    // Used after opening: ids[1] is now the one idle the longest.
+    expect((await send(server.url, ids[0]!, toolsList)).status).toBe(200);
+    expect((await send(server.url, ids[2]!, toolsList)).status).toBe(200);
+    const fourth = await initialize(server.url);
+    expect(fourth.status).toBe(200);
+    expect((await send(server.url, ids[1]!, toolsList)).status).toBe(404);
+    for (const id of [ids[0]!, ids[2]!, fourth.id!])
+      expect((await send(server.url, id, toolsList)).status).toBe(200);
+  });
+
+  it('a flood stops at --max-sessions while every session is busy; one going idle makes room', async () => {
+    const server = await start(['--max-sessions', '3']);
+    const streams: AbortController[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = (await initialize(server.url)).id!;
+      ids.push(id);
+      // A standalone event stream held open keeps the session busy.
+      const abort = new AbortController();
+      const res = await fetch(server.url, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+        signal: abort.signal,
+      });
+      expect(res.status).toBe(200);
+      streams.push(abort);
+    }
     const refused = await initialize(server.url);
     expect(refused.status).toBe(503);
-    expect(refused.text).toContain('too many MCP sessions (3 open)');
-    const sse = await fetch(server.url.replace(/\/mcp$/, '/sse'));
-    expect(sse.status).toBe(503);
-    expect((await send(server.url, ids[0]!, null, { method: 'DELETE' })).status).toBe(200);
-    expect((await initialize(server.url)).status).toBe(200);
+    expect(refused.text).toContain('too many busy MCP sessions (3 open');
+    expect((await fetch(server.url.replace(/\/mcp$/, '/sse'))).status).toBe(503);
+    streams[1]!.abort();
+    await vi.waitFor(async () => expect((await initialize(server.url)).status).toBe(200), {
+      timeout: 15_000,
+    });
+    expect((await send(server.url, ids[1]!, toolsList)).status).toBe(404);
+    expect((await send(server.url, ids[0]!, toolsList)).status).toBe(200);
+    for (const s of streams) s.abort();
   });
 
   it('an idle session expires (--session-idle)', async () => {

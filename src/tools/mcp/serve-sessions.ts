@@ -5,8 +5,10 @@
  * the server running the call and aborts it. A session is bound to the credentials
  * that opened it: the same id with another `Authorization` header is unknown (404), as
  * is a guessed id. Sessions end on DELETE, when idle longer than `idleMs` (with no
- * request in flight), or when the server closes; at most `maxSessions` live at once
- * (one more `initialize` is refused with 503 until one ends).
+ * request in flight), or when the server closes. At most `maxSessions` live at once:
+ * a new one takes the place of the session idle the longest (clients rarely say
+ * goodbye with DELETE), and is refused with 503 only while every session has a request
+ * or stream open.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -28,6 +30,8 @@ interface Live {
   credential: string;
   inFlight: number;
   idleTimer: NodeJS.Timeout | undefined;
+  /** Ordinal of its last activity (a request or stream ending, or opening): larger is more recent. */
+  lastActive: number;
 }
 
 export type SessionFailure = { status: number; message: string };
@@ -44,6 +48,7 @@ export function sameCredential(a: string, b: string): boolean {
 export class SessionTable {
   private readonly live = new Map<string, Live>();
   private pending = 0;
+  private activity = 0;
   readonly maxSessions: number;
   readonly idleMs: number;
 
@@ -59,12 +64,22 @@ export class SessionTable {
     return this.live.size;
   }
 
-  /** Room for one more session? (Counts sessions being opened too.) */
+  /**
+   * Makes room for one more session (counting those being opened): ends the session
+   * idle the longest when the table is full; a failure when none is idle.
+   */
   full(): SessionFailure | undefined {
     if (this.live.size + this.pending < this.maxSessions) return undefined;
+    const idle = [...this.live.values()]
+      .filter((s) => s.inFlight === 0)
+      .sort((a, b) => a.lastActive - b.lastActive);
+    if (idle[0]) {
+      void this.end(idle[0].id, 'ended to make room (idle the longest)');
+      return undefined;
+    }
     return {
       status: 503,
-      message: `too many MCP sessions (${this.maxSessions} open); end one (DELETE with its Mcp-Session-Id) or wait until an idle one expires`,
+      message: `too many busy MCP sessions (${this.maxSessions} open, each with a request or stream open); try again when one finishes`,
     };
   }
 
@@ -87,7 +102,16 @@ export class SessionTable {
   }
 
   add(id: string, kind: Live['kind'], server: Server, transport: Transport, credential: string): Live {
-    const s: Live = { id, kind, server, transport, credential, inFlight: 0, idleTimer: undefined };
+    const s: Live = {
+      id,
+      kind,
+      server,
+      transport,
+      credential,
+      inFlight: 0,
+      idleTimer: undefined,
+      lastActive: ++this.activity,
+    };
     this.live.set(id, s);
     this.onEvent(`session ${id.slice(0, 8)}… opened (${kind}, ${this.live.size} open)`);
     this.arm(s);
@@ -101,6 +125,7 @@ export class SessionTable {
     s.idleTimer = undefined;
     res.once('close', () => {
       s.inFlight -= 1;
+      s.lastActive = ++this.activity;
       this.arm(s);
     });
   }
