@@ -9,6 +9,12 @@ function port(value: string): number {
   return n;
 }
 
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
 /** Flags may sit before `mcp` (the root program knows --cwd, --yolo, --allow) or after it. */
 function flags<T>(command: Command): T {
   return commandFlags<T>(command);
@@ -36,10 +42,16 @@ export function addMcpCommand(program: Command, setCode: (code: number) => void)
   mcp
     .command('serve')
     .description("offer Tea's tools to MCP clients (stdio by default: protocol on stdout, logs on stderr)")
-    .option('--http', 'serve streamable HTTP instead of stdio')
+    .option('--http', 'serve HTTP instead of stdio: streamable HTTP at /mcp, legacy SSE at /sse')
     .option('--port <n>', 'HTTP port (0: any free port)', port, 0)
     .option('--host <host>', 'HTTP address to bind', '127.0.0.1')
     .option('--token <token>', 'bearer token clients must send (required off loopback; or $TEA_MCP_TOKEN)')
+    .option(
+      '--max-sessions <n>',
+      'HTTP sessions open at once, at most; a new one replaces the one idle the longest (default 32)',
+      positive,
+    )
+    .option('--session-idle <seconds>', 'close an HTTP session idle this long (default 1800)', positive)
     .addOption(permissionModeOption('read-only | ask | auto-edit | yolo (default: config, else ask)'))
     .addOption(deprecatedModeOption())
     .option('--yolo', 'run every tool without asking (same as --permission-mode yolo)')

@@ -122,6 +122,10 @@ export interface ServeFlags {
   addDir?: string[];
   cwd?: string;
   sandbox?: SandboxMode;
+  /** Streamable HTTP / SSE sessions open at once, at most. */
+  maxSessions?: number;
+  /** Seconds an idle HTTP session lives. */
+  sessionIdle?: number;
 }
 
 /** The mode, rules and roots of the config and the flags (`--yolo`, `--permission-mode`, `--allow`, `--add-dir`). */
@@ -147,9 +151,13 @@ export async function serveMcp(flags: ServeFlags): Promise<number> {
   const cfg = await config(flags.cwd);
   const registry = await builtinRegistry(cfg, shellSetup(cfg, flags.sandbox));
   const { policy, roots } = permissionsFor(cfg, flags, registry.names());
+  const cwd = workspaceDir(flags.cwd);
+  const { serveExtras, serveStdio } = await import('../runtime/mcp-serve.js');
+  const { content } = serveExtras(cfg, registry, cwd, policy);
   const options = {
     registry,
-    cwd: workspaceDir(flags.cwd),
+    cwd,
+    content,
     policy,
     allowedRoots: roots,
     serverInfo: { name: 'tea-agent', version: VERSION },
@@ -158,8 +166,8 @@ export async function serveMcp(flags: ServeFlags): Promise<number> {
   };
   if (!flags.http) {
     process.stderr.write(`tea mcp serve: stdio, ${policy.mode} mode, workspace ${options.cwd}\n`);
-    const { serveStdio } = await import('../runtime/mcp-serve.js');
     await serveStdio(options);
+    content.close();
     return EXIT.OK;
   }
   const { serveHttp } = await import('../runtime/mcp-serve-http.js');
@@ -171,12 +179,18 @@ export async function serveMcp(flags: ServeFlags): Promise<number> {
       host: flags.host ?? '127.0.0.1',
       port: flags.port ?? 0,
       ...(token ? { token } : {}),
+      ...(flags.maxSessions ? { maxSessions: flags.maxSessions } : {}),
+      ...(flags.sessionIdle ? { idleMs: flags.sessionIdle * 1000 } : {}),
+      onSessionEvent: (message) => process.stderr.write(`tea mcp serve: ${message}\n`),
     });
   } catch (error) {
     throw new CliError(`tea mcp serve: ${(error as Error).message}`);
   }
-  process.stderr.write(`tea mcp serve: listening on ${handle.url} (${policy.mode} mode)\n`);
+  process.stderr.write(
+    `tea mcp serve: listening on ${handle.url} (${policy.mode} mode; legacy SSE: ${handle.sseUrl})\n`,
+  );
   await untilSignal();
   await handle.close();
+  content.close();
   return EXIT.OK;
 }

@@ -37,7 +37,62 @@ export interface ToolContext {
    * registry it was built with.
    */
   tools?: ToolSet;
+  /**
+   * Reports how far a long call has come (`tea mcp serve` sends it to a client that
+   * asked for progress). Absent: nobody listens.
+   */
+  progress?: (update: ToolProgress) => void;
+  /** A log line about the call for whoever runs it (an MCP client's notifications/message). */
+  log?: (level: ToolLogLevel, message: string) => void;
+  /**
+   * Asks the user to fill in a form (`schema`: a flat JSON Schema object; over MCP, the
+   * client's elicitation/create). Absent: nobody can be asked here.
+   */
+  elicit?: (request: ElicitRequest) => Promise<ElicitAnswer>;
+  /** Asks the caller's model for a completion (over MCP, the client's sampling/createMessage). */
+  sample?: (request: SampleRequest) => Promise<SampleAnswer>;
 }
+
+export interface ElicitRequest {
+  message: string;
+  schema: Record<string, unknown>;
+}
+
+export interface ElicitAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
+export interface SampleRequest {
+  prompt: string;
+  maxTokens: number;
+  systemPrompt?: string;
+}
+
+export interface SampleAnswer {
+  text: string;
+  model: string;
+}
+
+/** One progress report: `progress` grows with each report; `total` when known. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** The syslog levels MCP logging uses, least severe first. */
+export const TOOL_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type ToolLogLevel = (typeof TOOL_LOG_LEVELS)[number];
 
 /** A read-only view of a tool registry (`ToolRegistry` and its overlays implement it). */
 export interface ToolSet {

@@ -4,14 +4,15 @@
  * request here, so a call the policy would ask about is refused with a clear result.
  */
 
-import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { authorizeCall, type Unanswerable } from '../authorize.js';
 import type { PermissionPolicy } from '../permissions.js';
 import type { ToolRegistry } from '../registry.js';
-import { type Authorization, runTool } from '../run.js';
+import type { Authorization } from '../run.js';
 import type { Tool, ToolContext, ToolInfo } from '../types.js';
+import { registerCalls } from './serve-calls.js';
+import { contentCapabilities, registerContent, type ServedContent } from './serve-content.js';
 
 export interface McpServeOptions {
   /** The tools to offer (those needing a session, like ask_user, are left out). */
@@ -26,6 +27,10 @@ export interface McpServeOptions {
   outputDir?: string;
   /** Tools not to offer; default: those that need an interactive session. */
   exclude?: (tool: ToolInfo) => boolean;
+  /** Resources and prompts besides the tools (absent: tools only). */
+  content?: ServedContent;
+  /** How often a long call reports it is still running, to a client that asked for progress (ms). */
+  heartbeatMs?: number;
 }
 
 /** Tools that only work inside an agent session (they ask the user, steer the model or start sub-agents). */
@@ -73,20 +78,19 @@ function annotations(tool: ToolInfo) {
   };
 }
 
-/** An MCP `Server` (not yet connected to a transport) offering the served tools. */
+/** An MCP `Server` (not yet connected to a transport) offering the served tools and content. */
 export async function createToolServer(
   opts: McpServeOptions,
   served = servedRegistry(opts),
 ): Promise<Server> {
-  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+  const [{ Server }, { ListToolsRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
   const server = new Server(opts.serverInfo ?? { name: 'tea-agent', version: '0.1.0' }, {
-    // logging: the SDK then answers logging/setLevel (clients such as inspectors send it).
-    capabilities: { tools: {}, logging: {} },
+    // logging: logging/setLevel is answered (serve-calls.ts) and honoured.
+    capabilities: { tools: {}, logging: {}, ...contentCapabilities(opts.content) },
   });
-  const authorize = authorizer(opts.policy);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: served.list().map((tool) => {
       const spec = served.specs([tool.name])[0]!;
@@ -98,27 +102,22 @@ export async function createToolServer(
       };
     }),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra) => {
-    const args = params.arguments ?? {};
-    const result = await runTool(
-      served,
-      { type: 'tool-call', id: randomUUID(), name: params.name, args },
-      {
+  const authorize = authorizer(opts.policy);
+  await registerCalls(server, {
+    served,
+    cwd: opts.cwd,
+    ...(opts.allowedRoots ? { allowedRoots: opts.allowedRoots } : {}),
+    policy: opts.policy,
+    authorize: (tool, args) =>
+      authorize(tool, args, {
         cwd: opts.cwd,
         ...(opts.allowedRoots ? { allowedRoots: opts.allowedRoots } : {}),
-        sessionId: 'mcp',
-        callId: String(extra.requestId),
-        signal: extra.signal,
-        ...(opts.outputDir ? { outputDir: opts.outputDir } : {}),
-        permissions: opts.policy,
-      },
-      { authorize, ...(opts.maxOutputChars ? { maxOutputChars: opts.maxOutputChars } : {}) },
-    );
-    const images = (result.images ?? []).flatMap((image) =>
-      image.data ? [{ type: 'image' as const, data: image.data, mimeType: image.mediaType }] : [],
-    );
-    return { content: [{ type: 'text' as const, text: result.output }, ...images], isError: result.isError };
+      }),
+    ...(opts.maxOutputChars ? { maxOutputChars: opts.maxOutputChars } : {}),
+    ...(opts.outputDir ? { outputDir: opts.outputDir } : {}),
+    ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
   });
+  await registerContent(server, opts.content);
   return server;
 }
 
@@ -128,7 +127,11 @@ export async function serveStdio(opts: McpServeOptions): Promise<void> {
   const server = await createToolServer(opts);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const before = server.onclose;
+    server.onclose = () => {
+      before?.();
+      resolve();
+    };
   });
   await server.connect(transport);
   const unanswered = trackRequests(transport);

@@ -14,8 +14,21 @@
 import { lstatSync } from 'node:fs';
 import vm from 'node:vm';
 import type * as Z from 'zod';
+import type { ImagePart } from '../../llm/types.js';
 import { parametersSchema } from '../schema.js';
-import { type ApprovalClass, type Tool, ToolError, type ToolReturn } from '../types.js';
+import {
+  type ApprovalClass,
+  type ElicitAnswer,
+  type ElicitRequest,
+  type SampleAnswer,
+  type SampleRequest,
+  TOOL_LOG_LEVELS,
+  type Tool,
+  ToolError,
+  type ToolLogLevel,
+  type ToolProgress,
+  type ToolReturn,
+} from '../types.js';
 import { analyse, evidenceText, GLOBAL_PREFIX } from './analyse.js';
 import { covers, isApprovalClass } from './classes.js';
 import { CheckError, MAX_BUNDLE_BYTES, MAX_SOURCE_BYTES } from './compile.js';
@@ -40,6 +53,14 @@ export interface UserToolContext {
   sessionId: string;
   callId: string;
   signal: AbortSignal;
+  /** Reports progress of a long run (`{ progress, total?, message? }`); does nothing when nobody listens. */
+  progress(update: ToolProgress): void;
+  /** A log line ('debug' … 'emergency', as MCP logging); does nothing when nobody listens. */
+  log(level: ToolLogLevel, message: string): void;
+  /** Asks the user to fill in a form; rejects where nobody can be asked. */
+  elicit(request: ElicitRequest): Promise<ElicitAnswer>;
+  /** Asks the caller's model; rejects where no model can be asked. */
+  sample(request: SampleRequest): Promise<SampleAnswer>;
 }
 
 let zod: Promise<unknown> | undefined;
@@ -124,6 +145,28 @@ export function schemaOf(def: ToolDefinition): Record<string, unknown> {
   }
 }
 
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const MAX_IMAGE_CHARS = 8 * 1024 * 1024;
+
+/** `images` of a result: `[{ data: <base64>, mediaType: 'image/png' | … }]`, checked. */
+function imagesOf(name: string, value: unknown): ImagePart[] | undefined {
+  if (value === undefined) return undefined;
+  const bad = (why: string) =>
+    new ToolError(
+      `${name} returned bad images: ${why}`,
+      "images: [{ data: '<base64>', mediaType: 'image/png' }]",
+    );
+  if (!Array.isArray(value) || value.length > 16) throw bad('not a list of at most 16 images');
+  return value.map((image: unknown, i) => {
+    const { data, mediaType } = (image ?? {}) as { data?: unknown; mediaType?: unknown };
+    if (typeof mediaType !== 'string' || !IMAGE_TYPES.has(mediaType))
+      throw bad(`images[${i}].mediaType must be image/png, image/jpeg, image/gif or image/webp`);
+    if (typeof data !== 'string' || data.length > MAX_IMAGE_CHARS || !/^[A-Za-z0-9+/]+=*$/.test(data))
+      throw bad(`images[${i}].data must be base64 of at most ${MAX_IMAGE_CHARS} characters`);
+    return { type: 'image' as const, mediaType, data };
+  });
+}
+
 function resultOf(name: string, value: unknown): ToolReturn {
   if (typeof value === 'string') return value;
   if (
@@ -131,12 +174,13 @@ function resultOf(name: string, value: unknown): ToolReturn {
     value !== null &&
     typeof (value as { output?: unknown }).output === 'string'
   ) {
-    const { output, isError } = value as { output: string; isError?: unknown };
-    return { output, isError: isError === true };
+    const { output, isError, images } = value as { output: string; isError?: unknown; images?: unknown };
+    const checked = imagesOf(name, images);
+    return { output, isError: isError === true, ...(checked?.length ? { images: checked } : {}) };
   }
   throw new ToolError(
     `${name} returned ${value === null ? 'null' : typeof value}`,
-    "a tool's run must return a string or { output, isError }",
+    "a tool's run must return a string or { output, isError?, images? }",
   );
 }
 
@@ -157,6 +201,26 @@ export function toolOf(def: ToolDefinition): Tool {
         sessionId: ctx.sessionId,
         callId: ctx.callId,
         signal: ctx.signal,
+        progress: (update) => {
+          if (typeof update?.progress === 'number' && Number.isFinite(update.progress))
+            ctx.progress?.(update);
+        },
+        log: (level, message) => {
+          if (TOOL_LOG_LEVELS.includes(level)) ctx.log?.(level, String(message));
+        },
+        elicit: async (request) => {
+          if (!ctx.elicit)
+            throw new ToolError(
+              'nobody can be asked here',
+              'elicit works when the client offers elicitation',
+            );
+          return ctx.elicit(request);
+        },
+        sample: async (request) => {
+          if (!ctx.sample)
+            throw new ToolError('no model can be asked here', 'sample works when the client offers sampling');
+          return ctx.sample(request);
+        },
       });
       return resultOf(def.name, value);
     },

@@ -41,6 +41,48 @@ const CALL = JSON.stringify({
   params: { name: 'touch', arguments: {} },
 });
 
+/** A raw request to 127.0.0.1:port with these headers; resolves to the status and the session id given. */
+function post(
+  port: number,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; session?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers, setHost: false },
+      (res) => {
+        res.resume();
+        const session = res.headers['mcp-session-id'];
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, ...(typeof session === 'string' ? { session } : {}) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'guard', version: '1' } },
+});
+
+/** Opens a session with `headers`, then sends the call in it; resolves to the call's status. */
+async function callInSession(port: number, headers: Record<string, string>): Promise<number> {
+  const opened = await post(port, headers, INIT);
+  if (opened.status !== 200 || !opened.session) return opened.status;
+  return (
+    await post(
+      port,
+      { ...headers, 'mcp-session-id': opened.session, 'mcp-protocol-version': '2025-06-18' },
+      CALL,
+    )
+  ).status;
+}
+
 /** A raw request to 127.0.0.1:port with exactly these headers (fetch cannot set Host). */
 function send(port: number, headers: Record<string, string>, body = CALL): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -117,15 +159,15 @@ describe('tea mcp serve --http on loopback refuses other sites', () => {
     ['LOCALHOST (names are case-insensitive)', (p: number) => `LOCALHOST:${p}`],
   ])('serves its own name: %s', async (_, host) => {
     const before = runs;
-    expect(await send(port, { ...json, host: host(port) })).toBe(200);
+    expect(await callInSession(port, { ...json, host: host(port) })).toBe(200);
     expect(runs).toBe(before + 1);
   });
 
   it('serves a same-origin request', async () => {
     const before = runs;
-    expect(await send(port, { ...json, host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).toBe(
-      200,
-    );
+    expect(
+      await callInSession(port, { ...json, host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` }),
+    ).toBe(200);
     expect(runs).toBe(before + 1);
   });
 });

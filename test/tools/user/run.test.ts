@@ -82,7 +82,33 @@ describe('running a user tool', () => {
   it('a return value that is neither a string nor { output } is named', async () => {
     await make('return 42 as any;');
     expect(await call('echo_words', { text: 'x' })).toBe(
-      "[ERROR] echo_words returned number\nHint: a tool's run must return a string or { output, isError }",
+      "[ERROR] echo_words returned number\nHint: a tool's run must return a string or { output, isError?, images? }",
+    );
+  });
+
+  it('may return images; a bad one is refused with what is wrong', async () => {
+    await make("return { output: 'a pixel', images: [{ data: 'iVBORw0KGgo=', mediaType: 'image/png' }] };");
+    const ctx = { cwd: home, sessionId: 's', callId: `c${++n}`, signal: new AbortController().signal };
+    const r = await runTool(
+      registry,
+      { type: 'tool-call', id: ctx.callId, name: 'echo_words', args: { text: 'x' } },
+      ctx,
+    );
+    expect(r.output).toBe('a pixel');
+    expect(r.images).toEqual([{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }]);
+  });
+
+  it.each([
+    [
+      "[{ data: 'AAAA', mediaType: 'text/html' }]",
+      'images[0].mediaType must be image/png, image/jpeg, image/gif or image/webp',
+    ],
+    ["[{ data: 'not base64!', mediaType: 'image/png' }]", 'images[0].data must be base64'],
+    ["'one'", 'not a list of at most 16 images'],
+  ])('refuses images %s', async (images, why) => {
+    await make(`return { output: 'x', images: ${images} } as any;`);
+    expect(await call('echo_words', { text: 'x' })).toContain(
+      `[ERROR] echo_words returned bad images: ${why}`,
     );
   });
 
