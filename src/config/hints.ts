@@ -337,6 +337,29 @@ const MCP_KEYS: Record<string, Hint> = {
     expected: 'true, false or `{ network: true | false }`, only with `command` (stdio servers)',
     fix: 'e.g. `sandbox: true` to run the server in the shell sandbox (no network), or `sandbox: { network: true }`.',
   },
+  transport: {
+    expected: '`http` or `sse`, only with `url`',
+    fix: 'e.g. `transport: sse` for a server that speaks only the legacy SSE transport; leave it out to try streamable HTTP first.',
+  },
+  oauth: {
+    expected:
+      'false, or a mapping with client_id, client_secret, client_metadata_url, scope, callback_port (only with `url`)',
+    fix: 'e.g. `oauth: { client_id: my-app, callback_port: 33418 }`, or `oauth: false` to never log in.',
+  },
+  client_id: {
+    expected: 'a client id registered with the authorization server',
+    fix: 'e.g. `client_id: my-app`.',
+  },
+  client_secret: { expected: 'a string', fix: 'the secret of client_id, if it has one.' },
+  client_metadata_url: {
+    expected: 'an https URL with a path (a client metadata document)',
+    fix: 'e.g. `client_metadata_url: "https://example.com/tea/client.json"`.',
+  },
+  scope: { expected: 'a space-separated list of scopes', fix: 'e.g. `scope: "read write"`.' },
+  callback_port: {
+    expected: 'a port, 1-65535',
+    fix: 'the port of the redirect URI registered for client_id, e.g. `callback_port: 33418`.',
+  },
   network: {
     expected: 'true or false',
     fix: 'e.g. `sandbox: { network: true }` to let the sandboxed server use the network.',
