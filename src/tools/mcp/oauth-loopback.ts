@@ -106,7 +106,11 @@ export async function startLoopback(port = 0): Promise<Loopback> {
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => {
           done = true;
-          reject(new Error(`no login arrived within ${Math.round(timeoutMs / 1000)} s`));
+          reject(
+            new Error(
+              `no login arrived within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`,
+            ),
+          );
         }, timeoutMs);
         const settle = () => clearTimeout(timer);
         expected = {

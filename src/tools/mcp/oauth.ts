@@ -36,7 +36,7 @@ export class LoginRequiredError extends Error {
   }
 }
 
-/** The server refused the request (401) but offers no OAuth login (no metadata found). */
+/** The server refused the request (401) and publishes no OAuth metadata. */
 export class NoOAuthError extends Error {
   constructor(
     readonly server: string,
@@ -158,8 +158,10 @@ export class TeaOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    // No metadata: a plain bearer-token server, or an older one whose login uses the default
+    // endpoints (2025-03-26). Only a login can tell; a run that cannot log in says both.
     const found = this.discovered ?? this.store.read().discovery;
-    if (found && !found.authorizationServerMetadata && !found.resourceMetadata) {
+    if (!this.interactive && found && !found.authorizationServerMetadata && !found.resourceMetadata) {
       throw new NoOAuthError(this.o.name, this.o.url);
     }
     const { clientId, clientSecret } = this.o.settings;

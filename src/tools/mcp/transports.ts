@@ -71,7 +71,7 @@ function remoteError(o: RemoteOptions, error: unknown): ToolError {
       error.message,
       o.from === 'client'
         ? 'the editor must pass its token in the headers'
-        : `set its token: mcp_servers.${o.name}.headers: { Authorization: "Bearer …" }`,
+        : `if it takes a fixed token, set mcp_servers.${o.name}.headers: { Authorization: "Bearer …" }; if it has an OAuth login, run \`tea mcp login ${o.name}\``,
     );
   }
   if (error instanceof TokenFileError || error instanceof AuthorizationDenied) {
@@ -83,6 +83,18 @@ function remoteError(o: RemoteOptions, error: unknown): ToolError {
       o.server.oauth === false
         ? `it asks for a login; remove oauth: false from mcp_servers.${o.name}, or set an Authorization header`
         : `run \`tea mcp login ${o.name}\``,
+    );
+  }
+  const status = (error as { code?: unknown } | null)?.code;
+  if (typeof status === 'number' && status >= 400 && status < 600) {
+    const forced = o.server.transport === 'http' && legacyStatus(error);
+    return new ToolError(
+      `MCP server "${o.name}": cannot connect to ${o.server.url}: the server answered HTTP ${status}`,
+      forced
+        ? `is it an MCP endpoint? Without transport: http, Tea also tries the legacy SSE transport`
+        : o.from === 'client'
+          ? `check the settings the editor passes for MCP server "${o.name}"`
+          : `check mcp_servers.${o.name}.url in your config`,
     );
   }
   return startError(o.name, o.server.url, error, '', o.from);
