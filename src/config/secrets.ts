@@ -41,7 +41,7 @@ export function configuredSecrets(config: TeaConfig): ConfiguredSecrets {
     if ('command' in server) for (const name of Object.keys(server.env ?? {})) names.add(name);
     else {
       for (const value of headerValues(server.headers)) values.add(value);
-      if (server.oauth && server.oauth.clientSecret) values.add(server.oauth.clientSecret);
+      if (server.oauth !== false && server.oauth?.clientSecret) values.add(server.oauth.clientSecret);
     }
   }
   return { names: [...names], values: [...values].filter((v) => v.trim() !== '') };
