@@ -260,6 +260,9 @@ function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
             clientMetadataUrl: o.client_metadata_url,
             scope: o.scope,
             callbackPort: o.callback_port,
+            grant: o.grant,
+            privateKeyFile: o.private_key_file,
+            signingAlgorithm: o.signing_algorithm,
           });
     return defined({ url: raw.url, headers: raw.headers, transport: raw.transport, oauth, ...common });
   }

@@ -134,6 +134,9 @@ function mcpToPlain(server: McpServerSettings): Plain {
       if (o.clientMetadataUrl) plain.client_metadata_url = o.clientMetadataUrl;
       if (o.scope) plain.scope = o.scope;
       if (o.callbackPort) plain.callback_port = o.callbackPort;
+      if (o.grant) plain.grant = o.grant;
+      if (o.privateKeyFile) plain.private_key_file = o.privateKeyFile;
+      if (o.signingAlgorithm) plain.signing_algorithm = o.signingAlgorithm;
       out.oauth = plain;
     }
   }

@@ -204,6 +204,9 @@ const mcpOAuthObjectSchema = z.strictObject({
   client_metadata_url: z.optional(z.string().check(z.refine((v) => /^https:\/\/[^/]+\/./.test(v)))),
   scope: z.optional(nonEmpty),
   callback_port: z.optional(z.int().check(z.gte(1), z.lte(65_535))),
+  grant: z.optional(z.enum(['authorization_code', 'client_credentials'])),
+  private_key_file: z.optional(nonEmpty),
+  signing_algorithm: z.optional(nonEmpty),
 });
 const mcpOAuthSchema = z.union([z.literal(false), mcpOAuthObjectSchema]);
 

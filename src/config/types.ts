@@ -81,6 +81,9 @@ export interface McpOAuthSettings {
   clientMetadataUrl?: string;
   scope?: string;
   callbackPort?: number;
+  grant?: 'authorization_code' | 'client_credentials';
+  privateKeyFile?: string;
+  signingAlgorithm?: string;
 }
 
 /** A setting a project file holds that applies only once the user trusts the file. */

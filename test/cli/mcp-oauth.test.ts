@@ -205,3 +205,26 @@ describe('attacks', () => {
     expect(readdirSync(path.dirname(tokenFile()))).toHaveLength(1);
   });
 });
+
+describe('grant: client_credentials', () => {
+  it('names the missing client settings', async () => {
+    writeFileSync(
+      path.join(ctx.home, 'config.yaml'),
+      `mcp_servers:\n  docs: { url: "${server.url}", oauth: { grant: client_credentials, client_id: bot } }\n`,
+    );
+    const r = await tea('mcp', 'tools', 'docs');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'MCP server "docs": grant: client_credentials needs mcp_servers.docs.oauth.client_secret or mcp_servers.docs.oauth.private_key_file',
+    );
+    writeFileSync(
+      path.join(ctx.home, 'config.yaml'),
+      `mcp_servers:\n  docs: { url: "${server.url}", oauth: { grant: client_credentials, client_id: bot, private_key_file: ./nope.pem } }\n`,
+    );
+    const missing = await tea('mcp', 'tools', 'docs');
+    expect(missing.stderr).toContain(
+      'cannot read mcp_servers.docs.oauth.private_key_file ./nope.pem: ENOENT',
+    );
+    expect(server.seen.requests).toEqual([]);
+  });
+});

@@ -21,14 +21,25 @@ const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
 
+const root = mkdtempSync(path.join(os.tmpdir(), 'tea-conformance-'));
+const home = path.join(root, 'tea-home');
+mkdirSync(home);
+
 const oauth = {};
 if (context.client_id) oauth.client_id = context.client_id;
 if (context.client_secret) oauth.client_secret = context.client_secret;
 if (scenario === 'auth/basic-cimd') oauth.client_metadata_url = CIMD_URL;
+const machine = scenario.startsWith('auth/client-credentials-');
+if (machine) oauth.grant = 'client_credentials';
+if (context.private_key_pem) {
+  oauth.private_key_file = path.join(root, 'client-key.pem');
+  writeFileSync(oauth.private_key_file, context.private_key_pem, { mode: 0o600 });
+  if (context.signing_algorithm) oauth.signing_algorithm = context.signing_algorithm;
+}
 
 /** Which Tea command a scenario runs (the server's tool and its arguments). */
 function command() {
-  if (scenario === 'initialize') return ['mcp', 'tools', 'conf'];
+  if (scenario === 'initialize' || machine) return ['mcp', 'tools', 'conf'];
   if (scenario === 'tools_call') return ['mcp', 'call', 'conf', 'add_numbers', '{"a":5,"b":3}'];
   if (scenario === 'sse-retry') return ['mcp', 'call', 'conf', 'test_reconnection', '{}'];
   if (scenario.startsWith('auth/')) return ['mcp', 'call', '--login', 'conf', 'test-tool', '{}'];
@@ -37,12 +48,10 @@ function command() {
 
 const args = command();
 if (!args) {
+  rmSync(root, { recursive: true, force: true });
   process.stderr.write(`conformance-client: scenario ${scenario} is not driven by this harness (pending)\n`);
   process.exit(2);
 }
-const root = mkdtempSync(path.join(os.tmpdir(), 'tea-conformance-'));
-const home = path.join(root, 'tea-home');
-mkdirSync(home);
 const server = Object.keys(oauth).length ? { url, oauth } : { url };
 writeFileSync(path.join(home, 'config.yaml'), `mcp_servers:\n  conf: ${JSON.stringify(server)}\n`);
 const result = spawnSync(process.execPath, [TEA, ...args], {

@@ -6,6 +6,9 @@
  * is configured. A browser login that the SDK starts mid-request is finished here:
  * wait for the loopback callback, exchange the code, send the request again.
  */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolError } from '../types.js';
@@ -104,8 +107,9 @@ async function connect(newClient: () => Client, o: RemoteOptions): Promise<Remot
   const { server } = o;
   const url = new URL(server.url);
   const requestInit = server.headers ? { headers: server.headers } : undefined;
+  const machine = await machineProvider(o);
   const provider =
-    server.oauth === false || hasAuthorization(server.headers)
+    machine || server.oauth === false || hasAuthorization(server.headers)
       ? undefined
       : new TeaOAuthProvider({
           name: o.name,
@@ -128,7 +132,7 @@ async function connect(newClient: () => Client, o: RemoteOptions): Promise<Remot
   };
   const common = {
     ...(requestInit ? { requestInit } : {}),
-    ...(provider ? { authProvider: provider } : {}),
+    ...(provider || machine ? { authProvider: provider ?? machine } : {}),
     fetch: fetchFn,
   };
 
@@ -171,6 +175,48 @@ async function connect(newClient: () => Client, o: RemoteOptions): Promise<Remot
   } finally {
     if (provider && !provider.awaitingLogin) await provider.endLogin();
   }
+}
+
+/**
+ * The SDK's providers for `grant: client_credentials` (a machine client: no browser, tokens
+ * kept in memory for the run): client_secret_basic, or private_key_jwt with a PEM key file.
+ */
+async function machineProvider(o: RemoteOptions): Promise<OAuthClientProvider | undefined> {
+  const settings = o.server.oauth;
+  if (settings === false || settings?.grant !== 'client_credentials') return undefined;
+  const { clientId, clientSecret, privateKeyFile, scope } = settings;
+  const key = `mcp_servers.${o.name}.oauth`;
+  if (!clientId)
+    throw new ToolError(`MCP server "${o.name}": grant: client_credentials needs ${key}.client_id`);
+  const { ClientCredentialsProvider, PrivateKeyJwtProvider } = await import(
+    '@modelcontextprotocol/sdk/client/auth-extensions.js'
+  );
+  const common = {
+    clientId,
+    ...(scope ? { scope } : {}),
+    ...(o.clientName ? { clientName: o.clientName } : {}),
+  };
+  if (privateKeyFile) {
+    let privateKey: string;
+    try {
+      privateKey = await readFile(privateKeyFile.replace(/^~(?=\/)/, homedir()), 'utf8');
+    } catch (error) {
+      throw new ToolError(
+        `MCP server "${o.name}": cannot read ${key}.private_key_file ${privateKeyFile}: ${(error as Error).message}`,
+      );
+    }
+    return new PrivateKeyJwtProvider({
+      ...common,
+      privateKey,
+      algorithm: settings.signingAlgorithm ?? 'ES256',
+    });
+  }
+  if (!clientSecret) {
+    throw new ToolError(
+      `MCP server "${o.name}": grant: client_credentials needs ${key}.client_secret or ${key}.private_key_file`,
+    );
+  }
+  return new ClientCredentialsProvider({ ...common, clientSecret });
 }
 
 /** Refreshes an expired access token before connecting (failures are left to the 401 path). */

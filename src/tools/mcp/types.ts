@@ -39,6 +39,12 @@ export interface McpOAuthSettings {
   scope?: string;
   /** A fixed port for the loopback redirect (for clients registered with an exact redirect URI). */
   callbackPort?: number;
+  /** `client_credentials`: a machine client, no browser (client_secret, or private_key_file for private_key_jwt). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A PEM private key that signs the client's JWT assertion (private_key_jwt). */
+  privateKeyFile?: string;
+  /** The JWT signing algorithm of privateKeyFile (default ES256). */
+  signingAlgorithm?: string;
 }
 
 /** A server reached over streamable HTTP (or the legacy HTTP+SSE transport). */
