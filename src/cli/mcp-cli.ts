@@ -15,6 +15,12 @@ function positive(value: string): number {
   return n;
 }
 
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+}
+
 /** Flags may sit before `mcp` (the root program knows --cwd, --yolo, --allow) or after it. */
 function flags<T>(command: Command): T {
   return commandFlags<T>(command);
@@ -23,7 +29,7 @@ function flags<T>(command: Command): T {
 /** Registers `tea mcp` (options only; the implementation loads when it runs). */
 export function addMcpCommand(program: Command, setCode: (code: number) => void): void {
   const impl = () => import('./mcp-cmd.js');
-  const mcp = program.command('mcp').description('MCP servers: list, tools, serve');
+  const mcp = program.command('mcp').description('MCP servers: list, tools, call, login, logout, serve');
   mcp
     .command('list', { isDefault: true })
     .description('configured MCP servers: transport, enabled, cached tool count')
@@ -32,12 +38,45 @@ export function addMcpCommand(program: Command, setCode: (code: number) => void)
     .action(async (_opts, command: Command) => setCode(await (await impl()).listServers(flags(command))));
   mcp
     .command('tools <server>')
-    .description('connect to a server and list its tools (refreshes the cached list)')
+    .description(
+      'connect to a server (a configured name or a URL) and list its tools (refreshes the cached list)',
+    )
     .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
     .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
+    .option('--login', 'log in in a browser if the server asks (default: only on a terminal)')
+    .option('--no-browser', 'print the login address; do not open a browser')
     .option('--json', 'machine-readable output')
     .action(async (server: string, _opts, command: Command) =>
       setCode(await (await impl()).listServerTools(server, flags(command))),
+    );
+  mcp
+    .command('call <server> <tool> [args]')
+    .description('call one tool of a server (a configured name or a URL); args: a JSON object')
+    .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .option('--sandbox <mode>', SANDBOX_FLAG_HELP, sandboxFlag)
+    .option('--login', 'log in in a browser if the server asks (default: only on a terminal)')
+    .option('--no-browser', 'print the login address; do not open a browser')
+    .option('--json', 'print the raw tools/call result')
+    .action(async (server: string, tool: string, args: string | undefined, _opts, command: Command) =>
+      setCode(await (await impl()).callServerTool(server, tool, args, flags(command))),
+    );
+  mcp
+    .command('login <server>')
+    .description(
+      'log in to a remote server with OAuth in a browser (tokens kept in TEA_HOME/mcp-auth, mode 0600)',
+    )
+    .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .option('--no-browser', 'print the login address; do not open a browser')
+    .option('--timeout <s>', 'how long to wait for the browser (default 300)', seconds)
+    .action(async (server: string, _opts, command: Command) =>
+      setCode(await (await impl()).loginServer(server, flags(command))),
+    );
+  mcp
+    .command('logout <server>')
+    .description('forget the stored OAuth login of a remote server')
+    .option('--cwd <dir>', 'project directory whose .tea/config.yaml applies')
+    .action(async (server: string, _opts, command: Command) =>
+      setCode(await (await impl()).logoutServer(server, flags(command))),
     );
   mcp
     .command('serve')

@@ -1,16 +1,25 @@
-/** `tea mcp list | tools | serve`: loaded only when one of them runs. */
+/** `tea mcp list | tools | call | login | logout | serve`: loaded only when one of them runs. */
 import path from 'node:path';
 import { displayPath } from '../config/errors.js';
 import { CONFIG_FILE } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import type { McpServerSettings, TeaConfig } from '../config/types.js';
 import { workspaceDir } from '../runtime/directories.js';
-import { bridgeName, McpManager, readToolCache, ToolError, ToolRegistry } from '../runtime/mcp.js';
+import {
+  bridgeName,
+  McpManager,
+  mapCallResult,
+  OAuthStore,
+  readToolCache,
+  ToolError,
+  ToolRegistry,
+} from '../runtime/mcp.js';
 import { PermissionPolicy, permissionSettings } from '../runtime/permissions.js';
 import { builtinRegistry, shellSetup } from '../runtime/tools.js';
 import type { SandboxMode } from '../tools/sandbox/sandbox.js';
 import { CliError, EXIT } from './exit.js';
 import { jsonText } from './json-out.js';
+import { forgetTokens, logout, mayLogIn, resolveTarget, terminalLogin, urlOf } from './mcp-login.js';
 import { givenMode } from './options.js';
 import { VERSION } from './version.js';
 
@@ -38,7 +47,7 @@ export async function listServers(opts: { cwd?: string; json?: boolean }): Promi
   const cfg = await config(opts.cwd);
   const rows = Object.entries(cfg.mcpServers).map(([name, server]) => ({
     name,
-    transport: 'command' in server ? 'stdio' : 'http',
+    transport: 'command' in server ? 'stdio' : (server.transport ?? 'http'),
     target: target(server),
     enabled: !server.disabled,
     trusted: server.trusted,
@@ -63,39 +72,37 @@ export async function listServers(opts: { cwd?: string; json?: boolean }): Promi
   return EXIT.OK;
 }
 
-/** `tea mcp tools <server>`: connects, lists the tools and refreshes the cache. */
-export async function listServerTools(
-  name: string,
-  opts: { cwd?: string; json?: boolean; sandbox?: SandboxMode },
-): Promise<number> {
+interface ConnectFlags {
+  cwd?: string;
+  json?: boolean;
+  sandbox?: SandboxMode;
+  /** May start a browser login (default: when on a terminal). */
+  login?: boolean;
+  /** --no-browser: print the login address only. */
+  browser?: boolean;
+}
+
+/** A manager for one command's server (a browser login when allowed), closed by `run`'s end. */
+async function withServer<T>(
+  nameOrUrl: string,
+  opts: ConnectFlags,
+  interactive: boolean,
+  run: (manager: McpManager, name: string, cfg: TeaConfig) => Promise<T>,
+): Promise<T> {
   const cfg = await config(opts.cwd);
-  if (!cfg.mcpServers[name]) {
-    const known = Object.keys(cfg.mcpServers);
-    throw new CliError(
-      `no MCP server named "${name}"; ${known.length ? `configured: ${known.join(', ')}` : `none is configured; ${howToAdd(cfg)}`}`,
-    );
-  }
-  const manager = new McpManager(new ToolRegistry(), cfg.mcpServers, {
+  const target = resolveTarget(cfg, nameOrUrl, howToAdd(cfg));
+  const manager = new McpManager(new ToolRegistry(), target.servers, {
     home: cfg.home,
     cwd: workspaceDir(opts.cwd),
     clientInfo: { name: 'tea-agent', version: VERSION },
     sandbox: shellSetup(cfg, opts.sandbox).sandbox,
+    ...(target.adHoc ? { cache: false } : {}),
+    ...(interactive
+      ? { login: terminalLogin({ ...(opts.browser === false ? { browser: false } : {}) }) }
+      : {}),
   });
   try {
-    const tools = await manager.refresh(name);
-    if (opts.json) {
-      const out = tools.map((t) => ({ ...t, tool: bridgeName(name, t.name) }));
-      process.stdout.write(jsonText(out));
-      return EXIT.OK;
-    }
-    const width = Math.max(0, ...tools.map((t) => t.name.length));
-    for (const t of tools) {
-      process.stdout.write(`${t.name.padEnd(width)}  ${firstSentence(t.description ?? '')}\n`);
-    }
-    process.stdout.write(
-      `\n${tools.length} tools; the model calls them as ${bridgeName(name, 'TOOL').replace(/TOOL$/, '<tool>')}\n`,
-    );
-    return EXIT.OK;
+    return await run(manager, target.name, cfg);
   } catch (error) {
     if (error instanceof ToolError) {
       throw new CliError(`${error.message}${error.hint ? `\n${error.hint}` : ''}`, EXIT.ERROR);
@@ -105,6 +112,105 @@ export async function listServerTools(
   } finally {
     await manager.close();
   }
+}
+
+/** `tea mcp tools <server>`: connects, lists the tools and refreshes the cache. */
+export async function listServerTools(name: string, opts: ConnectFlags): Promise<number> {
+  return withServer(name, opts, mayLogIn(opts.login), async (manager, server) => {
+    const tools = await manager.refresh(server);
+    if (opts.json) {
+      const out = tools.map((t) => ({ ...t, tool: bridgeName(server, t.name) }));
+      process.stdout.write(jsonText(out));
+      return EXIT.OK;
+    }
+    const width = Math.max(0, ...tools.map((t) => t.name.length));
+    for (const t of tools) {
+      process.stdout.write(`${t.name.padEnd(width)}  ${firstSentence(t.description ?? '')}\n`);
+    }
+    process.stdout.write(
+      `\n${tools.length} tools; the model calls them as ${bridgeName(server, 'TOOL').replace(/TOOL$/, '<tool>')}\n`,
+    );
+    return EXIT.OK;
+  });
+}
+
+function parseArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`the tool's arguments are not JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CliError('the tool\'s arguments must be a JSON object, e.g. \'{"path": "README.md"}\'');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `tea mcp call <server> <tool> [json]`: calls one tool and prints its result (exit 1 when the tool failed). */
+export async function callServerTool(
+  name: string,
+  tool: string,
+  argsJson: string | undefined,
+  opts: ConnectFlags,
+): Promise<number> {
+  const args = parseArgs(argsJson);
+  return withServer(name, opts, mayLogIn(opts.login), async (manager, server) => {
+    const raw = await manager.connection(server).callTool(tool, args);
+    if (opts.json) {
+      process.stdout.write(jsonText(raw));
+      return (raw as { isError?: unknown }).isError === true ? EXIT.ERROR : EXIT.OK;
+    }
+    try {
+      const result = mapCallResult(raw, `${server}/${tool}`);
+      process.stdout.write(`${result.output}\n`);
+      return EXIT.OK;
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      process.stdout.write(`${error.message}\n`);
+      return EXIT.ERROR;
+    }
+  });
+}
+
+/** `tea mcp login <server>`: a browser login; the tokens are stored for the server's URL. */
+export async function loginServer(name: string, opts: ConnectFlags & { timeout?: number }): Promise<number> {
+  const cfg = await config(opts.cwd);
+  const target = resolveTarget(cfg, name, howToAdd(cfg));
+  const file = forgetTokens(cfg, target);
+  const url = urlOf(target, 'log in to');
+  const manager = new McpManager(new ToolRegistry(), target.servers, {
+    home: cfg.home,
+    cwd: workspaceDir(opts.cwd),
+    clientInfo: { name: 'tea-agent', version: VERSION },
+    cache: false,
+    login: terminalLogin({
+      ...(opts.browser === false ? { browser: false } : {}),
+      ...(opts.timeout ? { timeoutMs: opts.timeout * 1000 } : {}),
+    }),
+  });
+  try {
+    const tools = await manager.refresh(target.name);
+    const stored = new OAuthStore(cfg.home, url).read().tokens !== undefined;
+    process.stdout.write(
+      stored
+        ? `Logged in to MCP server "${target.name}" (${url}); ${tools.length} tools. The login is kept in ${file}.\n`
+        : `MCP server "${target.name}" (${url}) did not ask for a login; ${tools.length} tools.\n`,
+    );
+    return EXIT.OK;
+  } catch (error) {
+    if (error instanceof ToolError) throw new CliError(`tea mcp login: ${error.message}`, EXIT.ERROR);
+    throw error;
+  } finally {
+    await manager.close();
+  }
+}
+
+/** `tea mcp logout <server>`. */
+export async function logoutServer(name: string, opts: { cwd?: string }): Promise<number> {
+  const cfg = await config(opts.cwd);
+  return logout(cfg, resolveTarget(cfg, name, howToAdd(cfg)));
 }
 
 export interface ServeFlags {

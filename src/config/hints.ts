@@ -3,12 +3,10 @@
  * validation issues into messages a user can act on.
  */
 import { providerDefaults, providerKinds } from '../util/provider-kinds.js';
+import { type Hint, mcpHint } from './hints-mcp.js';
 import { HOST_ENTRY_HINT } from './server.js';
 
-export interface Hint {
-  expected: string;
-  fix: string;
-}
+export type { Hint } from './hints-mcp.js';
 
 /** A model profile's `provider`, from the provider list (so a registered one is named too). */
 function providerHint(): Hint {
@@ -295,69 +293,6 @@ const BY_KEY: Record<string, Hint> = {
     fix: 'say whether the model takes images, e.g. `models: { llava:13b: { images: true } }`.',
   },
 };
-const MCP_EXAMPLE =
-  'e.g. `mcp_servers: { fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", /tmp] } }` or `{ docs: { url: "http://127.0.0.1:3001/mcp" } }`';
-const MCP_ENTRY: Hint = {
-  expected:
-    'a server with either `command` (stdio; with args, env, cwd) or `url` (streamable HTTP; with headers), not both',
-  fix: `keep exactly one of command and url, ${MCP_EXAMPLE}.`,
-};
-/** Keys of one `mcp_servers` entry. */
-const MCP_KEYS: Record<string, Hint> = {
-  command: {
-    expected: 'the program that starts a stdio MCP server',
-    fix: 'e.g. `command: npx` (put its arguments in `args`), or use `url` for an HTTP server.',
-  },
-  args: {
-    expected: 'a list of strings, only with `command` (stdio servers)',
-    fix: 'e.g. `args: [-y, "@modelcontextprotocol/server-filesystem", /tmp]`; a `url` server takes no args.',
-  },
-  env: {
-    expected: 'a mapping of variable names to values, only with `command` (stdio servers)',
-    fix: 'e.g. `env: { API_TOKEN: "…" }`; a `url` server takes `headers` instead.',
-  },
-  cwd: {
-    expected: 'a directory, only with `command` (stdio servers)',
-    fix: 'e.g. `cwd: ./tools` (relative to the workspace), or remove it.',
-  },
-  url: {
-    expected: 'an http(s) URL of a streamable HTTP MCP endpoint',
-    fix: 'e.g. `url: "http://127.0.0.1:3001/mcp"`, or use `command` for a stdio server.',
-  },
-  headers: {
-    expected: 'a mapping of header names to string values, only with `url` (HTTP servers)',
-    fix: 'e.g. `headers: { Authorization: "Bearer …" }`; a stdio server takes `env` instead.',
-  },
-  timeout_s: {
-    expected: 'a positive number of seconds',
-    fix: 'set the time limit of one tool call, e.g. 60.',
-  },
-  disabled: { expected: 'true or false', fix: 'e.g. `disabled: true` to keep the entry but not use it.' },
-  sandbox: {
-    expected: 'true, false or `{ network: true | false }`, only with `command` (stdio servers)',
-    fix: 'e.g. `sandbox: true` to run the server in the shell sandbox (no network), or `sandbox: { network: true }`.',
-  },
-  network: {
-    expected: 'true or false',
-    fix: 'e.g. `sandbox: { network: true }` to let the sandboxed server use the network.',
-  },
-};
-
-/** Hints below `mcp_servers` (server names may hold dots, so match by the last key). */
-function mcpHint(genericPath: string, leafKey: string | undefined): Hint | undefined {
-  if (genericPath === 'mcp_servers') {
-    return { expected: 'a mapping of server names to servers', fix: `${MCP_EXAMPLE}.` };
-  }
-  if (genericPath.endsWith('headers.*')) {
-    return { expected: 'a string', fix: 'quote the header value, e.g. `Authorization: "Bearer …"`.' };
-  }
-  if (leafKey !== undefined && genericPath.endsWith(`.${leafKey}`) && MCP_KEYS[leafKey]) {
-    return MCP_KEYS[leafKey];
-  }
-  if (genericPath.includes('.env.')) return { expected: 'a string', fix: 'quote the value, e.g. `"1"`.' };
-  return MCP_ENTRY;
-}
-
 /** The hint for a path, or undefined when none is known. */
 export function hintFor(genericPath: string, leafKey: string | undefined): Hint | undefined {
   if (genericPath === 'mcp_servers' || genericPath.startsWith('mcp_servers.')) {

@@ -249,7 +249,23 @@ export function toLayer(raw: RawFile, file: string): Layer {
 
 function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
   const common = defined({ timeoutMs: seconds(raw.timeout_s), disabled: raw.disabled });
-  if (raw.url !== undefined) return defined({ url: raw.url, headers: raw.headers, ...common });
+  if (raw.url !== undefined) {
+    const o = raw.oauth;
+    const oauth =
+      o === undefined || o === false
+        ? o
+        : defined({
+            clientId: o.client_id,
+            clientSecret: o.client_secret,
+            clientMetadataUrl: o.client_metadata_url,
+            scope: o.scope,
+            callbackPort: o.callback_port,
+            grant: o.grant,
+            privateKeyFile: o.private_key_file,
+            signingAlgorithm: o.signing_algorithm,
+          });
+    return defined({ url: raw.url, headers: raw.headers, transport: raw.transport, oauth, ...common });
+  }
   const sandbox =
     raw.sandbox === undefined || raw.sandbox === false
       ? undefined

@@ -124,6 +124,21 @@ function mcpToPlain(server: McpServerSettings): Plain {
   } else {
     out.url = maskUrl(server.url);
     if (server.headers) out.headers = maskHeaders(server.headers);
+    if (server.transport) out.transport = server.transport;
+    if (server.oauth === false) out.oauth = false;
+    else if (server.oauth) {
+      const o = server.oauth;
+      const plain: Plain = {};
+      if (o.clientId) plain.client_id = o.clientId;
+      if (o.clientSecret) plain.client_secret = maskSecret(o.clientSecret);
+      if (o.clientMetadataUrl) plain.client_metadata_url = o.clientMetadataUrl;
+      if (o.scope) plain.scope = o.scope;
+      if (o.callbackPort) plain.callback_port = o.callbackPort;
+      if (o.grant) plain.grant = o.grant;
+      if (o.privateKeyFile) plain.private_key_file = o.privateKeyFile;
+      if (o.signingAlgorithm) plain.signing_algorithm = o.signingAlgorithm;
+      out.oauth = plain;
+    }
   }
   if (server.timeoutMs !== undefined) out.timeout_s = server.timeoutMs / 1000;
   if (server.disabled) out.disabled = true;

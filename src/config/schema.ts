@@ -197,6 +197,19 @@ const sandboxSchema = z.union([sandboxMode, sandboxObjectSchema]);
 const mcpSandboxObjectSchema = z.strictObject({ network: z.optional(z.boolean()) });
 const mcpSandboxSchema = z.union([z.boolean(), mcpSandboxObjectSchema]);
 
+/** How Tea logs in to a remote MCP server (`oauth:`); `false` never logs in. */
+const mcpOAuthObjectSchema = z.strictObject({
+  client_id: z.optional(nonEmpty),
+  client_secret: z.optional(nonEmpty),
+  client_metadata_url: z.optional(z.string().check(z.refine((v) => /^https:\/\/[^/]+\/./.test(v)))),
+  scope: z.optional(nonEmpty),
+  callback_port: z.optional(z.int().check(z.gte(1), z.lte(65_535))),
+  grant: z.optional(z.enum(['authorization_code', 'client_credentials'])),
+  private_key_file: z.optional(nonEmpty),
+  signing_algorithm: z.optional(nonEmpty),
+});
+const mcpOAuthSchema = z.union([z.literal(false), mcpOAuthObjectSchema]);
+
 /** Profile names: letters, digits, `_`, `.` and `-`. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -215,6 +228,8 @@ export const mcpServerSchema = z
     timeout_s: z.optional(positiveNumber),
     disabled: z.optional(z.boolean()),
     sandbox: z.optional(mcpSandboxSchema),
+    transport: z.optional(z.enum(['http', 'sse'])),
+    oauth: z.optional(mcpOAuthSchema),
   })
   .check(
     z.superRefine((server, ctx) => {
@@ -223,7 +238,9 @@ export const mcpServerSchema = z
         return;
       }
       const wrong =
-        server.url !== undefined ? (['args', 'env', 'cwd', 'sandbox'] as const) : (['headers'] as const);
+        server.url !== undefined
+          ? (['args', 'env', 'cwd', 'sandbox'] as const)
+          : (['headers', 'transport', 'oauth'] as const);
       for (const key of wrong) {
         if (server[key] !== undefined)
           ctx.addIssue({ code: 'custom', message: `no ${key} here`, path: [key] });
@@ -306,13 +323,16 @@ export function knownKeysAt(genericPath: string): string[] {
     server: serverSchema,
     'rules.*': userRuleSchema,
     'mcp_servers.*.sandbox': mcpSandboxObjectSchema,
+    'mcp_servers.*.oauth': mcpOAuthObjectSchema,
     'modes.*': modeSchema,
   };
   // Server names may hold dots, so any path below mcp_servers is one server entry.
   const generic = genericPath.startsWith('mcp_servers.')
     ? genericPath.endsWith('.sandbox')
       ? 'mcp_servers.*.sandbox'
-      : 'mcp_servers.*'
+      : genericPath.endsWith('.oauth')
+        ? 'mcp_servers.*.oauth'
+        : 'mcp_servers.*'
     : genericPath;
   const shape = shapes[generic];
   return shape ? Object.keys(shape.shape) : [];

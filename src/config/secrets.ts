@@ -39,7 +39,10 @@ export function configuredSecrets(config: TeaConfig): ConfiguredSecrets {
   if (config.tools.webSearch?.apiKey) values.add(config.tools.webSearch.apiKey);
   for (const server of Object.values(config.mcpServers)) {
     if ('command' in server) for (const name of Object.keys(server.env ?? {})) names.add(name);
-    else for (const value of headerValues(server.headers)) values.add(value);
+    else {
+      for (const value of headerValues(server.headers)) values.add(value);
+      if (server.oauth !== false && server.oauth?.clientSecret) values.add(server.oauth.clientSecret);
+    }
   }
   return { names: [...names], values: [...values].filter((v) => v.trim() !== '') };
 }

@@ -64,8 +64,27 @@ export type McpServerSpec = (
       /** Run the server in the shell sandbox (opt-in), with or without the network. */
       sandbox?: { network: boolean };
     }
-  | { url: string; headers?: Record<string, string> }
+  | {
+      url: string;
+      headers?: Record<string, string>;
+      /** `http` or `sse` only; absent: streamable HTTP, falling back to SSE. */
+      transport?: 'http' | 'sse';
+      /** OAuth login settings; false: never log in. */
+      oauth?: McpOAuthSettings | false;
+    }
 ) & { timeoutMs?: number; disabled?: boolean };
+
+/** `mcp_servers.<name>.oauth` (camelCase). */
+export interface McpOAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  scope?: string;
+  callbackPort?: number;
+  grant?: 'authorization_code' | 'client_credentials';
+  privateKeyFile?: string;
+  signingAlgorithm?: string;
+}
 
 /** A setting a project file holds that applies only once the user trusts the file. */
 export interface RestrictedSetting {

@@ -18,7 +18,9 @@ import {
   startError,
   stderrHint,
 } from './errors.js';
-import { isStdioServer, type McpServerConfig, type McpToolInfo } from './types.js';
+import type { LoginUi } from './oauth.js';
+import type { RemoteOptions } from './transports.js';
+import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpToolInfo } from './types.js';
 
 export interface ConnectionOptions {
   name: string;
@@ -34,6 +36,10 @@ export interface ConnectionOptions {
   sandbox?: Sandbox;
   /** Called with the server's tool list after every successful connection. */
   onTools?: (tools: McpToolInfo[]) => void;
+  /** The data home: OAuth state of remote servers lives in `<home>/mcp-auth/`. */
+  home?: string;
+  /** Present when this run may log in to a remote server in a browser. */
+  login?: LoginUi;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -106,20 +112,31 @@ export class McpConnection {
 
   private async open(): Promise<Client> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const transport = await this.makeTransport();
-    const client = new Client(this.opts.clientInfo, { capabilities: {} });
-    client.onclose = () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.transport = undefined;
-      if (this.state === 'connected') this.state = 'crashed';
+    const newClient = () => {
+      const client = new Client(this.opts.clientInfo, { capabilities: {} });
+      client.onclose = () => {
+        if (this.client !== client) return;
+        this.client = undefined;
+        this.transport = undefined;
+        if (this.state === 'connected') this.state = 'crashed';
+      };
+      return client;
     };
-    try {
-      await client.connect(transport, { timeout: this.connectTimeoutMs });
-    } catch (error) {
-      // The SDK may already have closed the transport (and forgotten the pid) here.
-      await closeQuickly(this.startedPid, () => transport.close());
-      throw startError(this.name, this.describe(), error, this.stderrTail, this.opts.server.from);
+    let client: Client;
+    let transport: Transport;
+    if (isStdioServer(this.opts.server)) {
+      transport = await this.makeTransport();
+      client = newClient();
+      try {
+        await client.connect(transport, { timeout: this.connectTimeoutMs });
+      } catch (error) {
+        // The SDK may already have closed the transport (and forgotten the pid) here.
+        await closeQuickly(this.startedPid, () => transport.close());
+        throw startError(this.name, this.describe(), error, this.stderrTail, this.opts.server.from);
+      }
+    } else {
+      const { connectRemote } = await import('./transports.js');
+      ({ client, transport } = await connectRemote(newClient, this.remoteOptions(this.opts.server)));
     }
     if (this.state === 'closed') {
       await client.close().catch(() => undefined);
@@ -137,15 +154,21 @@ export class McpConnection {
     return client;
   }
 
+  private remoteOptions(server: McpHttpServerConfig): RemoteOptions {
+    return {
+      name: this.name,
+      server,
+      home: this.opts.home ?? this.opts.workspace,
+      timeoutMs: this.connectTimeoutMs,
+      clientName: this.opts.clientInfo.name,
+      ...(this.opts.server.from ? { from: this.opts.server.from } : {}),
+      ...(this.opts.login ? { login: this.opts.login } : {}),
+    };
+  }
+
   private async makeTransport(): Promise<Transport> {
     const server = this.opts.server;
-    if (!isStdioServer(server)) {
-      const { StreamableHTTPClientTransport } = await import(
-        '@modelcontextprotocol/sdk/client/streamableHttp.js'
-      );
-      const requestInit = server.headers ? { headers: server.headers } : undefined;
-      return new StreamableHTTPClientTransport(new URL(server.url), requestInit ? { requestInit } : {});
-    }
+    if (!isStdioServer(server)) throw new Error('not a stdio server');
     const { getDefaultEnvironment, StdioClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/stdio.js'
     );

@@ -11,8 +11,15 @@ export { bridgeName, MCP_CATEGORY } from './bridge.js';
 export { cacheFile, readToolCache } from './cache.js';
 export type { McpConnection } from './connection.js';
 export { DEFAULT_MCP_TIMEOUT_MS, McpManager, type McpManagerOptions } from './manager.js';
+export type { LoginUi } from './oauth.js';
 export { mapCallResult } from './result.js';
-export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig, McpToolInfo } from './types.js';
+export type {
+  McpHttpServerConfig,
+  McpOAuthSettings,
+  McpServerConfig,
+  McpStdioServerConfig,
+  McpToolInfo,
+} from './types.js';
 export { isStdioServer } from './types.js';
 
 /**

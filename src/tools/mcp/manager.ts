@@ -9,6 +9,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import { bridgeTool } from './bridge.js';
 import { readToolCache, writeToolCache } from './cache.js';
 import { McpConnection } from './connection.js';
+import type { LoginUi } from './oauth.js';
 import { isStdioServer, type McpServerConfig, type McpToolInfo } from './types.js';
 
 export interface McpManagerOptions {
@@ -31,6 +32,8 @@ export interface McpManagerOptions {
    * another session's or the config's server.
    */
   cache?: boolean;
+  /** Present when this run may log in to a remote server in a browser (else: a clear error). */
+  login?: LoginUi;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -110,6 +113,8 @@ export class McpManager {
       connectTimeoutMs: this.opts.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
       clientInfo: this.opts.clientInfo ?? { name: 'tea-agent', version: '0.1.0' },
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
+      home: this.opts.home,
+      ...(this.opts.login ? { login: this.opts.login } : {}),
       onTools: (tools) => {
         this.undiscovered.delete(name);
         this.sync(name, tools);

@@ -28,10 +28,33 @@ export interface McpStdioServerConfig extends ServerCommon {
   sandbox?: { network: boolean };
 }
 
-/** A server reached over streamable HTTP. */
+/** How Tea logs in to a remote server that asks for OAuth (all optional). */
+export interface McpOAuthSettings {
+  /** A client registered with the authorization server beforehand (else: dynamic registration). */
+  clientId?: string;
+  clientSecret?: string;
+  /** An https URL of a client metadata document, used as the client_id where the server supports it. */
+  clientMetadataUrl?: string;
+  /** The scope to ask for when the server names none. */
+  scope?: string;
+  /** A fixed port for the loopback redirect (for clients registered with an exact redirect URI). */
+  callbackPort?: number;
+  /** `client_credentials`: a machine client, no browser (client_secret, or private_key_file for private_key_jwt). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A PEM private key that signs the client's JWT assertion (private_key_jwt). */
+  privateKeyFile?: string;
+  /** The JWT signing algorithm of privateKeyFile (default ES256). */
+  signingAlgorithm?: string;
+}
+
+/** A server reached over streamable HTTP (or the legacy HTTP+SSE transport). */
 export interface McpHttpServerConfig extends ServerCommon {
   url: string;
   headers?: Record<string, string>;
+  /** `http`: streamable HTTP only; `sse`: the legacy SSE transport only; absent: HTTP, falling back to SSE. */
+  transport?: 'http' | 'sse';
+  /** OAuth settings; false: never log in (a 401 is an error). */
+  oauth?: McpOAuthSettings | false;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;

@@ -142,4 +142,81 @@ describe('mcp_servers', () => {
     expect(e.key).toBe('mcp_servers');
     expect(e.message).toContain('expected a mapping of server names to servers, got a list');
   });
+
+  it('reads transport and oauth of an HTTP server; the client secret is masked in `tea config`', async () => {
+    dirs.writeUser(
+      [
+        'mcp_servers:',
+        '  old: { url: "http://127.0.0.1:1/sse", transport: sse, oauth: false }',
+        '  corp:',
+        '    url: "https://mcp.example.com/mcp"',
+        '    transport: http',
+        '    oauth: { client_id: tea-app, client_secret: s3cr3t-value-1234, scope: "read write", callback_port: 33418 }',
+        '  cimd: { url: "https://b.example/mcp", oauth: { client_metadata_url: "https://tea.example/client.json" } }',
+      ].join('\n'),
+    );
+    const c = await load();
+    expect(c.mcpServers).toEqual({
+      old: { url: 'http://127.0.0.1:1/sse', transport: 'sse', oauth: false, trusted: true },
+      corp: {
+        url: 'https://mcp.example.com/mcp',
+        transport: 'http',
+        oauth: {
+          clientId: 'tea-app',
+          clientSecret: 's3cr3t-value-1234',
+          scope: 'read write',
+          callbackPort: 33418,
+        },
+        trusted: true,
+      },
+      cimd: {
+        url: 'https://b.example/mcp',
+        oauth: { clientMetadataUrl: 'https://tea.example/client.json' },
+        trusted: true,
+      },
+    });
+    const { maskedConfig } = await import('../../../src/config/index.js');
+    const shown = maskedConfig(c);
+    expect(shown).not.toContain('s3cr3t-value-1234');
+    expect(shown).toContain('client_id: tea-app');
+    expect(shown).toContain('transport: sse');
+    const { configuredSecrets } = await import('../../../src/config/secrets.js');
+    expect(configuredSecrets(c).values).toContain('s3cr3t-value-1234');
+  });
+
+  it('rejects transport and oauth on a stdio server, and bad values, naming the key and the fix', async () => {
+    dirs.writeUser('mcp_servers:\n  fs: { command: x, oauth: false }\n');
+    let e = await loadError();
+    expect(e.key).toBe('mcp_servers.fs.oauth');
+    expect(e.message).toContain('only with `url`');
+
+    dirs.writeUser('mcp_servers:\n  docs: { url: "http://127.0.0.1:1/mcp", transport: websocket }\n');
+    e = await loadError();
+    expect(e.key).toBe('mcp_servers.docs.transport');
+    expect(e.message).toContain('expected `http` or `sse`, only with `url`, got "websocket"');
+
+    dirs.writeUser(
+      'mcp_servers:\n  docs: { url: "http://127.0.0.1:1/mcp", oauth: { callback_port: 70000 } }\n',
+    );
+    e = await loadError();
+    expect(e.key).toBe('mcp_servers.docs.oauth.callback_port');
+    expect(e.message).toContain('expected a port, 1-65535, got 70000');
+
+    dirs.writeUser(
+      'mcp_servers:\n  docs: { url: "http://127.0.0.1:1/mcp", oauth: { client_metadata_url: "http://x.example/c.json" } }\n',
+    );
+    e = await loadError();
+    expect(e.key).toBe('mcp_servers.docs.oauth.client_metadata_url');
+    expect(e.message).toContain('expected an https URL with a path');
+
+    dirs.writeUser('mcp_servers:\n  docs: { url: "http://127.0.0.1:1/mcp", oauth: { clientid: x } }\n');
+    e = await loadError();
+    expect(e.key).toBe('mcp_servers.docs.oauth.clientid');
+    expect(e.message).toContain('did you mean "client_id"?');
+
+    dirs.writeUser('mcp_servers:\n  docs: { url: "http://127.0.0.1:1/mcp", oauth: true }\n');
+    e = await loadError();
+    expect(e.key).toBe('mcp_servers.docs.oauth');
+    expect(e.fix).toContain('`oauth: false` to never log in');
+  });
 });
