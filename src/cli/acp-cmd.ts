@@ -35,6 +35,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     home: rt.config.home,
     warn: (m) => log(`tea acp: warning: ${m}`),
     clientInfo: { name: 'tea-agent', version: VERSION },
+    sampling: rt.config.mcpSampling,
   });
   try {
     await serveAcp({

@@ -64,6 +64,14 @@ const BY_PATH: Record<string, Hint> = {
   memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true, judge: true }`.' },
   evolve: { expected: 'a mapping', fix: 'e.g. `evolve: { drafts: true, lessons: true }`.' },
   journal: { expected: 'a mapping', fix: 'e.g. `journal: { enabled: true, max_files: 50000 }`.' },
+  mcp_sampling: {
+    expected: 'a mapping',
+    fix: 'e.g. `mcp_sampling: { max_tokens: 1000, session_tokens: 10000 }` (session_tokens: 0 turns sampling off).',
+  },
+  'mcp_sampling.session_tokens': {
+    expected: 'a whole number, 0 or more',
+    fix: "the most tokens MCP servers' sampling may use in one session, e.g. `session_tokens: 10000`; 0 turns it off.",
+  },
   'journal.enabled': {
     expected: 'true or false',
     fix: 'use `enabled: false` to turn /undo off (default true).',
@@ -304,6 +312,10 @@ const MCP_ENTRY: Hint = {
 };
 /** Keys of one `mcp_servers` entry. */
 const MCP_KEYS: Record<string, Hint> = {
+  roots: {
+    expected: 'true or false',
+    fix: 'use `roots: false` to keep the server from getting the workspace as its roots (default true).',
+  },
   command: {
     expected: 'the program that starts a stdio MCP server',
     fix: 'e.g. `command: npx` (put its arguments in `args`), or use `url` for an HTTP server.',

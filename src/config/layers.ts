@@ -51,6 +51,7 @@ export interface Layer {
   memory: { extract?: boolean; tune?: boolean; judge?: boolean };
   evolve: { drafts?: boolean; lessons?: boolean };
   journal: { enabled?: boolean; maxFiles?: number; maxFileBytes?: number; timeoutMs?: number };
+  mcpSampling: { maxTokens?: number; sessionTokens?: number };
   subagents: {
     maxParallel?: number;
     maxTasksPerCall?: number;
@@ -95,6 +96,7 @@ export function emptyLayer(): Layer {
     memory: {},
     evolve: {},
     journal: {},
+    mcpSampling: {},
     subagents: {},
     llm: {},
     models: {},
@@ -208,6 +210,10 @@ export function toLayer(raw: RawFile, file: string): Layer {
     maxFileBytes: raw.journal?.max_file_bytes,
     timeoutMs: seconds(raw.journal?.timeout_s),
   });
+  layer.mcpSampling = defined({
+    maxTokens: raw.mcp_sampling?.max_tokens,
+    sessionTokens: raw.mcp_sampling?.session_tokens,
+  });
   layer.subagents = defined({
     maxParallel: raw.subagents?.max_parallel,
     maxTasksPerCall: raw.subagents?.max_tasks_per_call,
@@ -248,7 +254,11 @@ export function toLayer(raw: RawFile, file: string): Layer {
 }
 
 function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
-  const common = defined({ timeoutMs: seconds(raw.timeout_s), disabled: raw.disabled });
+  const common = defined({
+    timeoutMs: seconds(raw.timeout_s),
+    disabled: raw.disabled,
+    roots: raw.roots === false ? (false as const) : undefined,
+  });
   if (raw.url !== undefined) return defined({ url: raw.url, headers: raw.headers, ...common });
   const sandbox =
     raw.sandbox === undefined || raw.sandbox === false
@@ -319,6 +329,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     memory: { ...base.memory, ...over.memory },
     evolve: { ...base.evolve, ...over.evolve },
     journal: { ...base.journal, ...over.journal },
+    mcpSampling: { ...base.mcpSampling, ...over.mcpSampling },
     subagents: { ...base.subagents, ...over.subagents },
     llm: { ...base.llm, ...over.llm },
     models,

@@ -113,6 +113,14 @@ const evolveSchema = z.strictObject({
   lessons: z.optional(z.boolean()),
 });
 
+/** What MCP servers' sampling requests may use of the session's model. */
+const mcpSamplingSchema = z.strictObject({
+  /** The most tokens one answer may hold (a server asking for more gets this many). */
+  max_tokens: z.optional(positiveInt),
+  /** The most tokens (prompt and answer) sampling may use in one session; 0 turns sampling off. */
+  session_tokens: z.optional(z.int().check(z.nonnegative())),
+});
+
 /** The operation journal (undo/redo of what turns change in the workspace). */
 const journalSchema = z.strictObject({
   enabled: z.optional(z.boolean()),
@@ -215,6 +223,8 @@ export const mcpServerSchema = z
     timeout_s: z.optional(positiveNumber),
     disabled: z.optional(z.boolean()),
     sandbox: z.optional(mcpSandboxSchema),
+    /** false: do not offer the server Tea's roots (it keeps the directories its own arguments give). */
+    roots: z.optional(z.boolean()),
   })
   .check(
     z.superRefine((server, ctx) => {
@@ -257,6 +267,7 @@ export const fileSchema = z.strictObject({
   tools: z.optional(toolsSchema),
   sandbox: z.optional(sandboxSchema),
   mcp_servers: z.optional(z.record(z.string().check(z.regex(PROFILE_NAME)), mcpServerSchema)),
+  mcp_sampling: z.optional(mcpSamplingSchema),
   server: z.optional(serverSchema),
   /** Work modes defined or overridden by the user (config/modes.ts). */
   modes: z.optional(modesSchema),
@@ -303,6 +314,7 @@ export function knownKeysAt(genericPath: string): string[] {
     'tools.web_search': webSearchSchema,
     sandbox: sandboxObjectSchema,
     'mcp_servers.*': mcpServerSchema,
+    mcp_sampling: mcpSamplingSchema,
     server: serverSchema,
     'rules.*': userRuleSchema,
     'mcp_servers.*.sandbox': mcpSandboxObjectSchema,

@@ -65,7 +65,7 @@ export type McpServerSpec = (
       sandbox?: { network: boolean };
     }
   | { url: string; headers?: Record<string, string> }
-) & { timeoutMs?: number; disabled?: boolean };
+) & { timeoutMs?: number; disabled?: boolean; roots?: false };
 
 /** A setting a project file holds that applies only once the user trusts the file. */
 export interface RestrictedSetting {
@@ -139,6 +139,11 @@ export interface TeaConfig {
    * snapshot takes longer than `timeoutMs`.
    */
   journal: { enabled: boolean; maxFiles: number; maxFileBytes: number; timeoutMs: number };
+  /**
+   * MCP servers' sampling requests: the most tokens one answer may hold, and the most
+   * one session's sampling may use (prompt and answer; 0: sampling off).
+   */
+  mcpSampling: { maxTokens: number; sessionTokens: number };
   /** Delegation to sub-agents (the `task` and `delegate_tasks` tools). */
   subagents: SubagentsConfig;
   llm: {

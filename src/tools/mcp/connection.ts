@@ -9,7 +9,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { formatSeconds } from '../abort.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { ToolError } from '../types.js';
+import { type ToolContext, ToolError } from '../types.js';
+import { clientCapabilities, installClientHandlers } from './client-handlers.js';
 import {
   errorCode,
   errorText,
@@ -18,13 +19,16 @@ import {
   startError,
   stderrHint,
 } from './errors.js';
+import { DEFAULT_SAMPLING_LIMITS, SamplingBudget } from './sampling.js';
 import { isStdioServer, type McpServerConfig, type McpToolInfo } from './types.js';
 
 export interface ConnectionOptions {
   name: string;
   server: McpServerConfig;
-  /** The workspace: a relative `cwd` of a stdio server resolves against it. */
+  /** The workspace: a relative `cwd` of a stdio server resolves against it; the server's first root. */
   workspace: string;
+  /** Directories added to the workspace (`--add-dir`, config): the server's other roots. */
+  extraRoots?: readonly string[];
   /** Per-call time limit when the server sets none. */
   defaultTimeoutMs: number;
   /** Time limit of start-up (spawn, handshake, first tool list); at least the call limit. */
@@ -32,8 +36,10 @@ export interface ConnectionOptions {
   clientInfo: { name: string; version: string };
   /** Where a stdio server that opts in (`sandbox`) runs. */
   sandbox?: Sandbox;
-  /** Called with the server's tool list after every successful connection. */
+  /** Called with the server's tool list after every successful connection, and when the server says it changed. */
   onTools?: (tools: McpToolInfo[]) => void;
+  /** The sampling budget (shared by the manager's servers); default: the default limits. */
+  budget?: SamplingBudget;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -53,8 +59,13 @@ export class McpConnection {
   private stderrTail = '';
   /** The pid of the last stdio server started, kept even after the SDK lets go of it. */
   private startedPid: number | undefined;
+  /** The tool calls running now, latest last: the server's sampling and elicitation go to the latest. */
+  private readonly callers: ToolContext[] = [];
+  private readonly budget: SamplingBudget;
 
-  constructor(private readonly opts: ConnectionOptions) {}
+  constructor(private readonly opts: ConnectionOptions) {
+    this.budget = opts.budget ?? new SamplingBudget(DEFAULT_SAMPLING_LIMITS);
+  }
 
   get name(): string {
     return this.opts.name;
@@ -107,7 +118,21 @@ export class McpConnection {
   private async open(): Promise<Client> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const transport = await this.makeTransport();
-    const client = new Client(this.opts.clientInfo, { capabilities: {} });
+    const roots = this.opts.server.roots !== false;
+    const client = new Client(this.opts.clientInfo, { capabilities: clientCapabilities(roots) });
+    await installClientHandlers(client, {
+      server: this.name,
+      ...(roots ? { roots: [this.opts.workspace, ...(this.opts.extraRoots ?? [])] } : {}),
+      budget: this.budget,
+      caller: () => this.callers.at(-1),
+      onToolsChanged: () => {
+        if (this.client !== client) return;
+        this.fetchTools(client).then(
+          (tools) => this.opts.onTools?.(tools),
+          () => undefined,
+        );
+      },
+    });
     client.onclose = () => {
       if (this.client !== client) return;
       this.client = undefined;
@@ -216,8 +241,14 @@ export class McpConnection {
   }
 
   /** Calls one tool; resolves to the raw `tools/call` result. */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    caller?: ToolContext,
+  ): Promise<unknown> {
     const client = await this.connect();
+    if (caller) this.callers.push(caller);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: this.timeoutMs,
@@ -227,6 +258,8 @@ export class McpConnection {
       return result;
     } catch (error) {
       throw this.callError(error, tool);
+    } finally {
+      if (caller) this.callers.splice(this.callers.lastIndexOf(caller), 1);
     }
   }
 

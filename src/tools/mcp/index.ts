@@ -12,6 +12,7 @@ export { cacheFile, readToolCache } from './cache.js';
 export type { McpConnection } from './connection.js';
 export { DEFAULT_MCP_TIMEOUT_MS, McpManager, type McpManagerOptions } from './manager.js';
 export { mapCallResult } from './result.js';
+export { DEFAULT_SAMPLING_LIMITS, type SamplingLimits } from './sampling.js';
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig, McpToolInfo } from './types.js';
 export { isStdioServer } from './types.js';
 

@@ -9,6 +9,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import { bridgeTool } from './bridge.js';
 import { readToolCache, writeToolCache } from './cache.js';
 import { McpConnection } from './connection.js';
+import { DEFAULT_SAMPLING_LIMITS, SamplingBudget, type SamplingLimits } from './sampling.js';
 import { isStdioServer, type McpServerConfig, type McpToolInfo } from './types.js';
 
 export interface McpManagerOptions {
@@ -31,6 +32,10 @@ export interface McpManagerOptions {
    * another session's or the config's server.
    */
   cache?: boolean;
+  /** Directories added to the workspace: offered to servers as roots after it. */
+  roots?: readonly string[];
+  /** Token limits of the servers' sampling requests (config `mcp_sampling`). */
+  sampling?: SamplingLimits;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -42,12 +47,15 @@ export class McpManager {
   private readonly registered = new Map<string, Map<string, string>>();
   private readonly undiscovered = new Set<string>();
   private removeDiscoverer: (() => void) | undefined;
+  private readonly budget: SamplingBudget;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly servers: Readonly<Record<string, McpServerConfig>>,
     private readonly opts: McpManagerOptions,
-  ) {}
+  ) {
+    this.budget = new SamplingBudget(opts.sampling ?? DEFAULT_SAMPLING_LIMITS);
+  }
 
   /** Enabled servers, in config order. */
   serverNames(): string[] {
@@ -110,6 +118,8 @@ export class McpManager {
       connectTimeoutMs: this.opts.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
       clientInfo: this.opts.clientInfo ?? { name: 'tea-agent', version: '0.1.0' },
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
+      budget: this.budget,
+      ...(this.opts.roots?.length ? { extraRoots: this.opts.roots } : {}),
       onTools: (tools) => {
         this.undiscovered.delete(name);
         this.sync(name, tools);
@@ -146,7 +156,7 @@ export class McpManager {
         transport: isStdioServer(config) ? 'stdio' : 'http',
         trusted: config.trusted !== false,
         timeoutMs,
-        call: (name, args, signal) => this.connection(server).callTool(name, args, signal),
+        call: (name, args, signal, ctx) => this.connection(server).callTool(name, args, signal, ctx),
       });
       const key = JSON.stringify(info);
       if (before.get(tool.name) === key) {
