@@ -47,7 +47,7 @@ const MAX_TOOL_PAGES = 50;
 /** How long a stdio server gets to exit on its own after its stdin closes. */
 const CLOSE_GRACE_MS = 300;
 
-type State = 'idle' | 'connected' | 'crashed' | 'closed';
+export type State = 'idle' | 'connected' | 'crashed' | 'closed';
 
 export class McpConnection {
   private client: Client | undefined;
@@ -62,6 +62,8 @@ export class McpConnection {
   /** The tool calls running now, latest last: the server's sampling and elicitation go to the latest. */
   private readonly callers: ToolContext[] = [];
   private readonly budget: SamplingBudget;
+  /** A tool list being fetched after the server said it changed; a call that ends waits for it. */
+  private refreshing: Promise<void> | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.budget = opts.budget ?? new SamplingBudget(DEFAULT_SAMPLING_LIMITS);
@@ -83,6 +85,11 @@ export class McpConnection {
   get pid(): number | undefined {
     const pid = (this.transport as { pid?: number | null } | undefined)?.pid;
     return typeof pid === 'number' ? pid : undefined;
+  }
+
+  /** idle (not started yet), connected, crashed (restarts on the next call) or closed. */
+  get status(): State {
+    return this.state;
   }
 
   get connected(): boolean {
@@ -127,10 +134,13 @@ export class McpConnection {
       caller: () => this.callers.at(-1),
       onToolsChanged: () => {
         if (this.client !== client) return;
-        this.fetchTools(client).then(
-          (tools) => this.opts.onTools?.(tools),
-          () => undefined,
-        );
+        const refresh: Promise<void> = this.fetchTools(client)
+          .then((tools) => this.opts.onTools?.(tools))
+          .catch(() => undefined)
+          .finally(() => {
+            if (this.refreshing === refresh) this.refreshing = undefined;
+          });
+        this.refreshing = refresh;
       },
     });
     client.onclose = () => {
@@ -240,6 +250,21 @@ export class McpConnection {
     }
   }
 
+  /** What the server offers (resources, prompts, …), once connected. */
+  get capabilities(): Record<string, unknown> | undefined {
+    return this.client?.getServerCapabilities();
+  }
+
+  /** Connects if needed and runs one request of `what` (resources/list, prompts/get, …) with the call limit. */
+  async use<T>(what: string, request: (client: Client, timeout: number) => Promise<T>): Promise<T> {
+    const client = await this.connect();
+    try {
+      return await request(client, this.timeoutMs);
+    } catch (error) {
+      throw this.callError(error, what);
+    }
+  }
+
   /** Calls one tool; resolves to the raw `tools/call` result. */
   async callTool(
     tool: string,
@@ -255,6 +280,8 @@ export class McpConnection {
         ...(signal ? { signal } : {}),
       });
       this.restarted = false;
+      // A tool that changed the server's tool list: the next model call sees the new list.
+      await this.refreshing;
       return result;
     } catch (error) {
       throw this.callError(error, tool);

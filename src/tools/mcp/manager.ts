@@ -64,6 +64,11 @@ export class McpManager {
       .map(([name]) => name);
   }
 
+  /** Every configured server with its settings, disabled ones included, in config order. */
+  allServers(): Array<[string, McpServerConfig]> {
+    return Object.entries(this.servers);
+  }
+
   /** The bridge tool names currently registered for `server`. */
   toolNames(server: string): string[] {
     return [...(this.registered.get(server)?.keys() ?? [])];
