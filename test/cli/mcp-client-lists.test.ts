@@ -42,7 +42,7 @@ describe('tools/list_changed', () => {
     expect(toolResults(2)[1]).toBe('grown works');
     expect(toolResults(3)[2]).toMatch(/unknown tool.*mcp__feat__doomed/i);
     const list = await tea(['mcp', 'list']);
-    expect(list.stdout).toMatch(/^feat\s+stdio\s+enabled\s+tools: 3\b/m);
+    expect(list.stdout).toMatch(/^feat\s+stdio\s+enabled\s+tools: 5\b/m);
   });
 });
 

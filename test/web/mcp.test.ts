@@ -23,7 +23,9 @@ describe('web UI: MCP panel', () => {
     const server = page.locator('[data-testid="mcp-server"][data-name="feat"]');
     await server.waitFor();
     expect(await server.getByTestId('mcp-status').textContent()).toBe('connected');
-    expect(await server.getByTestId('mcp-tools').textContent()).toBe('Tools (3): grow, doomed, ask_defaults');
+    expect(await server.getByTestId('mcp-tools').textContent()).toBe(
+      'Tools (5): grow, doomed, ask_defaults, open_page, summarize',
+    );
     expect(await server.getByTestId('mcp-template').textContent()).toContain('note://topics/{name}');
 
     const hello = server.locator('[data-testid="mcp-resource"][data-uri="note://hello"]');

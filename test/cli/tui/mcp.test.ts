@@ -29,7 +29,7 @@ describe('/mcp', () => {
     tui.press('enter');
     await tui.waitForText('feat (stdio) — connected');
     const screen = tui.all();
-    expect(screen).toMatch(/tools \(3\): .*grow/);
+    expect(screen).toMatch(/tools \(5\): .*grow/);
     expect(screen).toContain('note://hello hello — A greeting note');
     expect(screen).toContain('note://topics/{name} topic (template)');
     expect(screen).toContain('/mcp feat review file — Review a file');
@@ -81,5 +81,54 @@ describe('elicitation in the terminal UI', () => {
       status: 'inactive',
     });
     await tui.finish('mcp-elicitation');
+  });
+});
+
+describe('URL elicitation in the terminal UI', () => {
+  it('asks the user to open the page; "Opened it" accepts, "Decline" declines', async () => {
+    t.server.script(
+      reply().toolCall('mcp__feat__open_page', {}),
+      reply().toolCall('mcp__feat__open_page', {}),
+      reply().text('Both asked.'),
+    );
+    const tui = open(['--yolo']);
+    await tui.waitForText('scripted-model');
+    tui.type('sign me in');
+    tui.press('enter');
+    await tui.waitForText('MCP server "feat" asks you to open https://example.com/login');
+    tui.press('enter');
+    await tui.waitForText('Opened it');
+    await tui.waitForText(/asks you to open[\s\S]*asks you to open/);
+    tui.press('down');
+    tui.press('enter');
+    await tui.waitForText('Both asked.');
+    const results = wireMessages(t.server.requests[2]!.body)
+      .filter((m) => m.role === 'tool')
+      .map((m) => wireText(m));
+    expect(results).toEqual(['url elicitation: accept', 'url elicitation: decline']);
+    await tui.finish('mcp-url-elicitation');
+  });
+});
+
+describe('sampling in the terminal UI', () => {
+  it("asks for approval like a tool call; once allowed, the session's model answers the server", async () => {
+    t.server.script(
+      reply().toolCall('mcp__feat__summarize', {}),
+      reply().text('Tea: a drink.'),
+      reply().text('The server has its summary.'),
+    );
+    const tui = open(['--allow', 'mcp__feat__summarize']);
+    await tui.waitForText('scripted-model');
+    tui.type('summarize via the server');
+    tui.press('enter');
+    await tui.waitForText('Allow mcp_sampling');
+    expect(tui.screen()).toContain('Summarize: tea is a drink.');
+    tui.type('y');
+    await tui.waitForText('The server has its summary.');
+    const sampling = wireMessages(t.server.requests[1]!.body);
+    expect(wireText(sampling.at(-1)!)).toBe('Summarize: tea is a drink.');
+    const results = wireMessages(t.server.requests[2]!.body).filter((m) => m.role === 'tool');
+    expect(wireText(results[0]!)).toBe('sampled: Tea: a drink. (scripted-model)');
+    await tui.finish('mcp-sampling');
   });
 });
