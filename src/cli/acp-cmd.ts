@@ -36,6 +36,7 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     warn: (m) => log(`tea acp: warning: ${m}`),
     clientInfo: { name: 'tea-agent', version: VERSION },
     sampling: rt.config.mcpSampling,
+    unattended: rt.config.mcpElicitation.unattended,
   });
   try {
     await serveAcp({

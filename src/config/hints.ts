@@ -68,6 +68,14 @@ const BY_PATH: Record<string, Hint> = {
     expected: 'a mapping',
     fix: 'e.g. `mcp_sampling: { max_tokens: 1000, session_tokens: 10000 }` (session_tokens: 0 turns sampling off).',
   },
+  mcp_elicitation: {
+    expected: 'a mapping',
+    fix: 'e.g. `mcp_elicitation: { unattended: defaults }` (default decline).',
+  },
+  'mcp_elicitation.unattended': {
+    expected: 'decline or defaults',
+    fix: 'what a server asking for input gets where nobody can answer: `decline` (default), or `defaults` to accept a form whose required fields all have defaults.',
+  },
   'mcp_sampling.session_tokens': {
     expected: 'a whole number, 0 or more',
     fix: "the most tokens MCP servers' sampling may use in one session, e.g. `session_tokens: 10000`; 0 turns it off.",

@@ -52,6 +52,7 @@ export interface Layer {
   evolve: { drafts?: boolean; lessons?: boolean };
   journal: { enabled?: boolean; maxFiles?: number; maxFileBytes?: number; timeoutMs?: number };
   mcpSampling: { maxTokens?: number; sessionTokens?: number };
+  mcpElicitation: { unattended?: 'decline' | 'defaults' };
   subagents: {
     maxParallel?: number;
     maxTasksPerCall?: number;
@@ -97,6 +98,7 @@ export function emptyLayer(): Layer {
     evolve: {},
     journal: {},
     mcpSampling: {},
+    mcpElicitation: {},
     subagents: {},
     llm: {},
     models: {},
@@ -214,6 +216,7 @@ export function toLayer(raw: RawFile, file: string): Layer {
     maxTokens: raw.mcp_sampling?.max_tokens,
     sessionTokens: raw.mcp_sampling?.session_tokens,
   });
+  layer.mcpElicitation = defined({ unattended: raw.mcp_elicitation?.unattended });
   layer.subagents = defined({
     maxParallel: raw.subagents?.max_parallel,
     maxTasksPerCall: raw.subagents?.max_tasks_per_call,
@@ -330,6 +333,7 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     evolve: { ...base.evolve, ...over.evolve },
     journal: { ...base.journal, ...over.journal },
     mcpSampling: { ...base.mcpSampling, ...over.mcpSampling },
+    mcpElicitation: { ...base.mcpElicitation, ...over.mcpElicitation },
     subagents: { ...base.subagents, ...over.subagents },
     llm: { ...base.llm, ...over.llm },
     models,

@@ -249,6 +249,7 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       maxTokens: layer.mcpSampling.maxTokens ?? 1_000,
       sessionTokens: layer.mcpSampling.sessionTokens ?? 10_000,
     },
+    mcpElicitation: { unattended: layer.mcpElicitation.unattended ?? 'decline' },
     journal: {
       enabled: layer.journal.enabled ?? true,
       maxFiles: layer.journal.maxFiles ?? JOURNAL_DEFAULTS.maxFiles,

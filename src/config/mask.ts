@@ -209,6 +209,7 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
     max_tokens: config.mcpSampling.maxTokens,
     session_tokens: config.mcpSampling.sessionTokens,
   };
+  plain.mcp_elicitation = { unattended: config.mcpElicitation.unattended };
   plain.journal = {
     enabled: config.journal.enabled,
     max_files: config.journal.maxFiles,

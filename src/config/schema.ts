@@ -121,6 +121,12 @@ const mcpSamplingSchema = z.strictObject({
   session_tokens: z.optional(z.int().check(z.nonnegative())),
 });
 
+/** How MCP servers' elicitation requests are answered where nobody can answer them. */
+const mcpElicitationSchema = z.strictObject({
+  /** decline (default), or defaults: accept a form whose every required field has a default, with the defaults. */
+  unattended: z.optional(z.enum(['decline', 'defaults'])),
+});
+
 /** The operation journal (undo/redo of what turns change in the workspace). */
 const journalSchema = z.strictObject({
   enabled: z.optional(z.boolean()),
@@ -268,6 +274,7 @@ export const fileSchema = z.strictObject({
   sandbox: z.optional(sandboxSchema),
   mcp_servers: z.optional(z.record(z.string().check(z.regex(PROFILE_NAME)), mcpServerSchema)),
   mcp_sampling: z.optional(mcpSamplingSchema),
+  mcp_elicitation: z.optional(mcpElicitationSchema),
   server: z.optional(serverSchema),
   /** Work modes defined or overridden by the user (config/modes.ts). */
   modes: z.optional(modesSchema),
@@ -315,6 +322,7 @@ export function knownKeysAt(genericPath: string): string[] {
     sandbox: sandboxObjectSchema,
     'mcp_servers.*': mcpServerSchema,
     mcp_sampling: mcpSamplingSchema,
+    mcp_elicitation: mcpElicitationSchema,
     server: serverSchema,
     'rules.*': userRuleSchema,
     'mcp_servers.*.sandbox': mcpSandboxObjectSchema,

@@ -144,6 +144,11 @@ export interface TeaConfig {
    * one session's sampling may use (prompt and answer; 0: sampling off).
    */
   mcpSampling: { maxTokens: number; sessionTokens: number };
+  /**
+   * MCP servers' elicitation where nobody can answer (`tea -p`, `tea mcp call`, serve with
+   * approvals denied): decline, or accept a form with its defaults when every required field has one.
+   */
+  mcpElicitation: { unattended: 'decline' | 'defaults' };
   /** Delegation to sub-agents (the `task` and `delegate_tasks` tools). */
   subagents: SubagentsConfig;
   llm: {

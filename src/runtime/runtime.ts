@@ -204,7 +204,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       sandbox: shell.sandbox,
       warn,
       clientInfo: opts.clientInfo ?? { name: 'tea-agent', version: '0' },
-      ...{ sampling: config.mcpSampling, roots: allowedRoots },
+      ...{ sampling: config.mcpSampling, roots: allowedRoots, unattended: config.mcpElicitation.unattended },
     });
   }
   const calibrationFile = path.join(config.home, 'calibration.json');

@@ -18,6 +18,8 @@ export interface SessionMcpOptions {
   connectTimeoutMs?: number;
   /** Token limits of the servers' sampling requests (config `mcp_sampling`). */
   sampling?: SamplingLimits;
+  /** Elicitation where nobody can answer (config `mcp_elicitation.unattended`). */
+  unattended?: 'decline' | 'defaults';
 }
 
 /** The tools one session sees, and how to stop the servers behind them. */
@@ -68,6 +70,7 @@ export function sessionMcpConnector(opts: SessionMcpOptions): SessionMcpConnecto
         cache: false,
         ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
         ...(opts.sampling ? { sampling: opts.sampling } : {}),
+        ...(opts.unattended ? { unattended: opts.unattended } : {}),
         ...(opts.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: opts.connectTimeoutMs }),
       });
       open.add(manager);

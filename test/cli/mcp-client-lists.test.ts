@@ -3,6 +3,7 @@
  * through `tea -p`: a tool that changes the server's tool list (list_changed), and
  * its resources and prompts through the model's mcp_resource and mcp_prompt tools.
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NO_MEMORY_JOBS, runTea, useScriptedCli } from '../support/cli.js';
@@ -42,7 +43,42 @@ describe('tools/list_changed', () => {
     expect(toolResults(2)[1]).toBe('grown works');
     expect(toolResults(3)[2]).toMatch(/unknown tool.*mcp__feat__doomed/i);
     const list = await tea(['mcp', 'list']);
-    expect(list.stdout).toMatch(/^feat\s+stdio\s+enabled\s+tools: 5\b/m);
+    expect(list.stdout).toMatch(/^feat\s+stdio\s+enabled\s+tools: 6\b/m);
+  });
+});
+
+describe('elicitation where nobody can answer', () => {
+  it('declines by default; mcp_elicitation.unattended: defaults accepts a form whose required fields all have defaults', async () => {
+    const script = () =>
+      t.server.script(
+        reply().toolCall('mcp__feat__confirm_defaults', {}),
+        reply().toolCall('mcp__feat__ask_defaults', {}),
+        reply().text('done'),
+      );
+    script();
+    const declined = await tea(['-p', 'confirm', '--yolo']);
+    expect(declined.code, declined.stderr).toBe(0);
+    expect(toolResults(2)).toEqual([
+      'elicitation: {"action":"decline"}',
+      'elicitation: {"action":"decline"}',
+    ]);
+    expect(declined.stderr).toContain('MCP server "feat" asked for input');
+
+    t.server.reset();
+    writeFileSync(
+      path.join(t.ctx.home, 'config.yaml'),
+      `${NO_MEMORY_JOBS}${SERVER}mcp_elicitation:\n  unattended: defaults\n`,
+    );
+    script();
+    const accepted = await tea(['-p', 'confirm', '--yolo']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    const [first, second] = toolResults(2);
+    expect(JSON.parse(first!.replace(/^elicitation: /, ''))).toEqual({
+      action: 'accept',
+      content: { name: 'John Doe', age: 30, score: 95.5, status: 'active', verified: true },
+    });
+    // `name` is required and has no default: still declined.
+    expect(second).toBe('elicitation: {"action":"decline"}');
   });
 });
 

@@ -24,7 +24,7 @@ describe('web UI: MCP panel', () => {
     await server.waitFor();
     expect(await server.getByTestId('mcp-status').textContent()).toBe('connected');
     expect(await server.getByTestId('mcp-tools').textContent()).toBe(
-      'Tools (5): grow, doomed, ask_defaults, open_page, summarize',
+      'Tools (6): grow, doomed, ask_defaults, confirm_defaults, open_page, summarize',
     );
     expect(await server.getByTestId('mcp-template').textContent()).toContain('note://topics/{name}');
 

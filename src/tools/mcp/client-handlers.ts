@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../types.js';
-import { answerElicitation } from './elicitation.js';
+import { answerElicitation, type Unattended } from './elicitation.js';
 import { answerSampling, type SamplingBudget } from './sampling.js';
 
 /** What Tea's client offers; `roots` only to servers that take them. */
@@ -30,6 +30,8 @@ export interface ClientHandlerOptions {
   /** The roots: the workspace, then the directories added to it; none: roots are not offered. */
   roots?: readonly string[];
   budget: SamplingBudget;
+  /** Elicitation where nobody can answer (config `mcp_elicitation.unattended`). */
+  unattended?: Unattended;
   /** The tool call the server is serving now (the latest still running), if any. */
   caller(): ToolContext | undefined;
   /** The server's tool list changed: list it again. */
@@ -58,7 +60,7 @@ export async function installClientHandlers(client: Client, opts: ClientHandlerO
     answerSampling(opts.server, request.params, opts.caller(), opts.budget),
   );
   client.setRequestHandler(ElicitRequestSchema, (request) =>
-    answerElicitation(opts.server, request.params, opts.caller()),
+    answerElicitation(opts.server, request.params, opts.caller(), opts.unattended),
   );
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolsChanged());
 }

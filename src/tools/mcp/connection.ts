@@ -11,6 +11,7 @@ import { formatSeconds } from '../abort.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { type ToolContext, ToolError } from '../types.js';
 import { clientCapabilities, installClientHandlers } from './client-handlers.js';
+import type { Unattended } from './elicitation.js';
 import {
   errorCode,
   errorText,
@@ -40,6 +41,8 @@ export interface ConnectionOptions {
   onTools?: (tools: McpToolInfo[]) => void;
   /** The sampling budget (shared by the manager's servers); default: the default limits. */
   budget?: SamplingBudget;
+  /** Elicitation where nobody can answer (config `mcp_elicitation.unattended`; default decline). */
+  unattended?: Unattended;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -131,6 +134,7 @@ export class McpConnection {
       server: this.name,
       ...(roots ? { roots: [this.opts.workspace, ...(this.opts.extraRoots ?? [])] } : {}),
       budget: this.budget,
+      ...(this.opts.unattended ? { unattended: this.opts.unattended } : {}),
       caller: () => this.callers.at(-1),
       onToolsChanged: () => {
         if (this.client !== client) return;

@@ -22,8 +22,15 @@ export const DECLINE = 'Decline';
 export const OPENED = 'Opened it';
 const MAX_TRIES = 3;
 
-/** Thrown inside to end the form: the user declined, or nobody can answer. */
-class Declined extends Error {}
+/** Thrown inside to end the form: the user declined, or (`unanswered`) nobody can answer. */
+class Declined extends Error {
+  constructor(
+    message: string,
+    readonly unanswered = false,
+  ) {
+    super(message);
+  }
+}
 
 function kind(field: Field): string {
   if (field.type === 'array') return 'list, comma-separated';
@@ -122,7 +129,7 @@ async function askOrDecline(host: ToolHost, question: string, options?: string[]
   try {
     return await host.ask(question, options);
   } catch (error) {
-    if (error instanceof ToolError) throw new Declined(error.message);
+    if (error instanceof ToolError) throw new Declined(error.message, true);
     throw error;
   }
 }
@@ -192,25 +199,42 @@ async function askUrl(
   return choice.toLowerCase() === DECLINE.toLowerCase() ? { action: 'decline' } : { action: 'accept' };
 }
 
-/** Answers one elicitation request of `server` through the user's face. */
+/** What a request gets where nobody can answer (config `mcp_elicitation.unattended`). */
+export type Unattended = 'decline' | 'defaults';
+
+/** The form's defaults, when `unattended` allows them and every required field has one. */
+function unattendedAnswer(params: Params, unattended: Unattended): ElicitResult {
+  if (unattended !== 'defaults' || params.mode === 'url') return { action: 'decline' };
+  const schema = (params as FormParams).requestedSchema;
+  const required = schema.required ?? [];
+  if (!required.every((name) => schema.properties[name]?.default !== undefined)) return { action: 'decline' };
+  return { action: 'accept', content: withDefaults(schema, {}) };
+}
+
+/**
+ * Answers one elicitation request of `server` through the user's face; where nobody
+ * can answer (no session, or one nobody answers in), `unattended` decides.
+ */
 export async function answerElicitation(
   server: string,
   params: Params,
   caller: ToolContext | undefined,
+  unattended: Unattended = 'decline',
 ): Promise<ElicitResult> {
   const host = caller?.host;
-  if (!host) return { action: 'decline' };
+  if (!host) return unattendedAnswer(params, unattended);
   try {
     return params.mode === 'url'
       ? await askUrl(host, server, params)
       : await askForm(host, server, params as FormParams);
   } catch (error) {
     if (error instanceof Declined) {
+      const answer = error.unanswered ? unattendedAnswer(params, unattended) : { action: 'decline' as const };
       host.notify(
         `MCP server "${server}" asked for input`,
-        `Declined: ${error.message}. It asked: ${params.message}`,
+        `${answer.action === 'accept' ? 'Accepted its defaults' : 'Declined'}: ${error.message}. It asked: ${params.message}`,
       );
-      return { action: 'decline' };
+      return answer;
     }
     // The turn was cancelled while the user was being asked.
     if (caller.signal.aborted) return { action: 'cancel' };

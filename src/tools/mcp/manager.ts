@@ -36,6 +36,8 @@ export interface McpManagerOptions {
   roots?: readonly string[];
   /** Token limits of the servers' sampling requests (config `mcp_sampling`). */
   sampling?: SamplingLimits;
+  /** Elicitation where nobody can answer (config `mcp_elicitation.unattended`; default decline). */
+  unattended?: 'decline' | 'defaults';
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -124,6 +126,7 @@ export class McpManager {
       clientInfo: this.opts.clientInfo ?? { name: 'tea-agent', version: '0.1.0' },
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
       budget: this.budget,
+      ...(this.opts.unattended ? { unattended: this.opts.unattended } : {}),
       ...(this.opts.roots?.length ? { extraRoots: this.opts.roots } : {}),
       onTools: (tools) => {
         this.undiscovered.delete(name);

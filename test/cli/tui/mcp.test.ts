@@ -29,7 +29,7 @@ describe('/mcp', () => {
     tui.press('enter');
     await tui.waitForText('feat (stdio) — connected');
     const screen = tui.all();
-    expect(screen).toMatch(/tools \(5\): .*grow/);
+    expect(screen).toMatch(/tools \(6\): .*grow/);
     expect(screen).toContain('note://hello hello — A greeting note');
     expect(screen).toContain('note://topics/{name} topic (template)');
     expect(screen).toContain('/mcp feat review file — Review a file');
