@@ -128,7 +128,8 @@ export class McpConnection {
   private async open(): Promise<Client> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const transport = await this.makeTransport();
-    const roots = this.opts.server.roots !== false;
+    // A server an editor passed (ACP) was set up by it, its arguments naming what it may use.
+    const roots = this.opts.server.roots ?? this.opts.server.from !== 'client';
     const client = new Client(this.opts.clientInfo, { capabilities: clientCapabilities(roots) });
     await installClientHandlers(client, {
       server: this.name,

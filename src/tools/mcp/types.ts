@@ -17,7 +17,8 @@ interface ServerCommon {
   from?: 'config' | 'client';
   /**
    * false: Tea does not offer the server its roots (the workspace), and a server such
-   * as server-filesystem keeps the directories its arguments name.
+   * as server-filesystem keeps the directories its arguments name. Default: true for
+   * the config's servers, false for those a client passes (`from: 'client'`).
    */
   roots?: boolean;
 }
