@@ -5,8 +5,9 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reply } from '../support/script.js';
 import { useWebApp } from './app.js';
-import { openApp, poll, screenshot } from './browser.js';
+import { lastAnswer, openApp, poll, screenshot, sendPrompt } from './browser.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '..', 'fixtures', 'mcp-features-server.mjs');
 const web = useWebApp([], {
@@ -37,6 +38,30 @@ describe('web UI: MCP panel', () => {
     await review.getByTestId('mcp-use-prompt').click();
     await poll(() => page.getByTestId('prompt-input').inputValue()).toBe('Please review src/a.ts carefully.');
     await screenshot(page, 'mcp-panel');
+    expect(errors).toEqual([]);
+  });
+
+  it("a server's sampling request is an approval card; approved, the session's model answers it", async () => {
+    web.srv.model.reset();
+    web.srv.model.script(
+      reply().toolCall('mcp__feat__summarize', {}),
+      reply().text('Tea: a drink.'),
+      reply().text('The server has its summary.'),
+    );
+    const { page, errors } = await openApp(web.browser, web.srv.url);
+    await sendPrompt(page, 'summarize via the server');
+    // The tool itself first (write-capable MCP tools ask), then its sampling request.
+    await page.getByTestId('approval').nth(0).getByTestId('approve-once').click();
+    const sampling = page.getByTestId('approval').nth(1);
+    await sampling.waitFor();
+    expect(await sampling.textContent()).toContain('mcp_sampling');
+    expect(await sampling.textContent()).toContain('Summarize: tea is a drink.');
+    await screenshot(page, 'mcp-sampling-approval');
+    await sampling.getByTestId('approve-once').click();
+    await poll(() => lastAnswer(page)).toBe('The server has its summary.');
+    expect(JSON.stringify(web.srv.model.requests[2]!.body)).toContain(
+      'sampled: Tea: a drink. (scripted-model)',
+    );
     expect(errors).toEqual([]);
   });
 
