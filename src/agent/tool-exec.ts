@@ -9,6 +9,7 @@ import { authorize } from './approval.js';
 import type { DoomLoopDetector } from './doom.js';
 import type { AgentEvent } from './events.js';
 import { makeHost } from './host.js';
+import { withHostExtras } from './host-sample.js';
 import { filesOf, mayChangeFiles } from './journal/turn.js';
 import { resultPart, type TurnRecorder } from './record.js';
 import { seated } from './seat.js';
@@ -224,7 +225,16 @@ async function runOne(
       signal,
       outputDir: state.outputDir,
       host: seated(
-        makeHost(host, { callId: call.id, signal, emit, activeTools: step.activeTools }),
+        withHostExtras(makeHost(host, { callId: call.id, signal, emit, activeTools: step.activeTools }), {
+          host,
+          policy,
+          provider: services.provider,
+          callId: call.id,
+          signal,
+          emit,
+          cwd: state.cwd,
+          roots: state.roots,
+        }),
         state,
         call.id,
         emit,

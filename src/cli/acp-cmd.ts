@@ -45,6 +45,8 @@ export async function runAcp(flags: AcpFlags): Promise<number> {
     home: rt.config.home,
     warn: (m) => log(`tea acp: warning: ${m}`),
     clientInfo: { name: 'tea-agent', version: VERSION },
+    sampling: rt.config.mcpSampling,
+    unattended: rt.config.mcpElicitation.unattended,
   });
   try {
     await serveAcp({

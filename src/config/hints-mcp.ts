@@ -15,6 +15,10 @@ const MCP_ENTRY: Hint = {
 };
 /** Keys of one `mcp_servers` entry. */
 const MCP_KEYS: Record<string, Hint> = {
+  roots: {
+    expected: 'true or false',
+    fix: 'use `roots: false` to keep the server from getting the workspace as its roots (default true).',
+  },
   command: {
     expected: 'the program that starts a stdio MCP server',
     fix: 'e.g. `command: npx` (put its arguments in `args`), or use `url` for an HTTP server.',

@@ -62,6 +62,22 @@ const BY_PATH: Record<string, Hint> = {
   memory: { expected: 'a mapping', fix: 'e.g. `memory: { extract: true, tune: true, judge: true }`.' },
   evolve: { expected: 'a mapping', fix: 'e.g. `evolve: { drafts: true, lessons: true }`.' },
   journal: { expected: 'a mapping', fix: 'e.g. `journal: { enabled: true, max_files: 50000 }`.' },
+  mcp_sampling: {
+    expected: 'a mapping',
+    fix: 'e.g. `mcp_sampling: { max_tokens: 1000, session_tokens: 10000 }` (session_tokens: 0 turns sampling off).',
+  },
+  mcp_elicitation: {
+    expected: 'a mapping',
+    fix: 'e.g. `mcp_elicitation: { unattended: defaults }` (default decline).',
+  },
+  'mcp_elicitation.unattended': {
+    expected: 'decline or defaults',
+    fix: 'what a server asking for input gets where nobody can answer: `decline` (default), or `defaults` to accept a form whose required fields all have defaults.',
+  },
+  'mcp_sampling.session_tokens': {
+    expected: 'a whole number, 0 or more',
+    fix: "the most tokens MCP servers' sampling may use in one session, e.g. `session_tokens: 10000`; 0 turns it off.",
+  },
   'journal.enabled': {
     expected: 'true or false',
     fix: 'use `enabled: false` to turn /undo off (default true).',

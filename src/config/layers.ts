@@ -51,6 +51,8 @@ export interface Layer {
   memory: { extract?: boolean; tune?: boolean; judge?: boolean };
   evolve: { drafts?: boolean; lessons?: boolean };
   journal: { enabled?: boolean; maxFiles?: number; maxFileBytes?: number; timeoutMs?: number };
+  mcpSampling: { maxTokens?: number; sessionTokens?: number };
+  mcpElicitation: { unattended?: 'decline' | 'defaults' };
   subagents: {
     maxParallel?: number;
     maxTasksPerCall?: number;
@@ -95,6 +97,8 @@ export function emptyLayer(): Layer {
     memory: {},
     evolve: {},
     journal: {},
+    mcpSampling: {},
+    mcpElicitation: {},
     subagents: {},
     llm: {},
     models: {},
@@ -208,6 +212,11 @@ export function toLayer(raw: RawFile, file: string): Layer {
     maxFileBytes: raw.journal?.max_file_bytes,
     timeoutMs: seconds(raw.journal?.timeout_s),
   });
+  layer.mcpSampling = defined({
+    maxTokens: raw.mcp_sampling?.max_tokens,
+    sessionTokens: raw.mcp_sampling?.session_tokens,
+  });
+  layer.mcpElicitation = defined({ unattended: raw.mcp_elicitation?.unattended });
   layer.subagents = defined({
     maxParallel: raw.subagents?.max_parallel,
     maxTasksPerCall: raw.subagents?.max_tasks_per_call,
@@ -248,7 +257,11 @@ export function toLayer(raw: RawFile, file: string): Layer {
 }
 
 function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
-  const common = defined({ timeoutMs: seconds(raw.timeout_s), disabled: raw.disabled });
+  const common = defined({
+    timeoutMs: seconds(raw.timeout_s),
+    disabled: raw.disabled,
+    roots: raw.roots === false ? (false as const) : undefined,
+  });
   if (raw.url !== undefined) {
     const o = raw.oauth;
     const oauth =
@@ -335,6 +348,8 @@ export function mergeLayers(base: Layer, over: Layer): Layer {
     memory: { ...base.memory, ...over.memory },
     evolve: { ...base.evolve, ...over.evolve },
     journal: { ...base.journal, ...over.journal },
+    mcpSampling: { ...base.mcpSampling, ...over.mcpSampling },
+    mcpElicitation: { ...base.mcpElicitation, ...over.mcpElicitation },
     subagents: { ...base.subagents, ...over.subagents },
     llm: { ...base.llm, ...over.llm },
     models,

@@ -245,6 +245,11 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<TeaConfi
       judge: layer.memory.judge ?? true,
     },
     evolve: { drafts: layer.evolve.drafts ?? true, lessons: layer.evolve.lessons ?? true },
+    mcpSampling: {
+      maxTokens: layer.mcpSampling.maxTokens ?? 1_000,
+      sessionTokens: layer.mcpSampling.sessionTokens ?? 10_000,
+    },
+    mcpElicitation: { unattended: layer.mcpElicitation.unattended ?? 'decline' },
     journal: {
       enabled: layer.journal.enabled ?? true,
       maxFiles: layer.journal.maxFiles ?? JOURNAL_DEFAULTS.maxFiles,

@@ -142,6 +142,7 @@ function mcpToPlain(server: McpServerSettings): Plain {
   }
   if (server.timeoutMs !== undefined) out.timeout_s = server.timeoutMs / 1000;
   if (server.disabled) out.disabled = true;
+  if (server.roots === false) out.roots = false;
   // A project's server that is not trusted yet is not started.
   if (!server.trusted) out.trusted = false;
   return out;
@@ -219,6 +220,11 @@ export function maskedValues(config: TeaConfig, opts: MaskOptions = {}): Record<
   };
   plain.memory = { ...config.memory };
   plain.evolve = { ...config.evolve };
+  plain.mcp_sampling = {
+    max_tokens: config.mcpSampling.maxTokens,
+    session_tokens: config.mcpSampling.sessionTokens,
+  };
+  plain.mcp_elicitation = { unattended: config.mcpElicitation.unattended };
   plain.journal = {
     enabled: config.journal.enabled,
     max_files: config.journal.maxFiles,

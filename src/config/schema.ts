@@ -113,6 +113,20 @@ const evolveSchema = z.strictObject({
   lessons: z.optional(z.boolean()),
 });
 
+/** What MCP servers' sampling requests may use of the session's model. */
+const mcpSamplingSchema = z.strictObject({
+  /** The most tokens one answer may hold (a server asking for more gets this many). */
+  max_tokens: z.optional(positiveInt),
+  /** The most tokens (prompt and answer) sampling may use in one session; 0 turns sampling off. */
+  session_tokens: z.optional(z.int().check(z.nonnegative())),
+});
+
+/** How MCP servers' elicitation requests are answered where nobody can answer them. */
+const mcpElicitationSchema = z.strictObject({
+  /** decline (default), or defaults: accept a form whose every required field has a default, with the defaults. */
+  unattended: z.optional(z.enum(['decline', 'defaults'])),
+});
+
 /** The operation journal (undo/redo of what turns change in the workspace). */
 const journalSchema = z.strictObject({
   enabled: z.optional(z.boolean()),
@@ -230,6 +244,8 @@ export const mcpServerSchema = z
     sandbox: z.optional(mcpSandboxSchema),
     transport: z.optional(z.enum(['http', 'sse'])),
     oauth: z.optional(mcpOAuthSchema),
+    /** false: do not offer the server Tea's roots (it keeps the directories its own arguments give). */
+    roots: z.optional(z.boolean()),
   })
   .check(
     z.superRefine((server, ctx) => {
@@ -274,6 +290,8 @@ export const fileSchema = z.strictObject({
   tools: z.optional(toolsSchema),
   sandbox: z.optional(sandboxSchema),
   mcp_servers: z.optional(z.record(z.string().check(z.regex(PROFILE_NAME)), mcpServerSchema)),
+  mcp_sampling: z.optional(mcpSamplingSchema),
+  mcp_elicitation: z.optional(mcpElicitationSchema),
   server: z.optional(serverSchema),
   /** Work modes defined or overridden by the user (config/modes.ts). */
   modes: z.optional(modesSchema),
@@ -320,6 +338,8 @@ export function knownKeysAt(genericPath: string): string[] {
     'tools.web_search': webSearchSchema,
     sandbox: sandboxObjectSchema,
     'mcp_servers.*': mcpServerSchema,
+    mcp_sampling: mcpSamplingSchema,
+    mcp_elicitation: mcpElicitationSchema,
     server: serverSchema,
     'rules.*': userRuleSchema,
     'mcp_servers.*.sandbox': mcpSandboxObjectSchema,

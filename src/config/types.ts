@@ -72,7 +72,7 @@ export type McpServerSpec = (
       /** OAuth login settings; false: never log in. */
       oauth?: McpOAuthSettings | false;
     }
-) & { timeoutMs?: number; disabled?: boolean };
+) & { timeoutMs?: number; disabled?: boolean; roots?: false };
 
 /** `mcp_servers.<name>.oauth` (camelCase). */
 export interface McpOAuthSettings {
@@ -158,6 +158,16 @@ export interface TeaConfig {
    * snapshot takes longer than `timeoutMs`.
    */
   journal: { enabled: boolean; maxFiles: number; maxFileBytes: number; timeoutMs: number };
+  /**
+   * MCP servers' sampling requests: the most tokens one answer may hold, and the most
+   * one session's sampling may use (prompt and answer; 0: sampling off).
+   */
+  mcpSampling: { maxTokens: number; sessionTokens: number };
+  /**
+   * MCP servers' elicitation where nobody can answer (`tea -p`, `tea mcp call`, serve with
+   * approvals denied): decline, or accept a form with its defaults when every required field has one.
+   */
+  mcpElicitation: { unattended: 'decline' | 'defaults' };
   /** Delegation to sub-agents (the `task` and `delegate_tasks` tools). */
   subagents: SubagentsConfig;
   llm: {

@@ -133,6 +133,8 @@ export interface Runtime {
   readonly backgroundJobs: BackgroundJobsView;
   /** The rule-engine fast path (config `rules_fast_path`, `rules`): see `matchRule` in runtime/rules.ts. */
   readonly rules: RuleSettings;
+  /** The configured MCP servers (none configured: undefined). */
+  readonly mcp: McpManager | undefined;
   /** The agent of the active profile, with the runtime's own `approvals`. */
   readonly agent: Agent;
   /** The work modes sessions switch between, in cycling order (Shift+Tab), the default one's name. */
@@ -202,6 +204,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       sandbox: shell.sandbox,
       warn,
       clientInfo: opts.clientInfo ?? { name: 'tea-agent', version: '0' },
+      ...{ sampling: config.mcpSampling, roots: allowedRoots, unattended: config.mcpElicitation.unattended },
     });
   }
   const calibrationFile = path.join(config.home, 'calibration.json');
@@ -368,6 +371,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     agentFor,
     backgroundJobs,
     rules: settings.rules,
+    mcp,
     get agent() {
       return agentFor(undefined, { approvals: opts.approvals ?? 'ask' });
     },

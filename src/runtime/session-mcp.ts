@@ -5,7 +5,7 @@
  * not cached (the cache is by server name, and such a name may be another session's
  * or the config's server).
  */
-import { McpManager, type McpServerConfig } from '../tools/mcp/index.js';
+import { McpManager, type McpServerConfig, type SamplingLimits } from '../tools/mcp/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolError } from '../tools/types.js';
 
@@ -16,6 +16,10 @@ export interface SessionMcpOptions {
   clientInfo?: { name: string; version: string };
   /** Time limit for starting one server and listing its tools (default: the MCP client's, 30 s). */
   connectTimeoutMs?: number;
+  /** Token limits of the servers' sampling requests (config `mcp_sampling`). */
+  sampling?: SamplingLimits;
+  /** Elicitation where nobody can answer (config `mcp_elicitation.unattended`). */
+  unattended?: 'decline' | 'defaults';
 }
 
 /** The tools one session sees, and how to stop the servers behind them. */
@@ -65,6 +69,8 @@ export function sessionMcpConnector(opts: SessionMcpOptions): SessionMcpConnecto
         warn: opts.warn,
         cache: false,
         ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
+        ...(opts.sampling ? { sampling: opts.sampling } : {}),
+        ...(opts.unattended ? { unattended: opts.unattended } : {}),
         ...(opts.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: opts.connectTimeoutMs }),
       });
       open.add(manager);

@@ -100,8 +100,8 @@ export async function listedTools(opts: { home?: string; cwd?: string } = {}): P
   return registry;
 }
 
-/** Names a rule may use besides the registered tools: the network permission and the agent's memory tool. */
-const PSEUDO_TOOLS = ['network', 'memory'];
+/** Rule names that are not tools: the network, memory, and MCP servers' sampling requests. */
+const PSEUDO_TOOLS = ['network', 'memory', 'mcp_sampling'];
 
 function globToRegExp(glob: string): RegExp {
   const body = glob

@@ -40,6 +40,7 @@ export type RuntimeDeps = Pick<
   | 'sessions'
   | 'journal'
   | 'tools'
+  | 'mcp'
   | 'memory'
   | 'agents'
   | 'workflows'
@@ -57,6 +58,7 @@ export function runtimeDeps(rt: Runtime): RuntimeDeps {
     sessions: rt.sessions,
     journal: rt.journal,
     tools: rt.tools,
+    mcp: rt.mcp,
     memory: rt.memory,
     agents: agentSource(rt),
     workflows: () => rt.workflows(),

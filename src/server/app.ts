@@ -14,6 +14,7 @@ import { HostPolicy } from './hosts.js';
 import { journalRoutes } from './journal.js';
 import { rateLimit, sizeLimit } from './limits.js';
 import { LiveSessions } from './live.js';
+import { mcpRoutes } from './mcp.js';
 import { memoryRoutes } from './memory.js';
 import { modeRoutes } from './modes.js';
 import { openaiRoutes } from './openai.js';
@@ -83,6 +84,7 @@ export function createTeaApp(deps: ServerDeps): TeaApp {
   memoryRoutes(ctx);
   toolRoutes(ctx);
   skillRoutes(ctx);
+  mcpRoutes(ctx);
   searchRoutes(ctx);
   configRoutes(ctx);
   exportRoutes(ctx);

@@ -5,6 +5,7 @@ import type { TeaConfig } from '../config/types.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { EvolveService } from '../runtime/evolve-service.js';
 import type { JournalService } from '../runtime/journal.js';
+import type { McpManager } from '../runtime/mcp.js';
 import type { SessionsService } from '../runtime/sessions.js';
 import type { SkillsService } from '../runtime/skills.js';
 import type { WorkflowsService } from '../runtime/workflows.js';
@@ -45,6 +46,8 @@ export interface ServerDeps {
   /** The operation journal (undo/redo); absent: its routes answer 404 journal_off. */
   journal?: JournalService;
   tools: ToolRegistry;
+  /** The configured MCP servers (the MCP panel's routes); absent: none. */
+  mcp?: McpManager | undefined;
   memory: LongTermMemory;
   agents: AgentSource;
   /** The workflows service, built on first use (the first workflow request loads it). */

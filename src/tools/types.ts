@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ImagePart } from '../llm/types.js';
+import type { ImagePart, ModelRequest, Usage } from '../llm/types.js';
 
 /** What a tool may need to know about where and for whom it runs. */
 export interface ToolContext {
@@ -190,6 +190,33 @@ export interface ToolHost {
   loadedTools(): string[];
   /** A notice for the user (desktop notification or an event). */
   notify(title: string, body: string): void;
+  /**
+   * Runs `tool` — a stand-in for something a tool wants to do on the user's behalf
+   * (an MCP server's sampling request) — through the permission policy and, when the
+   * policy asks, the user (the same `approval_request` every face renders). Absent:
+   * nobody can approve here.
+   */
+  authorize?(tool: Tool, args: Record<string, unknown>): Promise<HostPermit>;
+  /**
+   * One model call, without tools, on the session's model (an MCP server's sampling
+   * request). The caller sets `maxOutputTokens`. Absent: no model here.
+   */
+  sample?(request: ModelRequest): Promise<HostSample>;
+}
+
+/** `ToolHost.authorize`'s answer: `output` says why when not allowed. */
+export interface HostPermit {
+  allowed: boolean;
+  output: string;
+}
+
+/** `ToolHost.sample`'s answer. */
+export interface HostSample {
+  text: string;
+  /** The model that answered. */
+  model: string;
+  finishReason: string;
+  usage: Usage;
 }
 
 /** A tool's answer. A plain string is shorthand for `{ output }`. */

@@ -29,6 +29,8 @@ export interface TeaServerOptions {
   autoTitle?: boolean;
   /** Retries per model call (default none, so every scripted reply is used once). */
   retries?: number;
+  /** More config.yaml text, appended (e.g. `mcp_servers`). */
+  extraConfig?: string;
 }
 
 function configYaml(modelUrl: string, opts: TeaServerOptions): string {
@@ -41,6 +43,7 @@ function configYaml(modelUrl: string, opts: TeaServerOptions): string {
     `agent:\n  auto_title: ${opts.autoTitle === true}\n`,
     'memory:\n  extract: false\n',
     `llm:\n  max_retries: ${opts.retries ?? 0}\n  retry_base_ms: 10\n`,
+    opts.extraConfig ?? '',
   ].join('');
 }
 

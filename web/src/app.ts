@@ -8,6 +8,7 @@ import { Composer } from './composer.js';
 import { attempt, byId, toast } from './dom.js';
 import type { TurnInput } from './failure.js';
 import { JournalControls } from './journal.js';
+import { McpPanel } from './mcp-panel.js';
 import { MemoryPanel } from './memory-panel.js';
 import { ModeSelect } from './mode-select.js';
 import { ModelBadge } from './model-badge.js';
@@ -35,6 +36,7 @@ export class App {
   private readonly settings: SettingsPanel;
   private readonly workflows: WorkflowsPanel;
   private readonly skills: SkillsPanel;
+  private readonly mcp: McpPanel;
   private readonly panels: Panels;
   private readonly usage = new UsageMeter();
   private readonly badge = new ModelBadge();
@@ -72,6 +74,7 @@ export class App {
     });
     this.memory = new MemoryPanel(api);
     this.skills = new SkillsPanel(api);
+    this.mcp = new McpPanel(api);
     this.settings = new SettingsPanel(api, (name, models) => this.badge.setProfiles(name, models));
     this.workflows = new WorkflowsPanel(api, {
       openSession: (id) => {
@@ -83,6 +86,7 @@ export class App {
       (name) => {
         if (name === 'workflows') void this.workflows.refresh();
         else if (name === 'skills') void this.skills.refresh();
+        else if (name === 'mcp') void this.mcp.refresh();
         else if (name === 'memory') void this.memory.refresh();
         else void this.settings.refresh();
       },

@@ -7,9 +7,9 @@
  */
 import { byId } from './dom.js';
 
-export type PanelName = 'workflows' | 'skills' | 'memory' | 'settings';
+export type PanelName = 'workflows' | 'skills' | 'mcp' | 'memory' | 'settings';
 
-const PANELS: readonly PanelName[] = ['workflows', 'skills', 'memory', 'settings'];
+const PANELS: readonly PanelName[] = ['workflows', 'skills', 'mcp', 'memory', 'settings'];
 
 /** Must match the narrow breakpoint in styles/responsive.css. */
 const NARROW = '(max-width: 760px)';
@@ -30,6 +30,7 @@ export class Panels {
     // Workflows and Skills are opened from the session list: on a phone the list makes way for the panel.
     byId('workflows-toggle').addEventListener('click', () => this.sessionChosen());
     byId('skills-toggle').addEventListener('click', () => this.sessionChosen());
+    byId('mcp-toggle').addEventListener('click', () => this.sessionChosen());
     byId('drawer-close').addEventListener('click', () => this.closeDrawer());
     this.toggle.addEventListener('click', () => {
       if (this.sidebarOpen) this.closeSidebar(true);

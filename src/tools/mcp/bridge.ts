@@ -1,7 +1,7 @@
 /** An MCP server's tool as a Tea tool named `mcp__<server>__<tool>`. */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { type ApprovalClass, defineTool, type Tool } from '../types.js';
+import { type ApprovalClass, defineTool, type Tool, type ToolContext } from '../types.js';
 import { mapCallResult } from './result.js';
 import type { McpToolInfo } from './types.js';
 
@@ -29,7 +29,8 @@ export interface BridgeOptions {
   trusted: boolean;
   /** Per-call time limit of the MCP request (the runner allows a little more). */
   timeoutMs: number;
-  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** `ctx`: the calling session's side, for the server's sampling and elicitation requests. */
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal, ctx?: ToolContext): Promise<unknown>;
 }
 
 /** The approval class: read-only tools of trusted servers run freely; others as exec or network. */
@@ -60,7 +61,7 @@ export function bridgeTool(info: McpToolInfo, opts: BridgeOptions): Tool {
     // The MCP request times out first, with a message naming the server.
     timeoutMs: opts.timeoutMs + 1_000,
     async execute(args, ctx) {
-      const result = await opts.call(info.name, args, ctx.signal);
+      const result = await opts.call(info.name, args, ctx.signal, ctx);
       return mapCallResult(result, `MCP tool ${info.name} (server ${opts.server})`);
     },
   });

@@ -9,7 +9,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { formatSeconds } from '../abort.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { ToolError } from '../types.js';
+import { type ToolContext, ToolError } from '../types.js';
+import { clientCapabilities, installClientHandlers } from './client-handlers.js';
+import type { Unattended } from './elicitation.js';
 import {
   errorCode,
   errorText,
@@ -19,14 +21,17 @@ import {
   stderrHint,
 } from './errors.js';
 import type { LoginUi } from './oauth.js';
+import { DEFAULT_SAMPLING_LIMITS, SamplingBudget } from './sampling.js';
 import type { RemoteOptions } from './transports.js';
 import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpToolInfo } from './types.js';
 
 export interface ConnectionOptions {
   name: string;
   server: McpServerConfig;
-  /** The workspace: a relative `cwd` of a stdio server resolves against it. */
+  /** The workspace: a relative `cwd` of a stdio server resolves against it; the server's first root. */
   workspace: string;
+  /** Directories added to the workspace (`--add-dir`, config): the server's other roots. */
+  extraRoots?: readonly string[];
   /** Per-call time limit when the server sets none. */
   defaultTimeoutMs: number;
   /** Time limit of start-up (spawn, handshake, first tool list); at least the call limit. */
@@ -34,12 +39,16 @@ export interface ConnectionOptions {
   clientInfo: { name: string; version: string };
   /** Where a stdio server that opts in (`sandbox`) runs. */
   sandbox?: Sandbox;
-  /** Called with the server's tool list after every successful connection. */
+  /** Called with the server's tool list after every successful connection, and when the server says it changed. */
   onTools?: (tools: McpToolInfo[]) => void;
   /** The data home: OAuth state of remote servers lives in `<home>/mcp-auth/`. */
   home?: string;
   /** Present when this run may log in to a remote server in a browser. */
   login?: LoginUi;
+  /** The sampling budget (shared by the manager's servers); default: the default limits. */
+  budget?: SamplingBudget;
+  /** Elicitation where nobody can answer (config `mcp_elicitation.unattended`; default decline). */
+  unattended?: Unattended;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -47,7 +56,7 @@ const MAX_TOOL_PAGES = 50;
 /** How long a stdio server gets to exit on its own after its stdin closes. */
 const CLOSE_GRACE_MS = 300;
 
-type State = 'idle' | 'connected' | 'crashed' | 'closed';
+export type State = 'idle' | 'connected' | 'crashed' | 'closed';
 
 export class McpConnection {
   private client: Client | undefined;
@@ -59,8 +68,15 @@ export class McpConnection {
   private stderrTail = '';
   /** The pid of the last stdio server started, kept even after the SDK lets go of it. */
   private startedPid: number | undefined;
+  /** The tool calls running now, latest last: the server's sampling and elicitation go to the latest. */
+  private readonly callers: ToolContext[] = [];
+  private readonly budget: SamplingBudget;
+  /** A tool list being fetched after the server said it changed; a call that ends waits for it. */
+  private refreshing: Promise<void> | undefined;
 
-  constructor(private readonly opts: ConnectionOptions) {}
+  constructor(private readonly opts: ConnectionOptions) {
+    this.budget = opts.budget ?? new SamplingBudget(DEFAULT_SAMPLING_LIMITS);
+  }
 
   get name(): string {
     return this.opts.name;
@@ -78,6 +94,11 @@ export class McpConnection {
   get pid(): number | undefined {
     const pid = (this.transport as { pid?: number | null } | undefined)?.pid;
     return typeof pid === 'number' ? pid : undefined;
+  }
+
+  /** idle (not started yet), connected, crashed (restarts on the next call) or closed. */
+  get status(): State {
+    return this.state;
   }
 
   get connected(): boolean {
@@ -112,8 +133,27 @@ export class McpConnection {
 
   private async open(): Promise<Client> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const newClient = () => {
-      const client = new Client(this.opts.clientInfo, { capabilities: {} });
+    // A server an editor passed (ACP) was set up by it, its arguments naming what it may use.
+    const roots = this.opts.server.roots ?? this.opts.server.from !== 'client';
+    const newClient = async () => {
+      const client = new Client(this.opts.clientInfo, { capabilities: clientCapabilities(roots) });
+      await installClientHandlers(client, {
+        server: this.name,
+        ...(roots ? { roots: [this.opts.workspace, ...(this.opts.extraRoots ?? [])] } : {}),
+        budget: this.budget,
+        ...(this.opts.unattended ? { unattended: this.opts.unattended } : {}),
+        caller: () => this.callers.at(-1),
+        onToolsChanged: () => {
+          if (this.client !== client) return;
+          const refresh: Promise<void> = this.fetchTools(client)
+            .then((tools) => this.opts.onTools?.(tools))
+            .catch(() => undefined)
+            .finally(() => {
+              if (this.refreshing === refresh) this.refreshing = undefined;
+            });
+          this.refreshing = refresh;
+        },
+      });
       client.onclose = () => {
         if (this.client !== client) return;
         this.client = undefined;
@@ -126,7 +166,7 @@ export class McpConnection {
     let transport: Transport;
     if (isStdioServer(this.opts.server)) {
       transport = await this.makeTransport();
-      client = newClient();
+      client = await newClient();
       try {
         await client.connect(transport, { timeout: this.connectTimeoutMs });
       } catch (error) {
@@ -238,18 +278,43 @@ export class McpConnection {
     }
   }
 
-  /** Calls one tool; resolves to the raw `tools/call` result. */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  /** What the server offers (resources, prompts, …), once connected. */
+  get capabilities(): Record<string, unknown> | undefined {
+    return this.client?.getServerCapabilities();
+  }
+
+  /** Connects if needed and runs one request of `what` (resources/list, prompts/get, …) with the call limit. */
+  async use<T>(what: string, request: (client: Client, timeout: number) => Promise<T>): Promise<T> {
     const client = await this.connect();
+    try {
+      return await request(client, this.timeoutMs);
+    } catch (error) {
+      throw this.callError(error, what);
+    }
+  }
+
+  /** Calls one tool; resolves to the raw `tools/call` result. */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    caller?: ToolContext,
+  ): Promise<unknown> {
+    const client = await this.connect();
+    if (caller) this.callers.push(caller);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: this.timeoutMs,
         ...(signal ? { signal } : {}),
       });
       this.restarted = false;
+      // A tool that changed the server's tool list: the next model call sees the new list.
+      await this.refreshing;
       return result;
     } catch (error) {
       throw this.callError(error, tool);
+    } finally {
+      if (caller) this.callers.splice(this.callers.lastIndexOf(caller), 1);
     }
   }
 

@@ -9,10 +9,19 @@ import type { McpServerConfig } from './types.js';
 
 export { bridgeName, MCP_CATEGORY } from './bridge.js';
 export { cacheFile, readToolCache } from './cache.js';
+export {
+  getPrompt,
+  listPrompts,
+  listResources,
+  type McpServerOverview,
+  overview,
+  readResource,
+} from './catalog.js';
 export type { McpConnection } from './connection.js';
 export { DEFAULT_MCP_TIMEOUT_MS, McpManager, type McpManagerOptions } from './manager.js';
 export type { LoginUi } from './oauth.js';
 export { mapCallResult } from './result.js';
+export { DEFAULT_SAMPLING_LIMITS, type SamplingLimits } from './sampling.js';
 export type {
   McpHttpServerConfig,
   McpOAuthSettings,
@@ -34,5 +43,9 @@ export async function attachMcp(
 ): Promise<McpManager> {
   const manager = new McpManager(registry, servers, opts);
   manager.registerCached();
+  if (manager.serverNames().length > 0) {
+    const { promptTool, resourceTool } = await import('./resources-tools.js');
+    registry.registerAll([resourceTool(manager), promptTool(manager)]);
+  }
   return manager;
 }

@@ -10,6 +10,7 @@ import { bridgeTool } from './bridge.js';
 import { readToolCache, writeToolCache } from './cache.js';
 import { McpConnection } from './connection.js';
 import type { LoginUi } from './oauth.js';
+import { DEFAULT_SAMPLING_LIMITS, SamplingBudget, type SamplingLimits } from './sampling.js';
 import { isStdioServer, type McpServerConfig, type McpToolInfo } from './types.js';
 
 export interface McpManagerOptions {
@@ -34,6 +35,12 @@ export interface McpManagerOptions {
   cache?: boolean;
   /** Present when this run may log in to a remote server in a browser (else: a clear error). */
   login?: LoginUi;
+  /** Directories added to the workspace: offered to servers as roots after it. */
+  roots?: readonly string[];
+  /** Token limits of the servers' sampling requests (config `mcp_sampling`). */
+  sampling?: SamplingLimits;
+  /** Elicitation where nobody can answer (config `mcp_elicitation.unattended`; default decline). */
+  unattended?: 'decline' | 'defaults';
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -45,18 +52,26 @@ export class McpManager {
   private readonly registered = new Map<string, Map<string, string>>();
   private readonly undiscovered = new Set<string>();
   private removeDiscoverer: (() => void) | undefined;
+  private readonly budget: SamplingBudget;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly servers: Readonly<Record<string, McpServerConfig>>,
     private readonly opts: McpManagerOptions,
-  ) {}
+  ) {
+    this.budget = new SamplingBudget(opts.sampling ?? DEFAULT_SAMPLING_LIMITS);
+  }
 
   /** Enabled servers, in config order. */
   serverNames(): string[] {
     return Object.entries(this.servers)
       .filter(([, s]) => !s.disabled)
       .map(([name]) => name);
+  }
+
+  /** Every configured server with its settings, disabled ones included, in config order. */
+  allServers(): Array<[string, McpServerConfig]> {
+    return Object.entries(this.servers);
   }
 
   /** The bridge tool names currently registered for `server`. */
@@ -115,6 +130,9 @@ export class McpManager {
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
       home: this.opts.home,
       ...(this.opts.login ? { login: this.opts.login } : {}),
+      budget: this.budget,
+      ...(this.opts.unattended ? { unattended: this.opts.unattended } : {}),
+      ...(this.opts.roots?.length ? { extraRoots: this.opts.roots } : {}),
       onTools: (tools) => {
         this.undiscovered.delete(name);
         this.sync(name, tools);
@@ -151,7 +169,7 @@ export class McpManager {
         transport: isStdioServer(config) ? 'stdio' : 'http',
         trusted: config.trusted !== false,
         timeoutMs,
-        call: (name, args, signal) => this.connection(server).callTool(name, args, signal),
+        call: (name, args, signal, ctx) => this.connection(server).callTool(name, args, signal, ctx),
       });
       const key = JSON.stringify(info);
       if (before.get(tool.name) === key) {

@@ -50,7 +50,7 @@ function hasAuthorization(headers: Record<string, string> | undefined): boolean 
 }
 
 /** Connects `newClient()` to the server; see the module comment. Failures are ToolErrors. */
-export async function connectRemote(newClient: () => Client, o: RemoteOptions): Promise<Remote> {
+export async function connectRemote(newClient: () => Promise<Client>, o: RemoteOptions): Promise<Remote> {
   try {
     return await connect(newClient, o);
   } catch (error) {
@@ -103,7 +103,7 @@ function remoteError(o: RemoteOptions, error: unknown): ToolError {
   return startError(o.name, o.server.url, error, '', o.from);
 }
 
-async function connect(newClient: () => Client, o: RemoteOptions): Promise<Remote> {
+async function connect(newClient: () => Promise<Client>, o: RemoteOptions): Promise<Remote> {
   const { server } = o;
   const url = new URL(server.url);
   const requestInit = server.headers ? { headers: server.headers } : undefined;
@@ -143,7 +143,7 @@ async function connect(newClient: () => Client, o: RemoteOptions): Promise<Remot
       );
       const transport = new StreamableHTTPClientTransport(url, common);
       if (provider) finishLoginsOn(transport, provider);
-      const client = newClient();
+      const client = await newClient();
       try {
         await client.connect(transport, { timeout });
         return { client, transport, kind: 'http' };
@@ -157,7 +157,7 @@ async function connect(newClient: () => Client, o: RemoteOptions): Promise<Remot
     for (let attempt = 0; ; attempt++) {
       const transport = new SSEClientTransport(url, common);
       if (provider) finishLoginsOn(transport, provider);
-      const client = newClient();
+      const client = await newClient();
       try {
         await client.connect(transport, { timeout });
         return { client, transport, kind: 'sse' };

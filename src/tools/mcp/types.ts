@@ -15,6 +15,12 @@ interface ServerCommon {
    * client that passed it (an editor over ACP, whose settings the user fixes instead).
    */
   from?: 'config' | 'client';
+  /**
+   * false: Tea does not offer the server its roots (the workspace), and a server such
+   * as server-filesystem keeps the directories its arguments name. Default: true for
+   * the config's servers, false for those a client passes (`from: 'client'`).
+   */
+  roots?: boolean;
 }
 
 /** A server Tea starts as a child process and talks to over stdio. */

@@ -33,6 +33,7 @@ const BUILTIN = [
   'compact',
   'memory',
   'tools',
+  'mcp',
   'skills',
   'export',
   'cost',

@@ -201,7 +201,8 @@ describe('the tool-list cache and start-up', () => {
         { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } },
         { home: tmp.dir },
       );
-      expect(registry.names()).toEqual(['mcp__everything__gone-tool']);
+      // The cached bridge tool, and the two tools for resources and prompts.
+      expect(registry.names().sort()).toEqual(['mcp__everything__gone-tool', 'mcp_prompt', 'mcp_resource']);
       const r = await callTool(registry, 'mcp__everything__gone-tool', {});
       expect(r.isError).toBe(true);
       expect(registry.has('mcp__everything__gone-tool')).toBe(false);

@@ -21,6 +21,8 @@ describe.runIf(ON_LINUX)('MCP stdio servers and the sandbox', () => {
     const fs = (sandbox?: { network: boolean }) => ({
       command: process.execPath,
       args: [FILESYSTEM_JS, ws, home],
+      // The server keeps the directories of its arguments (roots would narrow them to the workspace).
+      roots: false,
       ...(sandbox ? { sandbox } : {}),
     });
     manager = await attachMcp(

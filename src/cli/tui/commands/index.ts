@@ -10,6 +10,7 @@ import { compactCommand } from './compact.js';
 import { exportCommand } from './export.js';
 import { helpCommand } from './help.js';
 import { memoryCommand, skillsCommand, toolsCommand } from './info.js';
+import { mcpCommand } from './mcp.js';
 import { modelCommand, profileCommand } from './models.js';
 import { clearCommand, quitCommand } from './screen.js';
 import { forkCommand, newCommand, resumeCommand, sessionsCommand } from './sessions.js';
@@ -34,6 +35,7 @@ export function builtinCommands(): TuiCommand[] {
     compactCommand,
     memoryCommand,
     toolsCommand,
+    mcpCommand,
     skillsCommand,
     exportCommand,
     costCommand,
