@@ -20,9 +20,11 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ClientFs } from '../tools/types.js';
 import { approvalContent } from './approval-content.js';
 import { availableCommands, expandPrompt, parseCommand, runCommand } from './commands.js';
+import { elicitAnswer, NO_ANSWER } from './elicitation.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
 import { childCallId } from './subagents.js';
+import type { AcpTerminals } from './terminal.js';
 import { loadForTitles, toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { UpdateMapper } from './updates.js';
 
@@ -39,6 +41,10 @@ export interface LiveDeps {
   log: (line: string) => void;
   /** The user's `.tea/commands` templates: offered with the built-in commands, expanded before the model sees them. */
   userCommands?: Promise<readonly UserCommand[]>;
+  /** The client's terminals, when it offers them (bash runs there). */
+  terminals?: AcpTerminals;
+  /** The client renders elicitation forms: `ask_user` questions go to the user. */
+  elicit?: boolean;
 }
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
@@ -53,10 +59,6 @@ const DECISIONS: Record<string, ApprovalDecision> = {
   reject: 'reject',
 };
 
-/** What the model is told when it asks a question: ACP v1 has no free-form question request. */
-const NO_ANSWER =
-  '(The editor cannot answer questions during a turn. Make the most reasonable assumption, say which one you made, and continue; the user can correct you in the next message.)';
-
 type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
 
 export class LiveSession {
@@ -64,6 +66,8 @@ export class LiveSession {
   /** The prompt in progress (settles when it has answered). */
   private current: Promise<unknown> = Promise.resolve();
   private readonly mapper: UpdateMapper;
+  /** Updates go out in this order: the turn's events, and terminals shown while a call runs. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     readonly session: Session,
@@ -75,7 +79,23 @@ export class LiveSession {
       ...(fs ? { fs } : {}),
       contextWindow: deps.contextWindow,
       send: (u) => this.send(u),
+      ...(deps.terminals ? { terminalOf: (id: string) => deps.terminals?.terminalOf(id) } : {}),
     });
+    if (deps.terminals) {
+      deps.terminals.show = (toolCallId, terminalId) =>
+        this.enqueue(() =>
+          this.send({
+            sessionUpdate: 'tool_call_update',
+            toolCallId,
+            content: [{ type: 'terminal', terminalId }],
+          }),
+        );
+    }
+  }
+
+  /** Runs `step` once the updates queued before it are out (a failure is logged, the queue goes on). */
+  private enqueue(step: () => void | Promise<void>): void {
+    this.queue = this.queue.then(step).catch((error: unknown) => this.logFailure(error));
   }
 
   get id(): string {
@@ -179,23 +199,26 @@ export class LiveSession {
       });
       // Updates go out in event order through `queue`, while the loop keeps pulling
       // events (a slow diff read never delays the next tool's snapshot).
-      let queue: Promise<void> = Promise.resolve();
       for await (const e of events) {
         this.mapper.observe(e);
         if (e.type === 'approval_request') {
           // Asked after the call's own updates are out; the queue does not wait for the answer.
-          queue = queue.then(() => {
+          this.enqueue(() => {
             void this.askPermission(e, ctrl.signal);
           });
-        } else if (e.type === 'question') this.session.answer(e.requestId, NO_ANSWER);
-        else if (e.type === 'done') {
+        } else if (e.type === 'question') {
+          if (this.deps.elicit) {
+            this.enqueue(() => {
+              void this.askQuestion(e, ctrl.signal);
+            });
+          } else this.session.answer(e.requestId, NO_ANSWER);
+        } else if (e.type === 'done') {
           done = e;
           const last = e;
-          queue = queue.then(() => this.mapper.finish(last));
-        } else
-          queue = queue.then(() => this.mapper.handle(e)).catch((error: unknown) => this.logFailure(error));
+          this.enqueue(() => this.mapper.finish(last));
+        } else this.enqueue(() => this.mapper.handle(e));
       }
-      await queue;
+      await this.queue;
       return this.stopReason(done, ctrl.signal);
     } catch (error) {
       if (error instanceof RequestError) throw error;
@@ -236,6 +259,16 @@ export class LiveSession {
       default:
         return 'end_turn';
     }
+  }
+
+  /** Puts the model's question to the user (`elicitation/create`) and answers it with what they said. */
+  private async askQuestion(
+    e: Extract<AgentEvent, { type: 'question' }>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const toolCallId = e.agent ? childCallId(e.agent, e.callId) : e.callId;
+    const text = await elicitAnswer(this.deps.client, this.id, e, toolCallId, signal);
+    if (text !== undefined) this.session.answer(e.requestId, text);
   }
 
   /**

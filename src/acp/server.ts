@@ -9,11 +9,14 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { Agent } from '../agent/index.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ClientFs, ClientShell } from '../tools/types.js';
 import { clientFsFor } from './client-fs.js';
 import { sessionCommands } from './commands.js';
+import { canElicit } from './elicitation.js';
 import { LiveSession } from './live-session.js';
 import type { McpConnector, SessionMcp } from './mcp.js';
 import { modeState, parseMode } from './modes.js';
+import { clientTerminalsFor } from './terminal.js';
 
 export interface AcpServerOptions {
   agent: Agent;
@@ -37,6 +40,9 @@ export interface AcpServerOptions {
    */
   home?: string;
 }
+
+/** What the client does for a session's tools: its files and its terminals, when it offers them. */
+type ClientSide = { fs?: ClientFs; shell?: ClientShell };
 
 /** Checks the workspace the client sends: an absolute path to an existing directory. */
 function checkCwd(cwd: string): string {
@@ -109,13 +115,14 @@ export function createAcpAgent(opts: AcpServerOptions): {
   const open = (
     client: acp.AgentContext,
     mcp: SessionMcp,
-    make: (fs: ReturnType<typeof clientFsFor>) => LiveSession['session'],
+    make: (client: ClientSide) => LiveSession['session'],
   ): LiveSession => {
     let id = '';
     const fs = clientFsFor(client, () => id, clientCaps);
+    const terminals = clientTerminalsFor(client, () => id, clientCaps);
     let session: LiveSession['session'];
     try {
-      session = make(fs);
+      session = make({ ...(fs ? { fs } : {}), ...(terminals ? { shell: terminals } : {}) });
     } catch (error) {
       void mcp.close();
       throw error;
@@ -132,6 +139,8 @@ export function createAcpAgent(opts: AcpServerOptions): {
       closeTools: mcp.close,
       userCommands,
       ...(journal ? { journal } : {}),
+      ...(terminals ? { terminals } : {}),
+      elicit: canElicit(clientCaps),
     };
     const s = new LiveSession(session, deps, fs);
     live.set(id, s);
@@ -147,9 +156,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const cwd = checkCwd(params.cwd);
       const mcp = await sessionTools(params.mcpServers, cwd);
-      const s = open(client, mcp, (fs) =>
-        opts.agent.newSession({ cwd, tools: mcp.tools, ...(fs ? { fs } : {}) }),
-      );
+      const s = open(client, mcp, (side) => opts.agent.newSession({ cwd, tools: mcp.tools, ...side }));
       setImmediate(() => void s.announceCommands());
       return { sessionId: s.id, modes: modeState(s.session.permissionMode) };
     })
@@ -168,8 +175,8 @@ export function createAcpAgent(opts: AcpServerOptions): {
       );
       let s: LiveSession;
       try {
-        s = open(client, mcp, (fs) =>
-          opts.agent.resumeSession(params.sessionId, { tools: mcp.tools, ...(fs ? { fs } : {}) }),
+        s = open(client, mcp, (side) =>
+          opts.agent.resumeSession(params.sessionId, { tools: mcp.tools, ...side }),
         );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

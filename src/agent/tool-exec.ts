@@ -231,6 +231,7 @@ async function runOne(
         span.context,
       ),
       ...(host.fs ? { fs: host.fs } : {}),
+      ...(host.shell ? { shell: host.shell } : {}),
       permissions: policy,
     },
     {

@@ -1,0 +1,110 @@
+/**
+ * `ClientShell` over ACP: when the client offers `terminal`, bash runs its command in
+ * the editor (`terminal/create`), the tool call embeds the terminal so the user watches
+ * it live, and Tea waits for the exit (`terminal/wait_for_exit`), reads the output
+ * (`terminal/output`) and releases it (`terminal/release`). A cancel or the bash
+ * deadline kills it first (`terminal/kill`). The permission check and the sandbox
+ * launch happen before, in the tool (tools/builtin/exec-client.ts).
+ */
+import type {
+  AgentContext,
+  ClientCapabilities,
+  CreateTerminalRequest,
+  TerminalOutputRequest,
+} from '@agentclientprotocol/sdk';
+import { ToolError } from '../runtime/client-files.js';
+import type { ClientCommand, ClientCommandResult, ClientShell } from '../tools/types.js';
+import { childCallId } from './subagents.js';
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class AcpTerminals implements ClientShell {
+  /** The terminal each tool call ran in, by its ACP tool call id (kept: the final update embeds it). */
+  private readonly byCall = new Map<string, string>();
+  /**
+   * Shows a terminal in its tool call (a `tool_call_update`). The live session sets it,
+   * so the update goes out in order with the call's own updates.
+   */
+  show: (toolCallId: string, terminalId: string) => void = () => undefined;
+
+  constructor(
+    private readonly client: AgentContext,
+    /** The ACP session's id (known only once the session exists, after its shell was made). */
+    private readonly sessionId: () => string,
+  ) {}
+
+  /** The terminal a tool call ran in, if it did. */
+  terminalOf(toolCallId: string): string | undefined {
+    return this.byCall.get(toolCallId);
+  }
+
+  /** A call's ACP id: a sub-agent's calls are made unique with its session (as subagents.ts names them). */
+  private toolCallId(req: ClientCommand): string {
+    const own = this.sessionId();
+    return req.sessionId === own ? req.callId : childCallId({ sessionId: req.sessionId }, req.callId);
+  }
+
+  async run(req: ClientCommand): Promise<ClientCommandResult> {
+    const sessionId = this.sessionId();
+    let terminalId: string;
+    try {
+      // Not cancelled mid-request: a terminal the client made must be known to be killed and released.
+      const params: CreateTerminalRequest = {
+        sessionId,
+        command: req.command,
+        args: [...req.args],
+        cwd: req.cwd,
+        env: Object.entries(req.env).map(([name, value]) => ({ name, value })),
+        outputByteLimit: req.outputByteLimit,
+      };
+      const created = await this.client.request('terminal/create', params);
+      terminalId = created.terminalId;
+    } catch (error) {
+      throw new ToolError(
+        `the editor could not start the command in a terminal: ${reason(error)}`,
+        'try again; if it keeps failing, the editor cannot run commands now',
+      );
+    }
+    const toolCallId = this.toolCallId(req);
+    this.byCall.set(toolCallId, terminalId);
+    this.show(toolCallId, terminalId);
+    const ids: TerminalOutputRequest = { sessionId, terminalId };
+    let kill: Promise<unknown> | undefined;
+    const onAbort = (): void => {
+      kill ??= this.client.request('terminal/kill', ids).catch(() => undefined);
+    };
+    req.signal.addEventListener('abort', onAbort, { once: true });
+    if (req.signal.aborted) onAbort();
+    try {
+      const exit = await this.client.request('terminal/wait_for_exit', ids);
+      await kill;
+      const out = await this.client.request('terminal/output', ids);
+      const status = out.exitStatus ?? exit;
+      return {
+        output: out.output,
+        truncated: out.truncated,
+        exitCode: status.exitCode ?? null,
+        signal: status.signal ?? null,
+      };
+    } catch (error) {
+      throw new ToolError(
+        `the editor's terminal failed: ${reason(error)}`,
+        'the command may or may not have run; check its effects before running it again',
+      );
+    } finally {
+      req.signal.removeEventListener('abort', onAbort);
+      await this.client.request('terminal/release', ids).catch(() => undefined);
+    }
+  }
+}
+
+/** A ClientShell for a session when the client offers terminals, else undefined (bash runs here). */
+export function clientTerminalsFor(
+  client: AgentContext,
+  sessionId: () => string,
+  caps: ClientCapabilities | undefined,
+): AcpTerminals | undefined {
+  return caps?.terminal === true ? new AcpTerminals(client, sessionId) : undefined;
+}
