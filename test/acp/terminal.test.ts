@@ -10,6 +10,7 @@ import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isChild, isFirstCall, task } from '../multi/helpers.js';
 import { useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
@@ -132,6 +133,32 @@ describe('tea acp runs bash in the client terminal', () => {
     expect(last.status).toBe('failed');
     expect(last.content?.[0]).toEqual({ type: 'terminal', terminalId: p.terminals.all[0]!.id });
     expect(JSON.stringify(last.content)).toContain('killed: timeout');
+  });
+
+  it('a sub-agent’s bash runs in the terminal too, shown in the child’s own call', async () => {
+    t.server.respond((body) => {
+      if (isChild(body)) {
+        const results = wireMessages(body).filter((m) => m.role === 'tool').length;
+        if (results === 0) return reply().toolCall('bash', { command: 'echo from the child' });
+        return reply().text('CHILD: ran it');
+      }
+      if (isFirstCall(body)) return reply().toolCall('task', task(1, { role: 'coder' }));
+      return reply().text('Done.');
+    });
+    const p = peer();
+    const sessionId = await withTerminal(p);
+    expect((await prompt(p, sessionId, 'delegate')).stopReason).toBe('end_turn');
+    expect(p.terminals.all).toHaveLength(1);
+    const term = p.terminals.all[0]!;
+    // The terminal belongs to the editor's session; the call it shows in is the child's.
+    expect(term.request).toMatchObject({ sessionId, args: ['-c', 'echo from the child'] });
+    const child = updatesOf(p, 'tool_call').find((c) => c.title.startsWith('coder #1: bash'))!;
+    expect(child.toolCallId).toMatch(/^[0-9a-f-]{36}:/);
+    const shown = callUpdates(p, child.toolCallId);
+    const embed = { type: 'terminal', terminalId: term.id };
+    expect(shown.find((u) => !u.status && u.content)?.content).toEqual([embed]);
+    expect(shown.at(-1)).toMatchObject({ status: 'completed', content: [embed] });
+    expect(term.output).toBe('from the child\n');
   });
 
   const ATTACKS = [
