@@ -77,6 +77,7 @@ export class AcpTerminals implements ClientShell {
     };
     req.signal.addEventListener('abort', onAbort, { once: true });
     if (req.signal.aborted) onAbort();
+    const unwatch = req.watch ? watchOutput(this.client, ids, req.watch) : () => undefined;
     try {
       const exit = await this.client.request('terminal/wait_for_exit', ids);
       await kill;
@@ -94,10 +95,49 @@ export class AcpTerminals implements ClientShell {
         'the command may or may not have run; check its effects before running it again',
       );
     } finally {
+      unwatch();
       req.signal.removeEventListener('abort', onAbort);
       await this.client.request('terminal/release', ids).catch(() => undefined);
     }
   }
+}
+
+/**
+ * Looks at a running terminal's output (`terminal/output`) every `everyMs` from `afterMs`
+ * on and calls `onOutput` when it changed since the previous look. Returns the stop.
+ */
+function watchOutput(
+  client: AgentContext,
+  ids: TerminalOutputRequest,
+  w: NonNullable<ClientCommand['watch']>,
+): () => void {
+  let last: string | undefined;
+  let looking = false;
+  let every: NodeJS.Timeout | undefined;
+  const look = (): void => {
+    if (looking) return;
+    looking = true;
+    client
+      .request('terminal/output', ids)
+      .then((o) => {
+        // Length and tail: a client past its byte limit keeps the length, not the tail.
+        const print = `${o.output.length}:${o.output.slice(-64)}`;
+        if (last !== undefined && print !== last) w.onOutput();
+        last = print;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        looking = false;
+      });
+  };
+  const start = setTimeout(() => {
+    look();
+    every = setInterval(look, w.everyMs);
+  }, w.afterMs);
+  return () => {
+    clearTimeout(start);
+    clearInterval(every);
+  };
 }
 
 /** A ClientShell for a session when the client offers terminals, else undefined (bash runs here). */

@@ -121,6 +121,11 @@ export interface ClientCommand {
   callId: string;
   /** Aborting it kills the command; `run` still resolves, with what it printed. */
   signal: AbortSignal;
+  /**
+   * Watch the output while it runs (for the deadline, which gives a busy command more
+   * time): from `afterMs` on, look every `everyMs` and call `onOutput` when it changed.
+   */
+  watch?: { afterMs: number; everyMs: number; onOutput: () => void };
 }
 
 export interface ClientCommandResult {

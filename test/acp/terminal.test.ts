@@ -117,22 +117,37 @@ describe('tea acp runs bash in the client terminal', () => {
     expect(p.terminals.all[0]!.output).not.toContain('never');
   });
 
-  it('the bash deadline applies: a command past timeout_ms is killed and the model told so', async () => {
+  it('the bash deadline applies: a silent command past timeout_ms is killed and the model told so', async () => {
     const p = peer();
     const sessionId = await withTerminal(p);
     t.server.script(
-      reply().toolCall('bash', { command: 'sleep 60', timeout_ms: 300 }),
+      reply().toolCall('bash', { command: 'sleep 60', timeout_ms: 2000 }),
       reply().text('It timed out.'),
     );
     expect((await prompt(p, sessionId, 'run it')).stopReason).toBe('end_turn');
     const result = toolResult(1);
-    expect(result).toMatch(/^\[ERROR\] killed: timeout after 0\.3 s\n/);
+    expect(result).toMatch(/^\[ERROR\] killed: timeout after 2 s \(idle\)\n/);
     expect(p.terminals.calls.map((c) => c.method)).toContain('kill');
     const callId = updatesOf(p, 'tool_call')[0]!.toolCallId;
     const last = callUpdates(p, callId).at(-1)!;
     expect(last.status).toBe('failed');
     expect(last.content?.[0]).toEqual({ type: 'terminal', terminalId: p.terminals.all[0]!.id });
     expect(JSON.stringify(last.content)).toContain('killed: timeout');
+  });
+
+  it('a command that keeps printing gets more time past timeout_ms, as bash gives a busy one', async () => {
+    const p = peer();
+    const sessionId = await withTerminal(p);
+    const command = 'for i in $(seq 1 20); do echo tick $i; sleep 0.25; done';
+    t.server.script(reply().toolCall('bash', { command, timeout_ms: 3000 }), reply().text('Done.'));
+    expect((await prompt(p, sessionId, 'run it')).stopReason).toBe('end_turn');
+    const result = toolResult(1);
+    expect(result.split('\n')[0]).toBe('exit code: 0');
+    expect(result).toContain('tick 20');
+    const methods = p.terminals.calls.map((c) => c.method);
+    expect(methods).not.toContain('kill');
+    // The output was looked at while it ran (before the exit was known).
+    expect(methods.indexOf('output')).toBeLessThan(methods.lastIndexOf('output'));
   });
 
   it('a sub-agent’s bash runs in the terminal too, shown in the child’s own call', async () => {

@@ -54,6 +54,8 @@ describe('bash through a client shell', () => {
     });
     expect(req).toMatchObject({ sessionId: 'sess', callId: 'call-9' });
     expect(req.env.PAGER).toBe('cat');
+    // The deadline watches the output from shortly before the base timeout (120 s by default).
+    expect(req.watch).toMatchObject({ afterMs: 118_000, everyMs: 1000 });
   });
 
   it('says when the client kept only the end of the output', async () => {

@@ -2,14 +2,20 @@
  * bash through a face's client terminal (an editor's, over ACP: see ToolContext.shell).
  * The permission check has passed and the sandbox launch is built before this runs, so
  * the client runs the very program the local path would (bwrap around `bash -c`, or bash
- * itself). What differs: the deadline is the plain base timeout (the client's process
- * tree cannot be sampled, so it does not stretch while busy), the environment is the
+ * itself). What differs: the deadline stretches only while the command prints (the
+ * client's process tree cannot be sampled), the environment is the
  * client's with Tea's changes on top (secrets the scrub drops are set to ''), and the
  * output is what the client kept (its tail, up to `outputByteLimit` bytes).
  */
 import type { Launch } from '../sandbox/index.js';
 import type { ClientShell, ToolContext } from '../types.js';
 import { type CommandResult, NON_INTERACTIVE_ENV } from './process.js';
+import {
+  type DeadlineStop,
+  SMART_TIMEOUT_DEFAULTS,
+  SmartDeadline,
+  type SmartTimeoutOptions,
+} from './smart-timeout.js';
 
 /**
  * What the program's environment must change in the client's: variables Tea sets or
@@ -35,20 +41,34 @@ export interface ClientRun {
   truncated: boolean;
 }
 
-/** Runs the launch in the client's terminal under the base deadline; a cancel or the deadline kills it there. */
+/**
+ * Runs the launch in the client's terminal under the bash deadline; a cancel or the
+ * deadline kills it there. The deadline is the smart one (smart-timeout.ts) with the
+ * client's output as its only sign of activity: the process tree is the client's, so a
+ * command busy without printing counts as idle.
+ */
 export async function runInClient(
   shell: ClientShell,
   launch: Launch,
   ctx: ToolContext,
-  opts: { baseMs: number; outputByteLimit: number },
+  opts: { baseMs: number; smart: SmartTimeoutOptions | false; outputByteLimit: number },
 ): Promise<ClientRun> {
-  const started = Date.now();
   const stop = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  let verdict: DeadlineStop | undefined;
+  let printed = false;
+  const smart = opts.smart === false ? undefined : opts.smart;
+  const monitor = smart && {
+    sample: (): boolean => {
+      const was = printed;
+      printed = false;
+      return was;
+    },
+  };
+  const deadline = new SmartDeadline(opts.baseMs, smart ?? {}, monitor, (v) => {
+    verdict = v;
     stop.abort();
-  }, opts.baseMs);
+  });
+  const sampleMs = smart?.sampleMs ?? SMART_TIMEOUT_DEFAULTS.sampleMs;
   const onCancel = (): void => stop.abort();
   ctx.signal.addEventListener('abort', onCancel, { once: true });
   if (ctx.signal.aborted) stop.abort();
@@ -62,12 +82,20 @@ export async function runInClient(
       sessionId: ctx.sessionId,
       callId: ctx.callId,
       signal: stop.signal,
+      // Watched from shortly before the base deadline: most commands end before it, unwatched.
+      ...(monitor
+        ? {
+            watch: {
+              afterMs: Math.max(0, opts.baseMs - 2 * sampleMs),
+              everyMs: sampleMs,
+              onOutput: () => {
+                printed = true;
+              },
+            },
+          }
+        : {}),
     });
-    const killed: CommandResult['killed'] = ctx.signal.aborted
-      ? { reason: 'cancelled' }
-      : timedOut
-        ? { reason: 'timeout', ranMs: Date.now() - started }
-        : undefined;
+    const killed: CommandResult['killed'] = ctx.signal.aborted ? { reason: 'cancelled' } : verdict;
     return {
       result: {
         pid: undefined,
@@ -80,7 +108,7 @@ export async function runInClient(
       truncated: r.truncated,
     };
   } finally {
-    clearTimeout(timer);
+    deadline.dispose();
     ctx.signal.removeEventListener('abort', onCancel);
   }
 }

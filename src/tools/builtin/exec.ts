@@ -17,7 +17,7 @@ import { type ClientRun, runInClient } from './exec-client.js';
 import { type BuiltinOptions, withDefaults } from './options.js';
 import { type CommandResult, runCommand } from './process.js';
 import { ProcessManager } from './process-manager.js';
-import { formatDuration, SMART_TIMEOUT_DEFAULTS } from './smart-timeout.js';
+import { formatDuration, SMART_TIMEOUT_DEFAULTS, type SmartTimeoutOptions } from './smart-timeout.js';
 import { whichTool } from './which.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -157,9 +157,21 @@ function bashTool(
           roots: workspaceRoots(ctx),
         }),
       });
+      const smart: SmartTimeoutOptions | false =
+        exec.bashSmartTimeout === false
+          ? false
+          : {
+              maxFactor: factor,
+              ...(exec.bashSampleMs === undefined ? {} : { sampleMs: exec.bashSampleMs }),
+              ...(exec.bashIdleGraceMs === undefined ? {} : { idleGraceMs: exec.bashIdleGraceMs }),
+            };
       if (ctx.shell)
         return clientResult(
-          await runInClient(ctx.shell, launch, ctx, { baseMs, outputByteLimit: opts.bashMaxOutputChars }),
+          await runInClient(ctx.shell, launch, ctx, {
+            baseMs,
+            smart,
+            outputByteLimit: opts.bashMaxOutputChars,
+          }),
         );
       const result = await runCommand({
         command: args.command,
@@ -175,14 +187,7 @@ function bashTool(
           : {}),
         env: launch.env,
         ...(launch.sandbox ? { launch } : {}),
-        smart:
-          exec.bashSmartTimeout === false
-            ? false
-            : {
-                maxFactor: factor,
-                ...(exec.bashSampleMs === undefined ? {} : { sampleMs: exec.bashSampleMs }),
-                ...(exec.bashIdleGraceMs === undefined ? {} : { idleGraceMs: exec.bashIdleGraceMs }),
-              },
+        smart,
       });
       return report(result);
 
