@@ -19,13 +19,14 @@ type Question = Extract<AgentEvent, { type: 'question' }>;
 export const NO_ANSWER =
   '(The editor cannot answer questions during a turn. Make the most reasonable assumption, say which one you made, and continue; the user can correct you in the next message.)';
 
+// ask_user reports `The user answered: <text>`; these read on from there.
 export const DECLINED =
-  '(The user declined to answer. Do not ask again; make the most reasonable assumption, say which one you made, and continue.)';
+  'nothing — the user declined to answer. Do not ask again; make the most reasonable assumption, say which one you made, and continue.';
 
 export const DISMISSED =
-  '(The user dismissed the question without answering. Make the most reasonable assumption, say which one you made, and continue; the user can correct you in the next message.)';
+  'nothing — the user dismissed the question without answering. Make the most reasonable assumption, say which one you made, and continue; the user can correct you in the next message.';
 
-export const EMPTY_ANSWER = '(The user submitted the question without an answer.)';
+export const EMPTY_ANSWER = 'nothing — the user submitted an empty answer.';
 
 /** Whether the client renders elicitation forms. */
 export function canElicit(caps: ClientCapabilities | undefined): boolean {
@@ -73,7 +74,7 @@ export function answerText(res: CreateElicitationResponse): string {
     case 'cancel':
       return DISMISSED;
     default:
-      return `(The editor answered the question with an unknown action "${res.action}"; treat it as unanswered, make the most reasonable assumption and continue.)`;
+      return `nothing — the editor ended the question with an unknown action "${res.action}". Make the most reasonable assumption, say which one you made, and continue.`;
   }
 }
 
@@ -105,6 +106,6 @@ export async function elicitAnswer(
   } catch (error) {
     if (signal.aborted) return undefined;
     const message = error instanceof Error ? error.message : String(error);
-    return `(The editor could not ask the user: ${message}. Make the most reasonable assumption, say which one you made, and continue.)`;
+    return `nothing — the editor could not ask the user (${message}). Make the most reasonable assumption, say which one you made, and continue.`;
   }
 }

@@ -115,7 +115,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
   const open = (
     client: acp.AgentContext,
     mcp: SessionMcp,
-    make: (client: ClientSide) => LiveSession['session'],
+    make: (side: ClientSide) => LiveSession['session'],
   ): LiveSession => {
     let id = '';
     const fs = clientFsFor(client, () => id, clientCaps);

@@ -93,15 +93,32 @@ describe('tea acp asks the user through elicitation', () => {
     );
   });
 
-  it('decline and cancel: the model is told plainly that the user did not answer', async () => {
+  it('decline, cancel, an empty form, a failed request: the model is told plainly that the user did not answer', async () => {
     const { p, sessionId } = await session(true);
     p.onElicit = () => ({ action: 'decline' });
-    expect(await ask(p, sessionId, { question: 'Which color?' })).toMatch(/The user declined to answer\./);
+    expect(await ask(p, sessionId, { question: 'Which color?' })).toMatch(
+      /^The user answered: nothing — the user declined to answer\. Do not ask again;/,
+    );
     p.onElicit = () => ({ action: 'cancel' });
     expect(await ask(p, sessionId, { question: 'Which size?' })).toMatch(
-      /The user dismissed the question without answering\./,
+      /^The user answered: nothing — the user dismissed the question without answering\. Make the most reasonable assumption/,
     );
-    expect(p.elicitations.map((e) => e.message)).toEqual(['Which color?', 'Which size?']);
+    p.onElicit = () => ({ action: 'accept', content: {} });
+    expect(await ask(p, sessionId, { question: 'Which shape?' })).toBe(
+      'The user answered: nothing — the user submitted an empty answer.',
+    );
+    p.onElicit = () => {
+      throw acp.RequestError.internalError({}, 'the form broke');
+    };
+    expect(await ask(p, sessionId, { question: 'Which name?' })).toMatch(
+      /^The user answered: nothing — the editor could not ask the user \(.*the form broke.*\)\./,
+    );
+    expect(p.elicitations.map((e) => e.message)).toEqual([
+      'Which color?',
+      'Which size?',
+      'Which shape?',
+      'Which name?',
+    ]);
   });
 
   it('a cancelled turn cancels the open question', async () => {
