@@ -16,6 +16,14 @@ import { ToolError } from '../runtime/client-files.js';
 import type { ClientCommand, ClientCommandResult, ClientShell } from '../tools/types.js';
 import { childCallId } from './subagents.js';
 
+/** How long a killed command's client may take to report its exit, and each step after. */
+export const KILL_WAIT_MS = 5000;
+
+/** Resolves with undefined after `ms`. */
+function after(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}
+
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -71,17 +79,33 @@ export class AcpTerminals implements ClientShell {
     this.byCall.set(toolCallId, terminalId);
     this.show(toolCallId, terminalId);
     const ids: TerminalOutputRequest = { sessionId, terminalId };
-    let kill: Promise<unknown> | undefined;
+    // Once killed, the client gets KILL_WAIT_MS to report the exit (and each later step as
+    // long): a client that never does must not hold the turn.
+    let killed = false;
+    let giveUp: () => void = () => undefined;
+    const gaveUp = new Promise<undefined>((resolve) => {
+      giveUp = () => resolve(undefined);
+    });
+    let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => {
-      kill ??= this.client.request('terminal/kill', ids).catch(() => undefined);
+      if (killed) return;
+      killed = true;
+      timer = setTimeout(giveUp, KILL_WAIT_MS);
+      this.client.request('terminal/kill', ids).catch(() => undefined);
+    };
+    const bounded = <T>(p: Promise<T>): Promise<T | undefined> => {
+      p.catch(() => undefined); // a late failure after giving up is nobody's
+      return killed ? Promise.race([p, after(KILL_WAIT_MS)]) : Promise.race([p, gaveUp]);
     };
     req.signal.addEventListener('abort', onAbort, { once: true });
     if (req.signal.aborted) onAbort();
     const unwatch = req.watch ? watchOutput(this.client, ids, req.watch) : () => undefined;
     try {
-      const exit = await this.client.request('terminal/wait_for_exit', ids);
-      await kill;
-      const out = await this.client.request('terminal/output', ids);
+      const exit = (await bounded(this.client.request('terminal/wait_for_exit', ids))) ?? {};
+      const out = (await bounded(this.client.request('terminal/output', ids))) ?? {
+        output: '',
+        truncated: false,
+      };
       const status = out.exitStatus ?? exit;
       return {
         output: out.output,
@@ -96,8 +120,9 @@ export class AcpTerminals implements ClientShell {
       );
     } finally {
       unwatch();
+      clearTimeout(timer);
       req.signal.removeEventListener('abort', onAbort);
-      await this.client.request('terminal/release', ids).catch(() => undefined);
+      await bounded(this.client.request('terminal/release', ids)).catch(() => undefined);
     }
   }
 }

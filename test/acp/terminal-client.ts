@@ -21,6 +21,8 @@ export class TestTerminals {
   /** Every terminal request in order: `create`, `output`, `wait_for_exit`, `kill`, `release`. */
   readonly calls: Array<{ method: string; terminalId?: string }> = [];
   private next = 1;
+  /** A stuck client: kill and release leave the command running (and wait_for_exit waiting). */
+  stuck = false;
 
   /** The client's own environment, the base of every command's (the agent's `env` goes on top). */
   constructor(private readonly env: NodeJS.ProcessEnv) {}
@@ -84,26 +86,26 @@ export class TestTerminals {
 
   kill(req: acp.KillTerminalRequest): acp.KillTerminalResponse {
     this.calls.push({ method: 'kill', terminalId: req.terminalId });
-    killGroup(this.get(req.terminalId));
+    if (!this.stuck) killGroup(this.get(req.terminalId));
     return {};
   }
 
   release(req: acp.ReleaseTerminalRequest): acp.ReleaseTerminalResponse {
     this.calls.push({ method: 'release', terminalId: req.terminalId });
     const t = this.get(req.terminalId);
-    killGroup(t);
+    if (!this.stuck) killGroup(t);
     t.released = true;
     return {};
   }
 
   /** Kills whatever still runs (test cleanup). */
   dispose(): void {
-    for (const t of this.all) killGroup(t);
+    for (const t of this.all) killGroup(t, true);
   }
 }
 
-function killGroup(t: TestTerminal): void {
-  if (t.exit || t.child.pid === undefined) return;
+function killGroup(t: TestTerminal, always = false): void {
+  if ((t.exit && !always) || t.child.pid === undefined) return;
   try {
     process.kill(-t.child.pid, 'SIGKILL');
   } catch {

@@ -117,6 +117,21 @@ describe('tea acp runs bash in the client terminal', () => {
     expect(p.terminals.all[0]!.output).not.toContain('never');
   });
 
+  it('a client that never reports the exit after a kill does not hold the turn', async () => {
+    const p = peer();
+    p.terminals.stuck = true;
+    const sessionId = await withTerminal(p);
+    t.server.script(reply().toolCall('bash', { command: 'echo started; sleep 60' }));
+    const answer = prompt(p, sessionId, 'run the long one');
+    await waitFor(() => p.terminals.all[0]?.output.includes('started') === true, 'the command to start');
+    await p.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect((await answer).stopReason).toBe('cancelled');
+    await waitFor(() => p.terminals.calls.some((c) => c.method === 'release'), 'the release', 15_000);
+    expect(p.terminals.calls.map((c) => c.method)).toContain('kill');
+    // The editor never said it ended: it still runs until the editor goes (afterEach).
+    expect(p.terminals.all[0]!.exit).toBeUndefined();
+  });
+
   it('the bash deadline applies: a silent command past timeout_ms is killed and the model told so', async () => {
     const p = peer();
     const sessionId = await withTerminal(p);
