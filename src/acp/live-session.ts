@@ -17,12 +17,14 @@ import type { LongTermMemory } from '../memory/api.js';
 import { BACKGROUND_GRACE_MS } from '../runtime/runtime.js';
 import type { UserCommand } from '../runtime/user-commands.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ClientFs } from '../tools/types.js';
+import type { ClientFs, ClientShell } from '../tools/types.js';
 import { approvalContent } from './approval-content.js';
 import { availableCommands, expandPrompt, parseCommand, runCommand } from './commands.js';
+import { elicitAnswer, NO_ANSWER } from './elicitation.js';
 import { toTeaPrompt } from './prompt-input.js';
 import { replayUpdates } from './replay.js';
 import { childCallId } from './subagents.js';
+import type { AcpTerminals } from './terminal.js';
 import { loadForTitles, toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { UpdateMapper } from './updates.js';
 import { allows, type UpdateGate } from './usage-gate.js';
@@ -42,6 +44,10 @@ export interface LiveDeps {
   userCommands?: Promise<readonly UserCommand[]>;
   /** The update kinds newer than the client may be held back (usage-gate.ts); absent: all are sent. */
   updates?: UpdateGate;
+  /** The client's terminals, when it offers them (bash runs there). */
+  terminals?: AcpTerminals;
+  /** The client renders elicitation forms: `ask_user` questions go to the user. */
+  elicit?: boolean;
 }
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [
@@ -56,10 +62,6 @@ const DECISIONS: Record<string, ApprovalDecision> = {
   reject: 'reject',
 };
 
-/** What the model is told when it asks a question: ACP v1 has no free-form question request. */
-const NO_ANSWER =
-  '(The editor cannot answer questions during a turn. Make the most reasonable assumption, say which one you made, and continue; the user can correct you in the next message.)';
-
 type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
 
 export class LiveSession {
@@ -67,6 +69,8 @@ export class LiveSession {
   /** The prompt in progress (settles when it has answered). */
   private current: Promise<unknown> = Promise.resolve();
   private readonly mapper: UpdateMapper;
+  /** Updates go out in this order: the turn's events, and terminals shown while a call runs. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     /** The Tea session; `reopen` replaces it (a model or profile switch). */
@@ -79,7 +83,23 @@ export class LiveSession {
       ...(fs ? { fs } : {}),
       contextWindow: deps.contextWindow,
       send: (u) => this.send(u),
+      ...(deps.terminals ? { terminalOf: (id: string) => deps.terminals?.terminalOf(id) } : {}),
     });
+    if (deps.terminals) {
+      deps.terminals.show = (toolCallId, terminalId) =>
+        this.enqueue(() =>
+          this.send({
+            sessionUpdate: 'tool_call_update',
+            toolCallId,
+            content: [{ type: 'terminal', terminalId }],
+          }),
+        );
+    }
+  }
+
+  /** Runs `step` once the updates queued before it are out (a failure is logged, the queue goes on). */
+  private enqueue(step: () => void | Promise<void>): void {
+    this.queue = this.queue.then(step).catch((error: unknown) => this.logFailure(error));
   }
 
   get id(): string {
@@ -111,12 +131,16 @@ export class LiveSession {
 
   /**
    * Swaps in the same stored session reopened by `open` (on another profile's agent),
-   * with this session's tools and file system; the permission mode and title watcher
+   * with this session's tools, file system and terminals; the permission mode and title watcher
    * carry over. Refused while a prompt runs.
    */
-  reopen(open: (opts: { tools: ToolRegistry; fs?: ClientFs }) => Session): void {
+  reopen(open: (opts: { tools: ToolRegistry; fs?: ClientFs; shell?: ClientShell }) => Session): void {
     this.checkIdle();
-    const next = open({ tools: this.deps.tools, ...(this.fs ? { fs: this.fs } : {}) });
+    const next = open({
+      tools: this.deps.tools,
+      ...(this.fs ? { fs: this.fs } : {}),
+      ...(this.deps.terminals ? { shell: this.deps.terminals } : {}),
+    });
     next.setPermissionMode(this.session.permissionMode);
     next.onTitle = this.session.onTitle;
     this.session = next;
@@ -197,23 +221,26 @@ export class LiveSession {
       });
       // Updates go out in event order through `queue`, while the loop keeps pulling
       // events (a slow diff read never delays the next tool's snapshot).
-      let queue: Promise<void> = Promise.resolve();
       for await (const e of events) {
         this.mapper.observe(e);
         if (e.type === 'approval_request') {
           // Asked after the call's own updates are out; the queue does not wait for the answer.
-          queue = queue.then(() => {
+          this.enqueue(() => {
             void this.askPermission(e, ctrl.signal);
           });
-        } else if (e.type === 'question') this.session.answer(e.requestId, NO_ANSWER);
-        else if (e.type === 'done') {
+        } else if (e.type === 'question') {
+          if (this.deps.elicit) {
+            this.enqueue(() => {
+              void this.askQuestion(e, ctrl.signal);
+            });
+          } else this.session.answer(e.requestId, NO_ANSWER);
+        } else if (e.type === 'done') {
           done = e;
           const last = e;
-          queue = queue.then(() => this.mapper.finish(last));
-        } else
-          queue = queue.then(() => this.mapper.handle(e)).catch((error: unknown) => this.logFailure(error));
+          this.enqueue(() => this.mapper.finish(last));
+        } else this.enqueue(() => this.mapper.handle(e));
       }
-      await queue;
+      await this.queue;
       return this.stopReason(done, ctrl.signal);
     } catch (error) {
       if (error instanceof RequestError) throw error;
@@ -254,6 +281,16 @@ export class LiveSession {
       default:
         return 'end_turn';
     }
+  }
+
+  /** Puts the model's question to the user (`elicitation/create`) and answers it with what they said. */
+  private async askQuestion(
+    e: Extract<AgentEvent, { type: 'question' }>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const toolCallId = e.agent ? childCallId(e.agent, e.callId) : e.callId;
+    const text = await elicitAnswer(this.deps.client, this.id, e, toolCallId, signal);
+    if (text !== undefined) this.session.answer(e.requestId, text);
   }
 
   /**

@@ -12,11 +12,13 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AcpBackend } from './backend.js';
 import { clientFsFor } from './client-fs.js';
 import { sessionCommands } from './commands.js';
+import { canElicit } from './elicitation.js';
 import { LiveSession } from './live-session.js';
 import type { McpConnector, SessionMcp } from './mcp.js';
 import { parseMode } from './modes.js';
 import {
   announceConfigChange,
+  type ClientSide,
   configSnapshot,
   reopen,
   type SessionHost,
@@ -24,6 +26,7 @@ import {
   watchTitle,
   withSessionMethods,
 } from './sessions.js';
+import { clientTerminalsFor } from './terminal.js';
 import { type UpdateGate, type UsageUpdatesSetting, updateGate } from './usage-gate.js';
 
 export interface AcpServerOptions {
@@ -133,13 +136,14 @@ export function createAcpAgent(opts: AcpServerOptions): {
   const open = (
     client: acp.AgentContext,
     mcp: SessionMcp,
-    make: (fs: ReturnType<typeof clientFsFor>) => LiveSession['session'],
+    make: (side: ClientSide) => LiveSession['session'],
   ): LiveSession => {
     let id = '';
     const fs = clientFsFor(client, () => id, clientCaps);
+    const terminals = clientTerminalsFor(client, () => id, clientCaps);
     let session: LiveSession['session'];
     try {
-      session = make(fs);
+      session = make({ ...(fs ? { fs } : {}), ...(terminals ? { shell: terminals } : {}) });
     } catch (error) {
       void mcp.close();
       throw error;
@@ -157,6 +161,8 @@ export function createAcpAgent(opts: AcpServerOptions): {
       closeTools: mcp.close,
       userCommands,
       ...(journal ? { journal } : {}),
+      ...(terminals ? { terminals } : {}),
+      elicit: canElicit(clientCaps),
     };
     const s = new LiveSession(session, deps, fs);
     watchTitle(s);
@@ -183,9 +189,7 @@ export function createAcpAgent(opts: AcpServerOptions): {
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const cwd = checkCwd(params.cwd);
       const mcp = await sessionTools(params.mcpServers, cwd);
-      const s = open(client, mcp, (fs) =>
-        opts.agent.newSession({ cwd, tools: mcp.tools, ...(fs ? { fs } : {}) }),
-      );
+      const s = open(client, mcp, (side) => opts.agent.newSession({ cwd, tools: mcp.tools, ...side }));
       setImmediate(() => void s.announceCommands());
       return { sessionId: s.id, ...sessionSetup(s, opts.backend) };
     })

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Agent, Session } from '../agent/index.js';
-import type { ClientFs } from '../tools/types.js';
+import type { ClientFs, ClientShell } from '../tools/types.js';
 import type { AcpBackend } from './backend.js';
 import { configOptions, configValues, setConfigOption } from './config-options.js';
 import type { LiveSession } from './live-session.js';
@@ -35,6 +35,9 @@ export const LIST_PAGE = 50;
 export const MAX_TITLE = 200;
 
 /** What the handlers need from the server's connection state (server.ts). */
+/** What the client does for a session's tools: its files and its terminals, when it offers them. */
+export type ClientSide = { fs?: ClientFs; shell?: ClientShell };
+
 export interface SessionHost {
   live: Map<string, LiveSession>;
   backend: AcpBackend | undefined;
@@ -43,7 +46,7 @@ export interface SessionHost {
   find(sessionId: string): LiveSession;
   checkCwd(cwd: string): string;
   sessionTools(servers: readonly acp.McpServer[], cwd: string): Promise<SessionMcp>;
-  open(client: acp.AgentContext, mcp: SessionMcp, make: (fs: ClientFs | undefined) => Session): LiveSession;
+  open(client: acp.AgentContext, mcp: SessionMcp, make: (side: ClientSide) => Session): LiveSession;
 }
 
 /** The state a session answer carries: the legacy modes and the config options. */
@@ -125,8 +128,8 @@ export async function reopen(
   let s: LiveSession;
   try {
     // `open` stops the servers when this throws.
-    s = host.open(client, mcp, (fs) =>
-      agent.resumeSession(params.sessionId, { tools: mcp.tools, ...(fs ? { fs } : {}) }),
+    s = host.open(client, mcp, (side) =>
+      agent.resumeSession(params.sessionId, { tools: mcp.tools, ...side }),
     );
   } catch (error) {
     throw cannot(error instanceof Error ? error.message : String(error));
@@ -258,8 +261,8 @@ export async function forkSession(
   const row = backend.sessions.fork(from.id, { cwd });
   let s: LiveSession;
   try {
-    s = host.open(client, mcp, (fs) =>
-      backend.sessions.agentOf(row).resumeSession(row.id, { tools: mcp.tools, ...(fs ? { fs } : {}) }),
+    s = host.open(client, mcp, (side) =>
+      backend.sessions.agentOf(row).resumeSession(row.id, { tools: mcp.tools, ...side }),
     );
   } catch (error) {
     backend.sessions.delete(row.id);

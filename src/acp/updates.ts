@@ -16,6 +16,8 @@ export interface MapperDeps {
   /** The model's context window, the `size` of usage updates. */
   contextWindow: number;
   send(update: SessionUpdate): void;
+  /** The client terminal a tool call ran in (its last update keeps showing it). */
+  terminalOf?(toolCallId: string): string | undefined;
 }
 
 export function textContent(text: string): ToolCallContent {
@@ -165,11 +167,16 @@ export class UpdateMapper {
         return;
       default: {
         const diffs = await this.diffs.finish(r.callId, r.state === 'completed');
+        // A command run in the client's terminal: the terminal shows its output; the
+        // result's text only when it failed (killed, timed out: the text says why).
+        const terminalId = this.deps.terminalOf?.(r.callId);
+        const shown: ToolCallContent[] = terminalId ? [{ type: 'terminal', terminalId }] : [];
+        const result = terminalId && r.state === 'completed' ? [] : resultContent(r.content);
         send({
           sessionUpdate: 'tool_call_update',
           toolCallId: r.callId,
           status: toolStatus(r.state),
-          content: [...diffs, ...resultContent(r.content)],
+          content: [...shown, ...diffs, ...result],
         });
       }
     }

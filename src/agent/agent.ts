@@ -2,7 +2,7 @@ import { TokenCalibrator } from '../context/tokens.js';
 import type { LongTermMemory } from '../memory/api.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ClientFs } from '../tools/types.js';
+import type { ClientFs, ClientShell } from '../tools/types.js';
 import { usedFeature } from '../util/code-cache-feature.js';
 import { toModelMessages } from './history.js';
 import type { Interactions } from './interactions.js';
@@ -49,6 +49,7 @@ export interface ChildSessionOptions {
   /** The parent's: a child's approvals and questions are answered on the parent session. */
   interactions: Interactions;
   fs?: ClientFs;
+  shell?: ClientShell;
 }
 
 /** Creates and resumes sessions that share one set of services and settings. */
@@ -78,6 +79,7 @@ export class Agent implements AgentSetup {
     });
     return new Session(this.setup(opts.tools), row, [], {
       ...(opts.fs ? { fs: opts.fs } : {}),
+      ...(opts.shell ? { shell: opts.shell } : {}),
       storedCount: 0,
     });
   }
@@ -107,6 +109,7 @@ export class Agent implements AgentSetup {
       interactions: opts.interactions,
       policy: opts.policy,
       ...(opts.fs ? { fs: opts.fs } : {}),
+      ...(opts.shell ? { shell: opts.shell } : {}),
     });
   }
 

@@ -1,6 +1,13 @@
 import type { MessageRepo } from '../store/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { type ClientFs, type HistoryHit, type PlanItem, ToolError, type ToolHost } from '../tools/types.js';
+import {
+  type ClientFs,
+  type ClientShell,
+  type HistoryHit,
+  type PlanItem,
+  ToolError,
+  type ToolHost,
+} from '../tools/types.js';
 import type { AgentEvent } from './events.js';
 import { readMessages, searchMessages } from './history-search.js';
 import type { Interactions } from './interactions.js';
@@ -21,6 +28,8 @@ export interface SessionHost {
   loaded: Set<string>;
   /** The client's file system, when a face provides one (ACP editors). */
   fs?: ClientFs;
+  /** The client's terminal, when a face provides one (ACP editors): bash runs there. */
+  shell?: ClientShell;
 }
 
 export const STATE_LOADED_TOOLS = 'loaded_tools';

@@ -6,7 +6,7 @@
 import type { Message, Usage } from '../llm/types.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ClientFs, ToolHost } from '../tools/types.js';
+import type { ClientFs, ClientShell, ToolHost } from '../tools/types.js';
 import type { AgentEvent } from './events.js';
 import type { Interactions } from './interactions.js';
 import type { TraceParent } from './trace.js';
@@ -30,6 +30,7 @@ export interface ParentSeat {
   /** The tools the parent's session sees. */
   tools: ToolRegistry;
   fs?: ClientFs;
+  shell?: ClientShell;
   /** Sends an event into the parent's stream, under this call. */
   emit(event: AgentEvent): void;
   /** Counts a finished child's usage into the parent's prompt. */
@@ -64,6 +65,7 @@ export function seated(
     roots: state.roots,
     tools: state.host.tools,
     ...(state.host.fs ? { fs: state.host.fs } : {}),
+    ...(state.host.shell ? { shell: state.host.shell } : {}),
     emit,
     addUsage: (usage, costUsd) => state.usage.addSubagent(usage, costUsd),
     ...(trace ? { trace } : {}),

@@ -3,7 +3,7 @@ import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message } from '../llm/types.js';
 import type { SessionRow } from '../store/index.js';
 import { type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
-import type { ClientFs } from '../tools/types.js';
+import type { ClientFs, ClientShell } from '../tools/types.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import type { CompactResult, SessionContext, Settled } from './context.js';
@@ -38,8 +38,9 @@ export const BACKGROUND_GRACE_MS = 5000;
 
 /** Per-session extras a face supplies. */
 export interface SessionOptions {
-  /** The client's file system (ACP editors); file tools go through it. */
+  /** The client's file system and terminal (ACP editors): file tools and bash go through them. */
   fs?: ClientFs;
+  shell?: ClientShell;
   /** How many stored messages `history` was built from (default: the store's count now). */
   storedCount?: number;
   /** A sub-agent's session: its parent's pending asks (a child's wait there, answered on the parent). */
@@ -110,6 +111,7 @@ export class Session {
       interactions: opts.interactions ?? new Interactions(settings.approvals),
       loaded: new Set(state.get(STATE_LOADED_TOOLS) ?? []),
       ...(opts.fs ? { fs: opts.fs } : {}),
+      ...(opts.shell ? { shell: opts.shell } : {}),
     };
     this.recorder = new SessionRecorder(store, row.id);
     this.policy = opts.policy ?? new PermissionPolicy(settings.permissionMode, settings.permissionRules);

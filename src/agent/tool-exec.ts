@@ -241,6 +241,7 @@ async function runOne(
         span.context,
       ),
       ...(host.fs ? { fs: host.fs } : {}),
+      ...(host.shell ? { shell: host.shell } : {}),
       permissions: policy,
     },
     {

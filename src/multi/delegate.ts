@@ -158,6 +158,7 @@ export class Delegator {
       roots: seat.roots,
       interactions: seat.interactions,
       ...(seat.fs ? { fs: seat.fs } : {}),
+      ...(seat.shell ? { shell: seat.shell } : {}),
       ...(seat.trace ? { traceParent: seat.trace } : {}),
       ...(budget ? { budget } : {}),
       timeoutMs: spec.timeoutMs ?? limits.timeoutMs,

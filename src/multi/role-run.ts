@@ -13,7 +13,7 @@ import type { TraceParent } from '../agent/trace.js';
 import type { Usage } from '../llm/types.js';
 import { type PermissionMode, PermissionPolicy, type PermissionRule } from '../tools/permissions.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ClientFs } from '../tools/types.js';
+import type { ClientFs, ClientShell } from '../tools/types.js';
 import { duration } from '../util/duration.js';
 import { childPrompt, DELEGATION_TOOLS, type RoleLike } from './role-like.js';
 
@@ -46,6 +46,7 @@ export interface RoleRunRequest {
   /** Where its approvals and questions wait (a parent's: answered on the parent session). */
   interactions: Interactions;
   fs?: ClientFs;
+  shell?: ClientShell;
   budget?: { maxTokens?: number; maxCostUsd?: number };
   timeoutMs: number;
   signal: AbortSignal;
@@ -139,6 +140,7 @@ export async function runRole(req: RoleRunRequest): Promise<RoleRunResult> {
     policy: new PermissionPolicy(mode, req.permissions.rules),
     interactions: req.interactions,
     ...(req.fs ? { fs: req.fs } : {}),
+    ...(req.shell ? { shell: req.shell } : {}),
   });
   const info: SubagentInfo = { sessionId: session.id, label: req.label, role: role.name, depth };
   req.onSession?.(info);

@@ -26,6 +26,11 @@ export interface ToolContext {
    */
   fs?: ClientFs;
   /**
+   * A client's terminal (an editor's, over ACP): bash runs its command there, after the
+   * permission check, so the user sees it live. Absent: bash runs it here.
+   */
+  shell?: ClientShell;
+  /**
    * The permission policy in force, for tools that decide more than whether they run:
    * the shell sandbox asks it whether a command may reach the network. Absent: the
    * tool's own default (no network).
@@ -146,6 +151,45 @@ export interface CallPath {
 export interface ClientFs {
   readTextFile(path: string, opts?: { line?: number; limit?: number }): Promise<string>;
   writeTextFile(path: string, content: string): Promise<void>;
+}
+
+/**
+ * Commands run by a face's client (an editor's terminal). One call runs one program to
+ * its end; the caller has already passed the permission check and built the sandbox
+ * launch, so the client runs exactly `command` with `args`.
+ */
+export interface ClientShell {
+  run(req: ClientCommand): Promise<ClientCommandResult>;
+}
+
+export interface ClientCommand {
+  /** The program (`bash`, or the sandbox launcher around `bash -c <line>`) and its arguments. */
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  /** Variables to set on top of the client's environment ('' blanks one the program must not see). */
+  env: Readonly<Record<string, string>>;
+  /** Bytes of output the client keeps (it drops the start past this). */
+  outputByteLimit: number;
+  /** The session and tool call it runs for: the client shows the terminal in that call. */
+  sessionId: string;
+  callId: string;
+  /** Aborting it kills the command; `run` still resolves, with what it printed. */
+  signal: AbortSignal;
+  /**
+   * Watch the output while it runs (for the deadline, which gives a busy command more
+   * time): from `afterMs` on, look every `everyMs` and call `onOutput` when it changed.
+   */
+  watch?: { afterMs: number; everyMs: number; onOutput: () => void };
+}
+
+export interface ClientCommandResult {
+  output: string;
+  /** The client dropped the start of the output (past `outputByteLimit`). */
+  truncated: boolean;
+  exitCode: number | null;
+  /** The signal that ended it, when it did not exit by itself. */
+  signal: string | null;
 }
 
 export type PlanStatus = 'pending' | 'in_progress' | 'completed';

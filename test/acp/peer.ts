@@ -7,11 +7,17 @@ import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { TEA_BIN } from '../support/cli.js';
+import { TestTerminals } from './terminal-client.js';
 
 export type PermissionHandler = (
   req: acp.RequestPermissionRequest,
   signal: AbortSignal,
 ) => Promise<acp.RequestPermissionResponse> | acp.RequestPermissionResponse;
+
+export type ElicitHandler = (
+  req: acp.CreateElicitationRequest,
+  signal: AbortSignal,
+) => Promise<acp.CreateElicitationResponse> | acp.CreateElicitationResponse;
 
 export interface AcpPeer {
   agent: acp.ClientContext;
@@ -24,6 +30,11 @@ export interface AcpPeer {
   buffers: Map<string, string>;
   /** Answers permission requests (default: allow once). */
   onPermission: PermissionHandler;
+  /** The editor's terminals: `terminal/*` requests run real commands (see terminal-client.ts). */
+  terminals: TestTerminals;
+  elicitations: acp.CreateElicitationRequest[];
+  /** Answers `elicitation/create` (default: cancel). */
+  onElicit: ElicitHandler;
   /** Every line the agent wrote to stdout. */
   stdoutLines: string[];
   stderr(): string;
@@ -63,9 +74,13 @@ export function startPeer(opts: { env: NodeJS.ProcessEnv; cwd: string; args?: st
     writes: [],
     buffers: new Map(),
     onPermission: allowOnce,
+    terminals: new TestTerminals(opts.env),
+    elicitations: [],
+    onElicit: () => ({ action: 'cancel' }),
     stdoutLines,
     stderr: () => stderr,
     close: async () => {
+      peer.terminals.dispose();
       child.stdin?.end();
       return exited;
     },
@@ -88,6 +103,15 @@ export function startPeer(opts: { env: NodeJS.ProcessEnv; cwd: string; args?: st
       peer.writes.push(params);
       peer.buffers.set(params.path, params.content);
       return {};
+    })
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => peer.terminals.create(params))
+    .onRequest(acp.methods.client.terminal.output, ({ params }) => peer.terminals.output(params))
+    .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => peer.terminals.waitForExit(params))
+    .onRequest(acp.methods.client.terminal.kill, ({ params }) => peer.terminals.kill(params))
+    .onRequest(acp.methods.client.terminal.release, ({ params }) => peer.terminals.release(params))
+    .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => {
+      peer.elicitations.push(params);
+      return peer.onElicit(params, signal);
     });
   const stream = acp.ndJsonStream(
     Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
@@ -105,11 +129,18 @@ function readDisk(p: string): string {
   }
 }
 
-/** `initialize`, advertising the client's file system when `fs` is set. */
-export function initialize(peer: AcpPeer, fs = false): Promise<acp.InitializeResponse> {
+/**
+ * `initialize`, advertising the client's file system when `fs` is set, and any other
+ * capabilities in `caps` (`terminal: true`, `elicitation: { form: {} }`).
+ */
+export function initialize(
+  peer: AcpPeer,
+  fs = false,
+  caps: Omit<acp.ClientCapabilities, 'fs'> = {},
+): Promise<acp.InitializeResponse> {
   return peer.agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs } },
+    clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, ...caps },
     clientInfo: { name: 'test-editor', version: '1.0.0' },
   });
 }

@@ -9,14 +9,15 @@ import { HINTS } from '../hints.js';
 import { Sandbox, sandboxNotes } from '../sandbox/index.js';
 import { exitCodeLine, NO_OUTPUT } from '../shell-status.js';
 import { savedOutputPath } from '../truncate.js';
-import { defineTool, type Tool } from '../types.js';
+import { defineTool, type Tool, type ToolResult } from '../types.js';
 import { workspaceRoots } from '../workspace.js';
 import { backgroundTools } from './background.js';
 import { type EnvScrubOptions, scrubEnv } from './env-scrub.js';
+import { type ClientRun, runInClient } from './exec-client.js';
 import { type BuiltinOptions, withDefaults } from './options.js';
 import { type CommandResult, runCommand } from './process.js';
 import { ProcessManager } from './process-manager.js';
-import { formatDuration, SMART_TIMEOUT_DEFAULTS } from './smart-timeout.js';
+import { formatDuration, SMART_TIMEOUT_DEFAULTS, type SmartTimeoutOptions } from './smart-timeout.js';
 import { whichTool } from './which.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -156,6 +157,22 @@ function bashTool(
           roots: workspaceRoots(ctx),
         }),
       });
+      const smart: SmartTimeoutOptions | false =
+        exec.bashSmartTimeout === false
+          ? false
+          : {
+              maxFactor: factor,
+              ...(exec.bashSampleMs === undefined ? {} : { sampleMs: exec.bashSampleMs }),
+              ...(exec.bashIdleGraceMs === undefined ? {} : { idleGraceMs: exec.bashIdleGraceMs }),
+            };
+      if (ctx.shell)
+        return clientResult(
+          await runInClient(ctx.shell, launch, ctx, {
+            baseMs,
+            smart,
+            outputByteLimit: opts.bashMaxOutputChars,
+          }),
+        );
       const result = await runCommand({
         command: args.command,
         cwd: ctx.cwd,
@@ -170,26 +187,33 @@ function bashTool(
           : {}),
         env: launch.env,
         ...(launch.sandbox ? { launch } : {}),
-        smart:
-          exec.bashSmartTimeout === false
-            ? false
-            : {
-                maxFactor: factor,
-                ...(exec.bashSampleMs === undefined ? {} : { sampleMs: exec.bashSampleMs }),
-                ...(exec.bashIdleGraceMs === undefined ? {} : { idleGraceMs: exec.bashIdleGraceMs }),
-              },
+        smart,
       });
-      const lines = [statusLine(result.killed, result, baseMs, factor)];
-      lines.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : NO_OUTPUT);
-      if (result.detachedOutput) {
-        lines.push('(background processes still hold the output open; their later output is not captured)');
+      return report(result);
+
+      /** The result as the model reads it: status line, output, notes, a hint when it was killed. */
+      function report(result: CommandResult, notes: string[] = []): ToolResult {
+        const lines = [statusLine(result.killed, result, baseMs, factor), ...notes];
+        lines.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : NO_OUTPUT);
+        if (result.detachedOutput) {
+          lines.push('(background processes still hold the output open; their later output is not captured)');
+        }
+        lines.push(...sandboxNotes(launch, args.command, result.output, result.exitCode));
+        const hint = result.killed ? killHint(result.killed) : undefined;
+        const saved = result.saved ? { savedOutput: result.saved } : {};
+        if (hint !== undefined)
+          return { output: `${lines.join('\n')}\nHint: ${hint}`, isError: true, ...saved };
+        return { output: lines.join('\n'), ...saved };
       }
-      lines.push(...sandboxNotes(launch, args.command, result.output, result.exitCode));
-      const hint = result.killed ? killHint(result.killed) : undefined;
-      const saved = result.saved ? { savedOutput: result.saved } : {};
-      if (hint !== undefined)
-        return { output: `${lines.join('\n')}\nHint: ${hint}`, isError: true, ...saved };
-      return { output: lines.join('\n'), ...saved };
+
+      function clientResult(run: ClientRun): ToolResult {
+        return report(
+          run.result,
+          run.truncated
+            ? [`(the terminal kept only the last ${opts.bashMaxOutputChars} bytes of the output)`]
+            : [],
+        );
+      }
     },
   });
 }
