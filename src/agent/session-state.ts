@@ -65,6 +65,11 @@ function buildSchemas() {
     memory_error: z.object({ job: z.string(), message: z.string(), at: z.number() }),
     /** The work mode a top-level session is in (agent/session-mode.ts). */
     work_mode: z.string(),
+    /** Client tool calls the last turn stopped for, waiting for the client's results (agent/client-tools.ts). */
+    client_calls: z.object({
+      turnId: z.string(),
+      calls: z.array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) })),
+    }),
   };
 }
 
@@ -90,6 +95,7 @@ const KEYS = {
   memory_turns: true,
   memory_error: true,
   work_mode: true,
+  client_calls: true,
 } as const satisfies Record<keyof Schemas, true>;
 
 export type SessionStateKey = keyof typeof KEYS;

@@ -15,6 +15,7 @@ import { apiError } from './errors.js';
 import { IdleSessions, keptAfter } from './idle-sessions.js';
 import { sessionNotFound } from './live.js';
 import { type ChatRequest, chatRequest, toChatInput } from './openai-request.js';
+import { checkParams, clientTurn, resolveResults, toolCallDeltas, wireToolCalls } from './openai-tools.js';
 import { type AppContext, doc, type ServerStats } from './routes.js';
 import { openSse } from './sse.js';
 import { readJson } from './validate.js';
@@ -28,6 +29,7 @@ const FINISH: Record<StopReason, string> = {
   budget: 'length',
   cancelled: 'stop',
   error: 'stop',
+  client_tools: 'tool_calls',
 };
 
 /** The turn's usage, its sub-agents' included; `subagents` (a Tea field): their share. */
@@ -122,9 +124,16 @@ export function openaiRoutes(ctx: AppContext): void {
     body: chatRequest,
   });
   app.post('/v1/chat/completions', async (c) => {
-    const body = await readJson(c, chatRequest);
-    const chat = toChatInput(body.messages);
+    const read = await readJson(c, chatRequest);
+    checkParams(read);
+    const chat = toChatInput(read.messages);
+    const results = chat.toolResults?.map((r) => ({ ...r, param: `messages.${r.index}.tool_call_id` }));
+    // Tool results continue the turn that stopped for them: its session, named or found by the calls.
+    const body = results
+      ? { ...read, session_id: resolveResults(deps.sessions, results, read.session_id) }
+      : read;
     const { agent, session } = await openSession(ctx, idle, body, chat);
+    const client = await clientTurn(body, agent);
     c.header('x-tea-session-id', session.id);
     const meta = {
       id: `chatcmpl-${randomUUID()}`,
@@ -135,6 +144,8 @@ export function openaiRoutes(ctx: AppContext): void {
     const turn = session.prompt(chat.input, {
       signal: abort.signal,
       ...(chat.images.length ? { images: chat.images } : {}),
+      ...(client ? { client } : {}),
+      ...(results ? { toolResults: results.map(({ callId, output }) => ({ callId, output })) } : {}),
     });
     const events = keptAfter(turn, idle, agent, session);
     if (body.stream) {
@@ -190,13 +201,18 @@ async function completeChat(
     else if (e.type === 'done') done = e;
   }
   const refused = error && REFUSALS[error.kind];
-  if (refused) throw apiError(refused, error!.message, { code: error!.kind });
+  if (refused)
+    throw apiError(refused, error!.message, { code: error!.kind, param: PARAMS[error!.kind] ?? null });
   if (!done || done.reason === 'error') {
     throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
       code: 'model_error',
     });
   }
   const message: Json = { role: 'assistant', content: done.text };
+  if (done.clientCalls) {
+    message.content = done.text || null;
+    message.tool_calls = wireToolCalls(done.clientCalls);
+  }
   if (thinking) message[field] = thinking;
   return c.json({
     ...meta,
@@ -211,7 +227,14 @@ async function completeChat(
  * Prompts refused before any model call (agent/rules/): a rule used wrongly or naming
  * no tool is the request's mistake; no model configured is the server's state.
  */
-const REFUSALS: Record<string, 400 | 503> = { rule_usage: 400, rule_unknown_tool: 400, no_model: 503 };
+const REFUSALS: Record<string, 400 | 422 | 503> = {
+  rule_usage: 400,
+  rule_unknown_tool: 400,
+  no_model: 503,
+  // The final answer did not match response_format, repair round included.
+  response_format_unmet: 422,
+};
+const PARAMS: Record<string, string> = { response_format_unmet: 'response_format' };
 
 interface StreamJob {
   events: AsyncGenerator<AgentEvent>;
@@ -271,8 +294,8 @@ function streamChat(c: Context, job: StreamJob): Response {
           error: {
             message:
               code === 'model_error' ? `the model failed: ${error ?? done?.message ?? 'no answer'}` : error,
-            type: REFUSALS[code] === 400 ? 'invalid_request_error' : 'server_error',
-            param: null,
+            type: REFUSALS[code] === 400 || REFUSALS[code] === 422 ? 'invalid_request_error' : 'server_error',
+            param: PARAMS[code] ?? null,
             code,
           },
         }),
@@ -280,6 +303,7 @@ function streamChat(c: Context, job: StreamJob): Response {
     } else {
       // A prompt a rule answered streams no text: its tool's output is the answer.
       if (!wroteText && done.text) await send(frame(`{"content":${JSON.stringify(done.text)}}`));
+      for (const delta of toolCallDeltas(done.clientCalls ?? [])) await send(frame(delta));
       await send(frame('{}', FINISH[done.reason]));
       if (includeUsage)
         await send(data({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done) }));

@@ -39,6 +39,7 @@ describe('typed session state', () => {
       memory_turns: 3,
       memory_error: { job: 'extract', message: 'model down', at: 1_700_000_000_000 },
       work_mode: 'review',
+      client_calls: { turnId: 't_1', calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Oslo' } }] },
     };
     expect(Object.keys(values).sort()).toEqual(Object.keys(sessionStateSchemas()).sort());
     state.set('todos', values.todos);
@@ -52,6 +53,7 @@ describe('typed session state', () => {
     state.set('memory_turns', values.memory_turns);
     state.set('memory_error', values.memory_error);
     state.set('work_mode', values.work_mode);
+    state.set('client_calls', values.client_calls);
     for (const key of Object.keys(values) as Array<keyof typeof values>) {
       expect(state.get(key)).toEqual(values[key]);
     }
