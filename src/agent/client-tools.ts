@@ -8,7 +8,7 @@
  * first answers the waiting calls with an error result, so the transcript stays a
  * consistent call/result sequence.
  */
-import type { ToolCallPart, ToolChoice, ToolResultPart } from '../llm/types.js';
+import type { Part, ToolCallPart, ToolChoice, ToolResultPart } from '../llm/types.js';
 import type { ToolCallRecord } from '../store/tool-record.js';
 import { toolContent } from '../store/tool-record.js';
 import type { AwaitingClientCalls, ClientToolResult, ClientTurn } from './client-turn.js';
@@ -117,7 +117,14 @@ export async function* settleClientCalls(
       isError: record.state === 'error',
     });
   }
-  state.history.push({ role: 'tool', parts });
+  // A transcript read back from the store gave the waiting calls placeholder results: replace them.
+  const last = state.history.at(-1);
+  const ids = new Set(parts.map((p) => p.callId));
+  const held = (p: Part): boolean => p.type === 'tool-result' && ids.has(p.callId);
+  if (last?.role === 'tool' && last.parts.some(held)) {
+    const rest = last.parts.filter((p) => !held(p));
+    state.history[state.history.length - 1] = { role: 'tool', parts: [...rest, ...parts] };
+  } else state.history.push({ role: 'tool', parts });
   state.clientCalls = undefined;
   await state.recorder.record({ type: 'client_calls', awaiting: undefined });
 }

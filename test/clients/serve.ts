@@ -17,18 +17,23 @@ export interface TeaServe {
   readonly requests: RecordedRequest['body'][];
 }
 
-export function useTeaServe(): TeaServe {
+/** `anthropic`: the model is reached over the Anthropic messages wire instead. */
+export function useTeaServe(opts: { wire?: 'openai' | 'anthropic' } = {}): TeaServe {
   let model: ModelServer | undefined;
   let ctx: CliEnv | undefined;
   let child: ChildProcess | undefined;
   let url = '';
   beforeAll(async () => {
     model = await startModelServer();
-    ctx = cliEnv({
-      OPENAI_API_KEY: 'sk-test',
-      OPENAI_BASE_URL: model.openaiBaseUrl,
-      TEA_MODEL: 'scripted-model',
-    });
+    ctx = cliEnv(
+      opts.wire === 'anthropic'
+        ? {
+            ANTHROPIC_API_KEY: 'sk-ant-test',
+            ANTHROPIC_BASE_URL: model.anthropicBaseUrl,
+            TEA_MODEL: 'claude-scripted',
+          }
+        : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: model.openaiBaseUrl, TEA_MODEL: 'scripted-model' },
+    );
     writeFileSync(path.join(ctx.home, 'config.yaml'), `${NO_MEMORY_JOBS}agent:\n  auto_title: false\n`);
     child = spawnTea(['serve', '--port', '0', '--cwd', ctx.work], { env: ctx.env });
     url = await listening(child);
@@ -51,7 +56,9 @@ export function useTeaServe(): TeaServe {
       return url;
     },
     get requests() {
-      return model!.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body);
+      return model!.requests
+        .filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/messages'))
+        .map((r) => r.body);
     },
   };
 }
