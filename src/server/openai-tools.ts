@@ -92,8 +92,75 @@ export function checkParams(body: Record<string, unknown>): void {
   }
 }
 
-/** What the client adds to the turn, or undefined when it adds nothing. */
-export async function clientTurn(
+/** Where a client's request named each part, for the 400s (chat completions and Responses differ). */
+export interface ClientParams {
+  /** The `i`-th tool's name, e.g. `tools.0.function.name`. */
+  toolName: (i: number) => string;
+  /** The named tool of the tool choice, e.g. `tool_choice.function.name`. */
+  toolChoice: string;
+  /** The response format's schema, e.g. `response_format.json_schema.schema`. */
+  schema: string;
+}
+
+/** A client's tools, tool choice, response format and sampling, parsed from any OpenAI wire. */
+export interface ClientRequest {
+  tools: ToolSpec[];
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
+  sampling?: ClientTurn['sampling'];
+}
+
+/**
+ * What the client adds to the turn, checked against the agent's tools (duplicate and
+ * colliding names, a tool choice naming no tool, a schema that cannot be checked: 400s
+ * naming `params`), or undefined when it adds nothing. Shared by the OpenAI faces.
+ */
+export async function buildClientTurn(
+  req: ClientRequest,
+  agent: Agent,
+  params: ClientParams,
+): Promise<ClientTurn | undefined> {
+  const { tools, toolChoice, responseFormat } = req;
+  const seen = new Set<string>();
+  tools.forEach((t, i) => {
+    if (seen.has(t.name))
+      throw apiError(400, `tools: two tools are named ${t.name}`, {
+        param: params.toolName(i),
+        code: 'duplicate_tool_name',
+      });
+    seen.add(t.name);
+  });
+  const teaTools = agent.services.tools;
+  const clash = clientToolCollision(tools, (name) => teaTools.has(name));
+  if (clash !== undefined) {
+    const i = tools.findIndex((t) => t.name === clash);
+    const message = `tools.${i}: ${clash} is the name of one of Tea's own tools; rename the client's tool`;
+    throw apiError(400, message, { param: params.toolName(i), code: 'tool_name_collision' });
+  }
+  if (typeof toolChoice === 'object' && !seen.has(toolChoice.name) && !teaTools.has(toolChoice.name)) {
+    const message = `tool_choice names ${toolChoice.name}, which is neither one of the request's tools nor Tea's`;
+    throw apiError(400, message, { param: params.toolChoice, code: 'unknown_tool' });
+  }
+  const answer = responseFormat ? await checkOf(responseFormat, params.schema) : undefined;
+  const sampled = req.sampling && Object.keys(req.sampling).length > 0;
+  if (tools.length === 0 && toolChoice === undefined && !responseFormat && !sampled) return undefined;
+  return {
+    tools,
+    ...(sampled ? { sampling: req.sampling } : {}),
+    ...(toolChoice ? { toolChoice } : {}),
+    ...(responseFormat ? { responseFormat } : {}),
+    ...(answer ? { answer } : {}),
+  };
+}
+
+const CHAT_PARAMS: ClientParams = {
+  toolName: (i) => `tools.${i}.function.name`,
+  toolChoice: 'tool_choice.function.name',
+  schema: 'response_format.json_schema.schema',
+};
+
+/** A chat-completions request's client side as the agent's `ClientTurn` (see `buildClientTurn`). */
+export function clientTurn(
   body: Pick<
     ChatRequest,
     'tools' | 'tool_choice' | 'response_format' | 'temperature' | 'max_tokens' | 'max_completion_tokens'
@@ -105,61 +172,24 @@ export async function clientTurn(
     description: t.function.description ?? '',
     parameters: t.function.parameters ?? { type: 'object', properties: {} },
   }));
-  const seen = new Set<string>();
-  tools.forEach((t, i) => {
-    if (seen.has(t.name))
-      throw apiError(400, `tools: two tools are named ${t.name}`, {
-        param: `tools.${i}.function.name`,
-        code: 'duplicate_tool_name',
-      });
-    seen.add(t.name);
-  });
-  const teaTools = agent.services.tools;
-  const clash = clientToolCollision(tools, (name) => teaTools.has(name));
-  if (clash !== undefined) {
-    const i = tools.findIndex((t) => t.name === clash);
-    throw apiError(
-      400,
-      `tools.${i}: ${clash} is the name of one of Tea's own tools; rename the client's tool`,
-      {
-        param: `tools.${i}.function.name`,
-        code: 'tool_name_collision',
-      },
-    );
-  }
-  const toolChoice = choiceOf(body.tool_choice, seen, (name) => teaTools.has(name));
+  const choice = body.tool_choice ?? undefined;
+  const toolChoice = typeof choice === 'object' ? { name: choice.function.name } : choice;
   const responseFormat = formatOf(body.response_format);
-  const answer = responseFormat ? await checkOf(responseFormat) : undefined;
   const maxOutputTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const sampling = {
     ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
     ...(maxOutputTokens ? { maxOutputTokens } : {}),
   };
-  const sampled = Object.keys(sampling).length > 0;
-  if (tools.length === 0 && toolChoice === undefined && !responseFormat && !sampled) return undefined;
-  return {
-    tools,
-    ...(sampled ? { sampling } : {}),
-    ...(toolChoice ? { toolChoice } : {}),
-    ...(responseFormat ? { responseFormat } : {}),
-    ...(answer ? { answer } : {}),
-  };
-}
-
-function choiceOf(
-  choice: ChatRequest['tool_choice'],
-  client: Set<string>,
-  tea: (name: string) => boolean,
-): ToolChoice | undefined {
-  if (choice === null || choice === undefined) return undefined;
-  if (typeof choice === 'string') return choice;
-  const name = choice.function.name;
-  if (!client.has(name) && !tea(name))
-    throw apiError(400, `tool_choice names ${name}, which is neither one of the request's tools nor Tea's`, {
-      param: 'tool_choice.function.name',
-      code: 'unknown_tool',
-    });
-  return { name };
+  return buildClientTurn(
+    {
+      tools,
+      sampling,
+      ...(toolChoice ? { toolChoice } : {}),
+      ...(responseFormat ? { responseFormat } : {}),
+    },
+    agent,
+    CHAT_PARAMS,
+  );
 }
 
 function formatOf(format: ChatRequest['response_format']): ResponseFormat | undefined {
@@ -180,13 +210,13 @@ function formatOf(format: ChatRequest['response_format']): ResponseFormat | unde
   };
 }
 
-async function checkOf(format: ResponseFormat): Promise<ClientTurn['answer']> {
+async function checkOf(format: ResponseFormat, param: string): Promise<ClientTurn['answer']> {
   try {
     return await answerCheck(format);
   } catch (e) {
     if (!(e instanceof InvalidSchemaError)) throw e;
-    const param = format.type === 'json_schema' ? 'response_format.json_schema.schema' : 'response_format';
-    throw apiError(400, `${param}: ${e.message}`, { param, code: 'invalid_schema' });
+    const where = format.type === 'json_schema' ? param : 'response_format';
+    throw apiError(400, `${where}: ${e.message}`, { param: where, code: 'invalid_schema' });
   }
 }
 
