@@ -169,7 +169,10 @@ export function buildAnthropicBody(
     const choice = request.toolChoice;
     if (choice !== undefined) body.tool_choice = anthropicChoice(choice);
   }
-  if (thinkingBudget !== undefined && thinkingBudget > 0) {
+  // Anthropic refuses extended thinking with a forced tool choice: that call goes without it.
+  const forced =
+    body.tool_choice !== undefined && body.tool_choice.type !== 'auto' && body.tool_choice.type !== 'none';
+  if (thinkingBudget !== undefined && thinkingBudget > 0 && !forced) {
     // The thinking budget counts against max_tokens, which must stay larger.
     if (maxTokens <= thinkingBudget) maxTokens = thinkingBudget + maxTokens;
     body.max_tokens = maxTokens;
