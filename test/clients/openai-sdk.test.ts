@@ -142,3 +142,55 @@ describe('openai SDK 6.49 against tea serve', () => {
     expect(sent.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['call_t1', 'call_c1']);
   });
 });
+
+describe('streamed tool calls on the wire', () => {
+  it('a first delta with index, id, type and name, then the arguments; finish_reason tool_calls; session_id continues', async () => {
+    tea.model.script(
+      reply()
+        .toolCall('get_weather', { city: 'Lima' }, { id: 'call_s1' })
+        .toolCall('get_weather', { city: 'Quito' }, { id: 'call_s2' }),
+      reply().text('Both warm.'),
+    );
+    const res = await fetch(`${tea.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'tea',
+        stream: true,
+        messages: [{ role: 'user', content: 'Lima and Quito?' }],
+        tools: [weatherTool],
+      }),
+    });
+    const chunks = (await res.text())
+      .split('\n\n')
+      .filter((f) => f.startsWith('data: {'))
+      .map(
+        (f) =>
+          JSON.parse(f.slice(6)) as {
+            session_id: string;
+            choices: { delta: Record<string, unknown>; finish_reason: string | null }[];
+          },
+      );
+    const deltas = chunks.flatMap((c) => c.choices.map((ch) => ch.delta)).filter((d) => d.tool_calls);
+    expect(deltas.map((d) => d.tool_calls)).toEqual([
+      [{ index: 0, id: 'call_s1', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      [{ index: 0, function: { arguments: '{"city":"Lima"}' } }],
+      [{ index: 1, id: 'call_s2', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      [{ index: 1, function: { arguments: '{"city":"Quito"}' } }],
+    ]);
+    expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('tool_calls');
+    // The results continue the turn, named by session_id alone (no earlier messages).
+    const sessionId = chunks[0]!.session_id;
+    const next = await client().chat.completions.create({
+      model: 'tea',
+      session_id: sessionId,
+      messages: [
+        { role: 'tool', tool_call_id: 'call_s1', content: '25' },
+        { role: 'tool', tool_call_id: 'call_s2', content: '22' },
+      ],
+    } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming);
+    expect(next.choices[0]!.message.content).toBe('Both warm.');
+    const sent = tea.requests[1]!.messages as { role: string; tool_call_id?: string }[];
+    expect(sent.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['call_s1', 'call_s2']);
+  });
+});
