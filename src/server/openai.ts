@@ -153,7 +153,17 @@ export function openaiRoutes(ctx: AppContext): void {
       // Every chunk names the session (as `session_id` does on a whole response): official
       // clients keep unknown fields of a chunk, but hide the x-tea-session-id header.
       const chunkMeta = { ...meta, session_id: session.id };
-      return streamChat(c, { events, abort, meta: chunkMeta, field, includeUsage, stats: ctx.stats });
+      // A checked answer streams once checked: a refused first answer and its repair never reach the client.
+      const holdText = client?.responseFormat !== undefined;
+      return streamChat(c, {
+        events,
+        abort,
+        meta: chunkMeta,
+        field,
+        includeUsage,
+        holdText,
+        stats: ctx.stats,
+      });
     }
     // A streamed response notices a disconnect through its body; a whole one through the request.
     // The listener goes when the turn ends: the request's signal outlives the request (the
@@ -242,6 +252,8 @@ interface StreamJob {
   meta: Meta;
   field: string;
   includeUsage: boolean;
+  /** Send the answer whole at the end instead of its deltas (a response format checks it first). */
+  holdText: boolean;
   stats: ServerStats;
 }
 
@@ -272,7 +284,7 @@ function streamChat(c: Context, job: StreamJob): Response {
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     try {
       for await (const e of events) {
-        if (e.type === 'text_delta') {
+        if (e.type === 'text_delta' && !job.holdText) {
           // Text after tool activity is a new paragraph of the same answer.
           const text = wroteText && toolSinceText ? `\n\n${e.text}` : e.text;
           toolSinceText = false;

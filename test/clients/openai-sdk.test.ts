@@ -194,3 +194,18 @@ describe('streamed tool calls on the wire', () => {
     expect(sent.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['call_s1', 'call_s2']);
   });
 });
+
+describe('streamed structured output', () => {
+  it('streams only the checked answer: a refused first answer and its repair stay out of the stream', async () => {
+    tea.model.script(reply().text('Sure! Here it is.'), reply().text('{"city":"Bern","celsius":12}'));
+    const stream = client().chat.completions.stream({
+      model: 'tea',
+      messages: [{ role: 'user', content: 'Weather in Bern' }],
+      response_format: zodResponseFormat(Weather, 'weather'),
+    });
+    const done = await stream.finalChatCompletion();
+    expect(done.choices[0]!.message.content).toBe('{"city":"Bern","celsius":12}');
+    expect(done.choices[0]!.message.parsed).toEqual({ city: 'Bern', celsius: 12 });
+    expect(tea.requests).toHaveLength(2);
+  });
+});
