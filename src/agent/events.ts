@@ -1,4 +1,4 @@
-import type { Usage } from '../llm/types.js';
+import type { ToolCallPart, Usage } from '../llm/types.js';
 import type { ToolCallRecord } from '../store/tool-record.js';
 import type { ApprovalClass, PlanItem } from '../tools/types.js';
 
@@ -10,8 +10,19 @@ export type {
   ToolContent,
 } from '../store/tool-record.js';
 
-/** Why a turn stopped; `budget`: a sub-agent used up its token or cost budget. */
-export type StopReason = 'completed' | 'max_iterations' | 'cancelled' | 'doom_loop' | 'budget' | 'error';
+/**
+ * Why a turn stopped; `budget`: a sub-agent used up its token or cost budget;
+ * `client_tools`: the model called a client's tools, the turn waits for their results
+ * (the `done` event's `clientCalls`; continue with `Session.prompt` and `toolResults`).
+ */
+export type StopReason =
+  | 'completed'
+  | 'max_iterations'
+  | 'cancelled'
+  | 'doom_loop'
+  | 'budget'
+  | 'error'
+  | 'client_tools';
 
 /** A sub-agent as faces show it: its session, label, role and depth. */
 export interface SubagentInfo {
@@ -169,6 +180,8 @@ export type AgentEvent =
       costUsd: number;
       /** The sub-agents' share of `usage` and `costUsd` (absent: none ran). */
       subagents?: { count: number; usage: Usage; costUsd: number };
+      /** With `client_tools`: the client tools' calls the turn waits for, in the model's order. */
+      clientCalls?: ToolCallPart[];
     };
 
 export type AgentEventType = AgentEvent['type'];

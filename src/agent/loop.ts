@@ -5,6 +5,14 @@ import type { ToolCallRecord } from '../store/tool-record.js';
 import { activeToolNames, preloadBudget, toolsMentioned } from '../tools/loading.js';
 import { headAndTail } from '../util/head-tail.js';
 import { yieldToEventLoop } from '../util/yield.js';
+import {
+  awaitClientCalls,
+  type ClientToolResult,
+  checkAnswer,
+  choiceFor,
+  settleClientCalls,
+  splitCalls,
+} from './client-tools.js';
 import { thresholdsFor } from './context.js';
 import { DoomLoopDetector } from './doom.js';
 import type { AgentEvent, StopReason } from './events.js';
@@ -19,6 +27,8 @@ export interface TurnInput {
   images?: ImagePart[];
   /** A retry: the message is the transcript's last user message already, not stored again. */
   stored?: boolean;
+  /** The client's results for the calls the turn stopped for: the turn goes on with them (no new message). */
+  resume?: readonly ClientToolResult[];
 }
 
 export interface TurnResult {
@@ -26,6 +36,8 @@ export interface TurnResult {
   text: string;
   message?: string;
   iterations: number;
+  /** With `client_tools`: the calls that wait for the client. */
+  clientCalls?: ToolCallPart[];
 }
 
 interface StepResult {
@@ -46,19 +58,25 @@ interface StepResult {
 export async function* runTurn(
   turn: Turn,
   input: TurnInput,
-  turnId: string,
+  startId: string,
 ): AsyncGenerator<AgentEvent, TurnResult> {
+  const { services, settings, state } = turn;
+  // A continued turn records under the id of the turn that stopped for the client.
+  const turnId = (input.resume && state.clientCalls?.turnId) || startId;
   let iterations = 0;
+  let clientCalls: ToolCallPart[] | undefined;
+  let repaired = false;
   let text = '';
   let reason: StopReason = 'completed';
   let message: string | undefined;
   const doom = new DoomLoopDetector(3);
-  const { services, settings, state } = turn;
-
-  const turnStart = input.stored
-    ? state.history.findLastIndex((m) => m.role === 'user')
-    : state.history.length;
-  if (!input.stored) await appendUser(state, turnId, input);
+  // Calls waiting for the client get its results, or (any other prompt) an error result.
+  yield* settleClientCalls(state, input.resume);
+  const turnStart =
+    input.stored || input.resume
+      ? state.history.findLastIndex((m) => m.role === 'user')
+      : state.history.length;
+  if (!input.stored && !input.resume) await appendUser(state, turnId, input);
   yield {
     type: 'turn_start',
     sessionId: state.sessionId,
@@ -109,7 +127,7 @@ export async function* runTurn(
 
     // A retry is the user asking again: its first call tries a paused (circuit-open) model at once.
     const probe = input.stored === true && iterations === 1;
-    const step: StepResult = yield* streamStep(turn, turnId, activeTools(), probe);
+    const step: StepResult = yield* streamStep(turn, turnId, activeTools(), { probe, call: iterations });
     if (step.cancelled) {
       reason = 'cancelled';
       break;
@@ -123,14 +141,31 @@ export async function* runTurn(
     text = step.text;
     if (step.calls.length === 0) {
       if (state.steering.length > 0) continue;
+      const verdict = checkAnswer(state.client, step.text, repaired);
+      if (verdict.kind === 'repair') {
+        repaired = true;
+        await appendUser(state, turnId, { text: verdict.prompt });
+        continue;
+      }
+      if (verdict.kind === 'failed') {
+        [reason, message] = ['error', verdict.message];
+        yield { type: 'error', kind: 'response_format_unmet', message };
+      } else text = verdict.text;
       break;
     }
 
-    const outcome = yield* executeToolCalls(turn, { turnId, doom, activeTools }, step.calls, step.pending);
-    state.history.push({ role: 'tool', parts: outcome.results });
+    const calls = splitCalls(step.calls, state.client);
+    // The client's calls wait for its results (stored first: a stop below leaves them waiting too).
+    if (calls.client.length > 0) await awaitClientCalls(state, turnId, calls.client);
+    const outcome = yield* executeToolCalls(turn, { turnId, doom, activeTools }, calls.tea, step.pending);
+    if (calls.tea.length > 0) state.history.push({ role: 'tool', parts: outcome.results });
     if (outcome.stop) {
       reason = outcome.stop;
       message = outcome.stopMessage;
+      break;
+    }
+    if (calls.client.length > 0) {
+      [reason, clientCalls] = ['client_tools', calls.client];
       break;
     }
   }
@@ -144,7 +179,7 @@ export async function* runTurn(
   if (reason === 'cancelled') message ??= 'Cancelled by the user; completed tool results were kept.';
   else state.context.finishTurn(turnId, state.history.slice(turnStart));
   yield { type: 'turn_end', turnId, reason, iterations };
-  return { reason, text, message, iterations };
+  return { reason, text, message, iterations, ...(clientCalls ? { clientCalls } : {}) };
 }
 
 /** Stores a user message and appends it to the transcript. */
@@ -159,7 +194,7 @@ async function* streamStep(
   turn: Turn,
   turnId: string,
   toolNames: string[],
-  probe: boolean,
+  { probe, call }: { probe: boolean; call: number },
 ): AsyncGenerator<AgentEvent, StepResult> {
   const { services, state } = turn;
   let text = '';
@@ -219,13 +254,23 @@ async function* streamStep(
   // The built list is this request's own: a note goes on a copy (`built` is observed as built).
   const closing = wrapUp ? FINAL_NOTE : built.tokens > briefAt * info.contextWindow ? BRIEF_NOTE : undefined;
   const messages: Message[] = closing ? [...built.messages, note(closing)] : built.messages;
-  const specs = wrapUp ? [] : services.tools.specs(toolNames);
+  const client = state.client;
+  const specs = wrapUp ? [] : [...services.tools.specs(toolNames), ...(client?.tools ?? [])];
+  const choice = specs.length > 0 ? choiceFor(client, call) : undefined;
+  const format = client?.responseFormat;
   await yieldToEventLoop();
   const chat = state.trace.chat(info);
   try {
     try {
       for await (const d of services.provider.stream(
-        { messages, tools: specs, ...(probe ? { probe } : {}) },
+        {
+          messages,
+          tools: specs,
+          ...(choice ? { toolChoice: choice } : {}),
+          ...(format ? { responseFormat: format } : {}),
+          ...client?.sampling,
+          ...(probe ? { probe } : {}),
+        },
         state.signal,
       )) {
         if (state.stop.aborted) break;
@@ -289,7 +334,7 @@ async function* streamStep(
     // An interrupted stream keeps its text but not half-received tool calls.
     if (!complete) calls = [];
     const final = parts();
-    const pending = await pendingRecords(turn, turnId, calls);
+    const pending = await pendingRecords(turn, turnId, splitCalls(calls, client).tea);
     record(final, complete ? 'complete' : 'partial', pending);
     if (final.length > 0) state.history.push({ role: 'assistant', parts: final });
     return { text, calls, pending, finish, error, cancelled };

@@ -8,6 +8,7 @@
 import type { ModelInfo, Part, ToolResultPart, Usage } from '../llm/types.js';
 import { contentImages, contentText, type ToolCallRecord } from '../store/tool-record.js';
 import type { UsageRow } from '../store/usage.js';
+import type { AwaitingClientCalls } from './client-turn.js';
 
 /** The tokens and cost of one model call on one model (a fallback mid-call makes two). */
 export interface ModelUsage {
@@ -57,7 +58,9 @@ export type RecordEvent =
    * A tool call changed state after it was received (its `pending` record came with
    * its step); an ended call's record carries the result the transcript gets.
    */
-  | { type: 'tool_update'; record: ToolCallRecord };
+  | { type: 'tool_update'; record: ToolCallRecord }
+  /** The calls the turn stopped for wait for the client's results (undefined: none wait any more). */
+  | { type: 'client_calls'; awaiting: AwaitingClientCalls | undefined };
 
 /**
  * Makes a turn durable. The loop awaits a returned promise before it goes on, so

@@ -10,6 +10,7 @@ import type { Store } from '../store/index.js';
 import { isFinished, type ToolCallRecord } from '../store/tool-record.js';
 import { DRAFT_INTERVAL_MS, DraftWriter } from './draft.js';
 import { type RecordEvent, resultPart, type TurnRecorder, usageRow } from './record.js';
+import { sessionState } from './session-state.js';
 
 type StepRecord = Extract<RecordEvent, { type: 'step' }>;
 
@@ -64,6 +65,10 @@ export class SessionRecorder implements TurnRecorder {
         else store.toolCalls.save(sessionId, r);
         return;
       }
+      case 'client_calls':
+        if (e.awaiting) sessionState(store, sessionId).set('client_calls', e.awaiting);
+        else sessionState(store, sessionId).delete('client_calls');
+        return;
     }
   }
 }

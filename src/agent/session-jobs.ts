@@ -5,7 +5,7 @@
  */
 import { formatInstructions, loadInstructions } from '../context/instructions.js';
 import { titleFor } from '../context/summarize.js';
-import type { Message } from '../llm/types.js';
+import type { Message, ToolCallPart } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { cheapSummarizer, SessionContext } from './context.js';
 import type { AgentEvent, StopReason } from './events.js';
@@ -80,7 +80,7 @@ export async function saveLeftovers(
 /** The prompt's `done` event: its last turn's stop, queued messages saved, the usage of it all. */
 export function doneEvent(
   sessionId: string,
-  last: { reason: StopReason; text: string; message?: string },
+  last: { reason: StopReason; text: string; message?: string; clientCalls?: ToolCallPart[] },
   leftover: string | undefined,
   usage: UsageMeter,
 ): Extract<AgentEvent, { type: 'done' }> {
@@ -93,5 +93,6 @@ export function doneEvent(
     usage: { ...usage.total },
     costUsd: usage.costUsd,
     ...(usage.subagents ? { subagents: structuredClone(usage.subagents) } : {}),
+    ...(last.clientCalls ? { clientCalls: last.clientCalls } : {}),
   };
 }

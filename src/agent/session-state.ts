@@ -67,6 +67,11 @@ function buildSchemas() {
     work_mode: z.string(),
     /** A title the user gave (e.g. an editor's `session/set_title`): the automatic title leaves it. */
     title_kept: z.boolean(),
+    /** Client tool calls the last turn stopped for, waiting for the client's results (agent/client-tools.ts). */
+    client_calls: z.object({
+      turnId: z.string(),
+      calls: z.array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) })),
+    }),
   };
 }
 
@@ -93,6 +98,7 @@ const KEYS = {
   memory_error: true,
   work_mode: true,
   title_kept: true,
+  client_calls: true,
 } as const satisfies Record<keyof Schemas, true>;
 
 export type SessionStateKey = keyof typeof KEYS;

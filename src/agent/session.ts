@@ -7,7 +7,7 @@ import type { ClientFs, ClientShell } from '../tools/types.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import type { CompactResult, SessionContext, Settled } from './context.js';
-import type { AgentEvent, ApprovalDecision, StopReason } from './events.js';
+import type { AgentEvent, ApprovalDecision } from './events.js';
 import { afterPromptInBackground, evolveHooks, offerSkills } from './evolve-run.js';
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
 import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
@@ -24,10 +24,11 @@ import { runRuleTurn } from './rules/run.js';
 import type { AgentServices, AgentSetup } from './services.js';
 import { doneEvent, nameInBackground, openContext, saveLeftovers } from './session-jobs.js';
 import { SessionWorkMode } from './session-mode.js';
+import type { PromptOptions, SessionOptions } from './session-options.js';
 import { sessionState } from './session-state.js';
 import type { AgentSettings } from './settings.js';
 import { abortFlag, TurnStopped, turnSignal } from './stop.js';
-import { AgentTrace, type TraceParent, tracerOr } from './trace.js';
+import { AgentTrace, tracerOr } from './trace.js';
 import type { Turn, TurnState } from './turn.js';
 
 /**
@@ -36,29 +37,7 @@ import type { Turn, TurnState } from './turn.js';
  */
 export const BACKGROUND_GRACE_MS = 5000;
 
-/** Per-session extras a face supplies. */
-export interface SessionOptions {
-  /** The client's file system and terminal (ACP editors): file tools and bash go through them. */
-  fs?: ClientFs;
-  shell?: ClientShell;
-  /** How many stored messages `history` was built from (default: the store's count now). */
-  storedCount?: number;
-  /** A sub-agent's session: its parent's pending asks (a child's wait there, answered on the parent). */
-  interactions?: Interactions;
-  /** A sub-agent's session: its permission policy (never more than its parent's). */
-  policy?: PermissionPolicy;
-}
-
-export interface PromptOptions {
-  signal?: AbortSignal;
-  images?: TurnInput['images'];
-  /** Instead of the input, run the last message again (see `retry`). */
-  retry?: boolean;
-  /** A client's instructions for this turn only (Responses API): in its system prompt, never stored. */
-  instructions?: string;
-  /** Where this prompt's `invoke_agent` span attaches (a sub-agent's: its parent's tool call). */
-  traceParent?: TraceParent;
-}
+export type { PromptOptions, SessionOptions } from './session-options.js';
 
 /**
  * A conversation. `prompt` runs a turn (and any follow-ups queued meanwhile)
@@ -284,7 +263,7 @@ export class Session {
     if (plan.kind === 'refuse') return yield* refusePrompt(this.id, plan);
     // A rule's prompt runs one tool: no memories, skills or background jobs for it.
     let rule = plan.kind === 'rule' ? plan.match : undefined;
-    let last: { reason: StopReason; text: string; message?: string } = { reason: 'completed', text: '' };
+    let last: Omit<TurnResult, 'iterations'> = { reason: 'completed', text: '' };
     // (The stored row: a face may have named the session since this one was read.)
     if (!this.row.title && this.history.length === 0 && !this.services.store.sessions.get(this.id)?.title) {
       // The title is the first words: a pasted megabyte is not flattened whole for them.
@@ -299,7 +278,9 @@ export class Session {
     context.useSystem(systemPrompt);
     let next: TurnInput | undefined = again
       ? { ...again, stored: true }
-      : { text: input, images: opts.images };
+      : opts.toolResults
+        ? { text: '', resume: opts.toolResults }
+        : { text: input, images: opts.images };
     await yieldToEventLoop(); // recall, then storing the input: long stretches for a huge one
     const recall = this.settings.recall && !rule;
     context.memories = recall ? await recallMemories(this.services.memory, next.text, this.row.cwd) : '';
@@ -326,6 +307,8 @@ export class Session {
       recorder: this.recorder,
       usage,
       trace,
+      clientCalls: sessionState(this.services.store, this.id).get('client_calls'),
+      ...(opts.client ? { client: opts.client } : {}),
       ...(this.work
         ? { preload: this.work.preload, refusal: (name: string) => this.work?.refusal(name) }
         : {}),
@@ -342,7 +325,8 @@ export class Session {
       rule = undefined; // follow-ups queued meanwhile are for the model
       last = result;
       const queued = this.followUps.shift();
-      next = queued !== undefined && result.reason !== 'cancelled' ? { text: queued } : undefined;
+      const goOn = result.reason !== 'cancelled' && result.reason !== 'client_tools';
+      next = queued !== undefined && goOn ? { text: queued } : undefined;
     }
     // After a cancel or a failed model, no cheap-model work for a face to wait on (a later turn does it).
     if (modelRan && last.reason !== 'cancelled' && last.reason !== 'error') {

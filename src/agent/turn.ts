@@ -5,6 +5,7 @@
  */
 import type { Message } from '../llm/types.js';
 import type { PermissionPolicy } from '../tools/permissions.js';
+import type { AwaitingClientCalls, ClientTurn } from './client-turn.js';
 import type { SessionContext } from './context.js';
 import type { SessionHost } from './host.js';
 import type { TurnRecorder, UsageMeter } from './record.js';
@@ -61,6 +62,10 @@ export interface TurnState {
   preload?: readonly string[];
   /** The refusal of a call to a tool the session has but its work mode does not offer. */
   refusal?: (toolName: string) => string | undefined;
+  /** The client's tools, tool choice and response format for this prompt (OpenAI-compatible faces). */
+  client?: ClientTurn;
+  /** The client tool calls waiting for results (a turn that stopped for them); set and cleared by the loop. */
+  clientCalls?: AwaitingClientCalls;
   /** The turn's round of the operation journal: snapshot before the first call that may change files. */
   round?: { beforeChange(files?: readonly string[]): Promise<void> };
 }

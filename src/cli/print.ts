@@ -34,6 +34,7 @@ export function exitCodeFor(reason: StopReason): number {
     case 'budget':
       return EXIT.INCOMPLETE;
     case 'error':
+    case 'client_tools': // no client offers tools here
       return EXIT.ERROR;
   }
 }

@@ -1,6 +1,16 @@
 /** Internal messages → the Anthropic messages request body. */
 import { describeImages, keepNewestImages, SEND_IMAGES, type WireImages, wireImages } from './images.js';
-import type { ImagePart, Message, ModelInfo, ModelRequest, Part, ToolResultPart, ToolSpec } from './types.js';
+import type {
+  ImagePart,
+  Message,
+  ModelInfo,
+  ModelRequest,
+  Part,
+  ResponseFormat,
+  ToolChoice,
+  ToolResultPart,
+  ToolSpec,
+} from './types.js';
 
 export type AnthropicImageSource =
   | { type: 'base64'; media_type: string; data: string }
@@ -41,6 +51,7 @@ export interface AnthropicRequestBody {
   messages: AnthropicMessage[];
   system?: string;
   tools?: AnthropicTool[];
+  tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string };
   temperature?: number;
   thinking?: { type: 'enabled'; budget_tokens: number };
   stream: true;
@@ -127,6 +138,22 @@ export function toAnthropicTools(tools: ToolSpec[]): AnthropicTool[] {
   return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
 }
 
+function anthropicChoice(choice: ToolChoice): NonNullable<AnthropicRequestBody['tool_choice']> {
+  if (typeof choice !== 'string') return { type: 'tool', name: choice.name };
+  return { type: choice === 'required' ? 'any' : choice };
+}
+
+/**
+ * Anthropic has no `response_format`: the system prompt asks for the shape instead
+ * (the agent loop validates the answer and asks once for a repair).
+ */
+export function formatInstruction(format: ResponseFormat): string {
+  const head =
+    'Response format: your final answer (the message with no tool calls) must be a single JSON value and nothing else: no prose, no Markdown code fence.';
+  if (format.type === 'json_object') return `${head} It must be a JSON object.`;
+  return `${head} It must match this JSON schema (${format.name}):\n${JSON.stringify(format.schema)}`;
+}
+
 export function buildAnthropicBody(
   info: ModelInfo,
   request: ModelRequest,
@@ -135,9 +162,17 @@ export function buildAnthropicBody(
   const { system, messages } = toAnthropicMessages(request.messages, wireImages(info));
   let maxTokens = request.maxOutputTokens ?? info.maxOutputTokens;
   const body: AnthropicRequestBody = { model: info.model, max_tokens: maxTokens, messages, stream: true };
-  if (system !== undefined) body.system = system;
-  if (request.tools && request.tools.length > 0) body.tools = toAnthropicTools(request.tools);
-  if (thinkingBudget !== undefined && thinkingBudget > 0) {
+  const format = request.responseFormat ? formatInstruction(request.responseFormat) : undefined;
+  if (system !== undefined || format) body.system = [system, format].filter(Boolean).join('\n\n');
+  if (request.tools && request.tools.length > 0) {
+    body.tools = toAnthropicTools(request.tools);
+    const choice = request.toolChoice;
+    if (choice !== undefined) body.tool_choice = anthropicChoice(choice);
+  }
+  // Anthropic refuses extended thinking with a forced tool choice: that call goes without it.
+  const forced =
+    body.tool_choice !== undefined && body.tool_choice.type !== 'auto' && body.tool_choice.type !== 'none';
+  if (thinkingBudget !== undefined && thinkingBudget > 0 && !forced) {
     // The thinking budget counts against max_tokens, which must stay larger.
     if (maxTokens <= thinkingBudget) maxTokens = thinkingBudget + maxTokens;
     body.max_tokens = maxTokens;

@@ -36,6 +36,18 @@ export interface OpenAIRequestBody {
   stream: true;
   stream_options: { include_usage: true };
   tools?: OpenAITool[];
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+  response_format?:
+    | { type: 'json_object' }
+    | {
+        type: 'json_schema';
+        json_schema: {
+          name: string;
+          schema: Record<string, unknown>;
+          strict?: boolean;
+          description?: string;
+        };
+      };
   max_tokens?: number;
   max_completion_tokens?: number;
   temperature?: number;
@@ -167,7 +179,19 @@ export function buildOpenAIBody(info: ModelInfo, request: ModelRequest): OpenAIR
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (request.tools && request.tools.length > 0) body.tools = toOpenAITools(request.tools);
+  if (request.tools && request.tools.length > 0) {
+    body.tools = toOpenAITools(request.tools);
+    const choice = request.toolChoice;
+    if (choice !== undefined)
+      body.tool_choice =
+        typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+  }
+  const format = request.responseFormat;
+  if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
+  else if (format?.type === 'json_schema') {
+    const { type: _type, ...json_schema } = format;
+    body.response_format = { type: 'json_schema', json_schema };
+  }
   if (request.maxOutputTokens !== undefined) {
     if (usesMaxCompletionTokens(info.baseUrl)) body.max_completion_tokens = request.maxOutputTokens;
     else body.max_tokens = request.maxOutputTokens;

@@ -73,9 +73,30 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** Which tool the model must call: any or none, one of them (`required`), or the one named. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+/**
+ * The shape the model's text must have: a JSON object, or a JSON value matching
+ * `schema`. The OpenAI wire sends it as `response_format`; Anthropic (which has no such
+ * parameter) gets it as an instruction in the system prompt.
+ */
+export type ResponseFormat =
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      name: string;
+      schema: Record<string, unknown>;
+      strict?: boolean;
+      description?: string;
+    };
+
 export interface ModelRequest {
   messages: Message[];
   tools?: ToolSpec[];
+  /** Sent only with tools. */
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
   maxOutputTokens?: number;
   temperature?: number;
   /**

@@ -195,7 +195,7 @@ async function driveOnce(
   if (signal.reason instanceof TimedOut)
     return { status: 'timeout', text: answer, message: `${signal.reason.message}.`, usage, costUsd };
   const reason = done?.reason ?? 'error';
-  const status: RunStatus = reason === 'doom_loop' ? 'error' : reason;
+  const status: RunStatus = reason === 'doom_loop' || reason === 'client_tools' ? 'error' : reason;
   return { status, text: answer, ...(done?.message ? { message: done.message } : {}), usage, costUsd };
 }
 

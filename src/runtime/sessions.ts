@@ -3,6 +3,7 @@
  * delete, read their messages and usage, and search them. Faces go through this
  * service; none of them touches the store.
  */
+import type { AwaitingClientCalls } from '../agent/client-tools.js';
 import type { Agent, Session } from '../agent/index.js';
 import { sessionState } from '../agent/session-state.js';
 import { BUILTIN_MODE_SET, type WorkModeSet } from '../agent/work-modes.js';
@@ -146,6 +147,18 @@ export class SessionsService {
 
   get(id: string): SessionInfo | undefined {
     return this.store.sessions.get(id);
+  }
+
+  /** The client tool calls the session's last turn stopped for, waiting for their results. */
+  clientCalls(id: string): AwaitingClientCalls | undefined {
+    return sessionState(this.store, id).get('client_calls');
+  }
+
+  /** The session whose last turn waits for the client's result of call `callId` (the newest such). */
+  byClientCall(callId: string): string | undefined {
+    return this.store.state
+      .withKey('client_calls')
+      .find((r) => this.clientCalls(r.sessionId)?.calls.some((c) => c.id === callId))?.sessionId;
   }
 
   /** The work modes sessions switch between, in cycling order. */

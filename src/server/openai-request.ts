@@ -28,7 +28,42 @@ export const chatMessage = z.object({
   tool_call_id: z.string().optional(),
 });
 
-export const chatRequest = z.object({
+const functionTool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, underscores or dashes'),
+    description: z.string().nullish(),
+    parameters: z.record(z.string(), z.unknown()).nullish(),
+    strict: z.boolean().nullish(),
+  }),
+});
+
+const toolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+
+const responseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a schema name is 1 to 64 letters, digits, _ or -'),
+      description: z.string().nullish(),
+      schema: z.record(z.string(), z.unknown()).nullish(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+
+/**
+ * Known fields are checked here; the others stay in the object for `checkParams`
+ * (openai-tools.ts), which refuses what Tea does not support by name.
+ */
+export const chatRequest = z.looseObject({
   model: z.string().optional(),
   messages: z.array(chatMessage).min(1, 'messages must contain at least one message'),
   stream: z.boolean().nullish(),
@@ -43,6 +78,12 @@ export const chatRequest = z.object({
   if_busy: z.enum(['error', 'queue']).optional(),
   /** Tea: stream tool starts and ends as `delta.tea_progress` chunks. */
   tea_progress: z.boolean().optional(),
+  tools: z.array(functionTool).nullish(),
+  tool_choice: toolChoice.nullish(),
+  response_format: responseFormat.nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  max_tokens: z.int().positive().nullish(),
+  max_completion_tokens: z.int().positive().nullish(),
 });
 
 export type ChatRequest = z.infer<typeof chatRequest>;
@@ -96,14 +137,40 @@ export interface ChatInput {
   history: Message[];
   input: string;
   images: ImagePart[];
+  /**
+   * The conversation ends with tool messages: the client's results for the calls its
+   * tools got (`index`: the message's place, for errors). They continue the turn that
+   * stopped for them; there is no new input then.
+   */
+  toolResults?: { callId: string; output: string; index: number }[];
 }
 
-/** Splits the request's messages into history and the turn's input; the last must be from the user. */
+/** The trailing tool messages: the client's tool results. */
+function trailingResults(messages: ChatMessage[]): NonNullable<ChatInput['toolResults']> {
+  const out: NonNullable<ChatInput['toolResults']> = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) {
+    const m = messages[i]!;
+    if (!m.tool_call_id)
+      throw apiError(400, 'a tool message needs tool_call_id', {
+        param: `messages.${i}.tool_call_id`,
+        code: 'invalid_value',
+      });
+    out.unshift({ callId: m.tool_call_id, output: contentParts(m, i).text, index: i });
+  }
+  return out;
+}
+
+/**
+ * Splits the request's messages into history and the turn's input; the last must be
+ * from the user, or be tool messages (the client's tool results).
+ */
 export function toChatInput(messages: ChatMessage[]): ChatInput {
   const last = messages[messages.length - 1]!;
   const lastIndex = messages.length - 1;
+  if (last.role === 'tool')
+    return { history: [], input: '', images: [], toolResults: trailingResults(messages) };
   if (last.role !== 'user') {
-    throw apiError(400, `the last message must have role "user", got "${last.role}"`, {
+    throw apiError(400, `the last message must have role "user" or "tool", got "${last.role}"`, {
       param: `messages.${lastIndex}.role`,
       code: 'invalid_value',
     });

@@ -15,6 +15,7 @@ import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
 import { modelRoutes } from './models.js';
 import { chatRequest, toChatInput } from './openai-request.js';
+import { checkParams, clientTurn, resolveResults, toolCallDeltas, wireToolCalls } from './openai-tools.js';
 import { progressOf } from './progress.js';
 import { type AppContext, doc, type ServerStats } from './routes.js';
 import { openSse, type SseSink } from './sse.js';
@@ -29,6 +30,7 @@ const FINISH: Record<StopReason, string> = {
   budget: 'length',
   cancelled: 'stop',
   error: 'stop',
+  client_tools: 'tool_calls',
 };
 
 /** The turn's usage, its sub-agents' included; `subagents` (a Tea field): their share. */
@@ -68,10 +70,23 @@ export function openaiRoutes(ctx: AppContext): void {
     body: chatRequest,
   });
   app.post('/v1/chat/completions', async (c) => {
-    const body = await readJson(c, chatRequest);
-    const chat = toChatInput(body.messages);
+    const read = await readJson(c, chatRequest);
+    checkParams(read);
+    const chat = toChatInput(read.messages);
+    const results = chat.toolResults?.map((r) => ({ ...r, param: `messages.${r.index}.tool_call_id` }));
+    // Tool results continue the turn that stopped for them: its session, named or found by the calls.
+    const body = results
+      ? { ...read, session_id: resolveResults(deps.sessions, results, read.session_id) }
+      : read;
     const opened = await openSession(ctx, idle, body, chat, c.req.raw.signal);
-    const { session } = opened;
+    const { agent, session } = opened;
+    let client: Awaited<ReturnType<typeof clientTurn>>;
+    try {
+      client = await clientTurn(body, agent);
+    } catch (e) {
+      opened.release();
+      throw e;
+    }
     c.header('x-tea-session-id', session.id);
     const meta = {
       id: `chatcmpl-${randomUUID()}`,
@@ -82,6 +97,8 @@ export function openaiRoutes(ctx: AppContext): void {
     const turn = session.prompt(chat.input, {
       signal: abort.signal,
       ...(chat.images.length ? { images: chat.images } : {}),
+      ...(client ? { client } : {}),
+      ...(results ? { toolResults: results.map(({ callId, output }) => ({ callId, output })) } : {}),
     });
     const events = turnEvents(ctx, idle, opened, turn, abort);
     if (body.stream) {
@@ -89,6 +106,8 @@ export function openaiRoutes(ctx: AppContext): void {
       // Every chunk names the session (as `session_id` does on a whole response): official
       // clients keep unknown fields of a chunk, but hide the x-tea-session-id header.
       const chunkMeta = { ...meta, session_id: session.id };
+      // A checked answer streams once checked: a refused first answer and its repair never reach the client.
+      const holdText = client?.responseFormat !== undefined;
       return streamChat(c, {
         events,
         abort,
@@ -97,6 +116,7 @@ export function openaiRoutes(ctx: AppContext): void {
         includeUsage,
         progress: body.tea_progress === true,
         keepAliveMs: deps.pingIntervalMs,
+        holdText,
         stats: ctx.stats,
       });
     }
@@ -146,13 +166,18 @@ async function completeChat(
     else if (e.type === 'done') done = e;
   }
   const refused = error && REFUSALS[error.kind];
-  if (refused) throw apiError(refused, error!.message, { code: error!.kind });
+  if (refused)
+    throw apiError(refused, error!.message, { code: error!.kind, param: PARAMS[error!.kind] ?? null });
   if (!done || done.reason === 'error') {
     throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
       code: 'model_error',
     });
   }
   const message: Json = { role: 'assistant', content: done.text };
+  if (done.clientCalls) {
+    message.content = done.text || null;
+    message.tool_calls = wireToolCalls(done.clientCalls);
+  }
   if (thinking) message[field] = thinking;
   return c.json({
     ...meta,
@@ -167,7 +192,14 @@ async function completeChat(
  * Prompts refused before any model call (agent/rules/): a rule used wrongly or naming
  * no tool is the request's mistake; no model configured is the server's state.
  */
-export const REFUSALS: Record<string, 400 | 503> = { rule_usage: 400, rule_unknown_tool: 400, no_model: 503 };
+export const REFUSALS: Record<string, 400 | 422 | 503> = {
+  rule_usage: 400,
+  rule_unknown_tool: 400,
+  no_model: 503,
+  // The final answer did not match response_format, repair round included.
+  response_format_unmet: 422,
+};
+const PARAMS: Record<string, string> = { response_format_unmet: 'response_format' };
 
 interface StreamJob {
   events: AsyncGenerator<AgentEvent>;
@@ -178,6 +210,8 @@ interface StreamJob {
   /** Tea: tool starts and ends as `delta.tea_progress` (the request asked with `tea_progress: true`). */
   progress: boolean;
   keepAliveMs: number | undefined;
+  /** Send the answer whole at the end instead of its deltas (a response format checks it first). */
+  holdText: boolean;
   stats: ServerStats;
 }
 
@@ -208,7 +242,7 @@ function streamChat(c: Context, job: StreamJob): Response {
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     try {
       for await (const e of events) {
-        if (e.type === 'text_delta') {
+        if (e.type === 'text_delta' && !job.holdText) {
           // Text after tool activity is a new paragraph of the same answer.
           const text = wroteText && toolSinceText ? `\n\n${e.text}` : e.text;
           toolSinceText = false;
@@ -233,8 +267,8 @@ function streamChat(c: Context, job: StreamJob): Response {
           error: {
             message:
               code === 'model_error' ? `the model failed: ${error ?? done?.message ?? 'no answer'}` : error,
-            type: REFUSALS[code] === 400 ? 'invalid_request_error' : 'server_error',
-            param: null,
+            type: REFUSALS[code] === 400 || REFUSALS[code] === 422 ? 'invalid_request_error' : 'server_error',
+            param: PARAMS[code] ?? null,
             code,
           },
         }),
@@ -242,6 +276,7 @@ function streamChat(c: Context, job: StreamJob): Response {
     } else {
       // A prompt a rule answered streams no text: its tool's output is the answer.
       if (!wroteText && done.text) await send(frame(`{"content":${JSON.stringify(done.text)}}`));
+      for (const delta of toolCallDeltas(done.clientCalls ?? [])) await send(frame(delta));
       await send(frame('{}', FINISH[done.reason]));
       if (includeUsage)
         await send(data({ ...meta, object: 'chat.completion.chunk', choices: [], usage: usageJson(done) }));

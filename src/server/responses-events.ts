@@ -44,6 +44,8 @@ const STATUS: Record<StopReason, ResponseStatus> = {
   budget: 'incomplete',
   cancelled: 'cancelled',
   error: 'failed',
+  // Never reached yet: function tools are refused on /v1/responses until they are wired in.
+  client_tools: 'completed',
 };
 
 function itemId(prefix: string): string {

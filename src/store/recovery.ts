@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import type { ToolResultPart } from '../llm/types.js';
 import type { LeaseRepo } from './leases.js';
 import type { MessageRepo } from './messages.js';
+import type { SessionStateRepo } from './state.js';
 import type { ToolCallRepo } from './tool-calls.js';
 
 /** The result a call gets when the process running it died before it finished. */
@@ -16,8 +17,15 @@ export const INTERRUPTED_OUTPUT =
   '[ERROR] No result was recorded for this call: the previous run stopped before the tool finished.\n' +
   'Hint: check whether its effect happened (read the file, list the directory) before calling it again.';
 
+/**
+ * The session-state key of the client tool calls a turn stopped for (agent/client-tools.ts):
+ * they wait for the client's results, so recovery leaves them unanswered.
+ */
+export const CLIENT_CALLS_KEY = 'client_calls';
+
 export interface RecoveryRepos {
   db: Database.Database;
+  state: Pick<SessionStateRepo, 'get'>;
   messages: MessageRepo;
   toolCalls: ToolCallRepo;
   leases: LeaseRepo;
@@ -34,10 +42,11 @@ export function recoverSession(repos: RecoveryRepos, sessionId: string): number 
   const { last, results } = messages.tail(sessionId);
   const answered = new Map<string, ToolResultPart>();
   for (const m of results) for (const p of m.parts) if (p.type === 'tool-result') answered.set(p.callId, p);
+  const client = new Set(clientCalls(repos, sessionId));
   // A partial (streaming) draft's calls never ran: the history leaves them out.
   const unanswered =
     last?.role === 'assistant' && last.status === 'complete'
-      ? last.parts.filter((p) => p.type === 'tool-call' && !answered.has(p.id))
+      ? last.parts.filter((p) => p.type === 'tool-call' && !answered.has(p.id) && !client.has(p.id))
       : [];
   if (running.length === 0 && unanswered.length === 0) return 0;
 
@@ -83,6 +92,16 @@ export function recoverSession(repos: RecoveryRepos, sessionId: string): number 
     }
   })();
   return count;
+}
+
+/** The ids of the calls waiting for the client (an unreadable value: none). */
+function clientCalls(repos: RecoveryRepos, sessionId: string): string[] {
+  try {
+    const v = repos.state.get<{ calls?: { id?: unknown }[] }>(sessionId, CLIENT_CALLS_KEY);
+    return (v?.calls ?? []).flatMap((c) => (typeof c.id === 'string' ? [c.id] : []));
+  } catch {
+    return [];
+  }
 }
 
 /**

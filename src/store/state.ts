@@ -10,6 +10,7 @@ export class SessionStateRepo {
   private readonly getStmt;
   private readonly setStmt;
   private readonly deleteStmt;
+  private readonly withKeyStmt;
 
   constructor(
     db: Database.Database,
@@ -21,6 +22,9 @@ export class SessionStateRepo {
     this.setStmt = db.prepare<[string, string, string, number], void>(
       `INSERT INTO session_state (session_id, key, value, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    );
+    this.withKeyStmt = db.prepare<[string], { session_id: string; value: string }>(
+      'SELECT session_id, value FROM session_state WHERE key = ? ORDER BY updated_at DESC',
     );
     this.deleteStmt = db.prepare<[string, string], void>(
       'DELETE FROM session_state WHERE session_id = ? AND key = ?',
@@ -44,6 +48,17 @@ export class SessionStateRepo {
       }
       throw err;
     }
+  }
+
+  /** Every session that has `key` set, the most recently set first (a value that is not JSON is left out). */
+  withKey(key: string): { sessionId: string; value: unknown }[] {
+    return this.withKeyStmt.all(key).flatMap((r) => {
+      try {
+        return [{ sessionId: r.session_id, value: JSON.parse(r.value) as unknown }];
+      } catch {
+        return [];
+      }
+    });
   }
 
   delete(sessionId: string, key: string): void {

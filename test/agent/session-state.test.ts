@@ -40,6 +40,7 @@ describe('typed session state', () => {
       memory_error: { job: 'extract', message: 'model down', at: 1_700_000_000_000 },
       work_mode: 'review',
       title_kept: true,
+      client_calls: { turnId: 't_1', calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Oslo' } }] },
     };
     expect(Object.keys(values).sort()).toEqual(Object.keys(sessionStateSchemas()).sort());
     state.set('todos', values.todos);
@@ -54,6 +55,7 @@ describe('typed session state', () => {
     state.set('memory_error', values.memory_error);
     state.set('work_mode', values.work_mode);
     state.set('title_kept', values.title_kept);
+    state.set('client_calls', values.client_calls);
     for (const key of Object.keys(values) as Array<keyof typeof values>) {
       expect(state.get(key)).toEqual(values[key]);
     }
