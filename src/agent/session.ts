@@ -3,7 +3,6 @@ import { duration, MAX_TIMER_MS } from '../llm/timers.js';
 import type { Message } from '../llm/types.js';
 import type { SessionRow } from '../store/index.js';
 import { type PermissionMode, PermissionPolicy } from '../tools/permissions.js';
-import type { ClientFs, ClientShell } from '../tools/types.js';
 import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import type { CompactResult, SessionContext, Settled } from './context.js';
