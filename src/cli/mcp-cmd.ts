@@ -96,6 +96,8 @@ async function withServer<T>(
     cwd: workspaceDir(opts.cwd),
     clientInfo: { name: 'tea-agent', version: VERSION },
     sandbox: shellSetup(cfg, opts.sandbox).sandbox,
+    sampling: cfg.mcpSampling,
+    unattended: cfg.mcpElicitation.unattended,
     ...(target.adHoc ? { cache: false } : {}),
     ...(interactive
       ? { login: terminalLogin({ ...(opts.browser === false ? { browser: false } : {}) }) }

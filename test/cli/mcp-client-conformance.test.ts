@@ -3,7 +3,7 @@
  * (@modelcontextprotocol/conformance 0.1.16, `conformance client`). The runner starts
  * its test server and runs test/support/conformance-client.mjs with the URL, which drives
  * the built CLI (`tea mcp tools`, `tea mcp call --login`, a headless browser for OAuth).
- * The runner needs Node 22's fs.globSync: it runs through conformance-fs-hook.mjs.
+ * The runner needs Node 22's fs.globSync: it runs through node20-fs.mjs (test/support/conformance.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,11 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE } from '../support/conformance.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const RUNNER = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const HOOK = path.join(ROOT, 'test', 'support', 'conformance-fs-hook.mjs');
 const CLIENT = path.join(ROOT, 'test', 'support', 'conformance-client.mjs');
 
 /** Every client scenario the runner lists that Tea passes. */
@@ -44,16 +43,15 @@ const PASSING = [
   'auth/offline-access-not-supported',
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
+  'elicitation-sep1034-client-defaults',
 ];
 
 /**
  * Not passed yet, with the reason:
- * - elicitation-sep1034-client-defaults: elicitation is being built in the client in
- *   parallel (mcp-features); pending until it lands (the harness has no command for it yet).
  * - auth/cross-app-access-complete-flow: an "extension" (enterprise-managed authorization:
  *   an IdP token exchanged for an ID-JAG, then a jwt-bearer grant); Tea does not do it.
  */
-const NOT_PASSING = ['elicitation-sep1034-client-defaults', 'auth/cross-app-access-complete-flow'];
+const NOT_PASSING = ['auth/cross-app-access-complete-flow'];
 
 const out = mkdtempSync(path.join(os.tmpdir(), 'tea-conformance-out-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -61,11 +59,9 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 /** The runner's report (it writes it to stderr). */
 async function scenario(name: string): Promise<string> {
   const { stdout, stderr } = await run(
-    process.execPath,
+    CONFORMANCE.command,
     [
-      '--import',
-      HOOK,
-      RUNNER,
+      ...CONFORMANCE.args,
       'client',
       '--command',
       `${process.execPath} ${CLIENT}`,
@@ -84,7 +80,7 @@ async function scenario(name: string): Promise<string> {
 
 describe('tea as an MCP client against the conformance runner', () => {
   it('lists exactly the scenarios this file accounts for', async () => {
-    const { stdout } = await run(process.execPath, ['--import', HOOK, RUNNER, 'list'], { timeout: 30_000 });
+    const { stdout } = await run(CONFORMANCE.command, [...CONFORMANCE.args, 'list'], { timeout: 30_000 });
     const client = stdout.split('Client scenarios')[1] ?? '';
     const listed = [...client.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
     expect(listed.sort()).toEqual([...PASSING, ...NOT_PASSING].sort());

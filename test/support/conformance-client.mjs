@@ -42,6 +42,9 @@ function command() {
   if (scenario === 'initialize' || machine) return ['mcp', 'tools', 'conf'];
   if (scenario === 'tools_call') return ['mcp', 'call', 'conf', 'add_numbers', '{"a":5,"b":3}'];
   if (scenario === 'sse-retry') return ['mcp', 'call', 'conf', 'test_reconnection', '{}'];
+  // Nobody can answer here (no terminal): the config accepts a form whose fields all have defaults.
+  if (scenario === 'elicitation-sep1034-client-defaults')
+    return ['mcp', 'call', 'conf', 'test_client_elicitation_defaults', '{}'];
   if (scenario.startsWith('auth/')) return ['mcp', 'call', '--login', 'conf', 'test-tool', '{}'];
   return undefined;
 }
@@ -53,7 +56,11 @@ if (!args) {
   process.exit(2);
 }
 const server = Object.keys(oauth).length ? { url, oauth } : { url };
-writeFileSync(path.join(home, 'config.yaml'), `mcp_servers:\n  conf: ${JSON.stringify(server)}\n`);
+const elicitation = scenario.startsWith('elicitation-') ? 'mcp_elicitation: { unattended: defaults }\n' : '';
+writeFileSync(
+  path.join(home, 'config.yaml'),
+  `${elicitation}mcp_servers:\n  conf: ${JSON.stringify(server)}\n`,
+);
 const result = spawnSync(process.execPath, [TEA, ...args], {
   env: {
     PATH: process.env.PATH,
