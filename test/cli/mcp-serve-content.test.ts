@@ -89,11 +89,24 @@ beforeAll(async () => {
       stderr: 'pipe',
     }),
   );
+  // Every message as it came off the wire, in order: the SDK client hands notifications to
+  // their handlers a microtask late, so a progress report that arrives in the same chunk as
+  // the answer can miss its (already removed) handler. The wire order is what the server owns.
+  const transport = client.transport;
+  const deliver = transport?.onmessage;
+  if (transport && deliver)
+    transport.onmessage = (message, extra) => {
+      wire.push(message as WireMessage);
+      deliver.call(transport, message, extra);
+    };
 }, 60_000);
 afterAll(async () => {
   await client.close();
   ctx.cleanup();
 });
+
+type WireMessage = { method?: string; id?: unknown; params?: { progress?: number } };
+const wire: WireMessage[] = [];
 
 const fileUri = (rel: string) => pathToFileURL(path.join(ctx.work, rel)).href;
 const textOf = (r: { contents: Array<{ text?: unknown; blob?: unknown }> }) =>
@@ -247,13 +260,25 @@ describe('prompts', () => {
 describe('progress and logging', () => {
   it('sends a tool’s progress to a client that asked, and logs at the level it chose', async () => {
     const progress: number[] = [];
+    const from = wire.length;
     const result = await client.request(
       { method: 'tools/call', params: { name: 'test_tool_with_progress', arguments: {} } },
       CallToolResultSchema,
       { onprogress: (p) => progress.push(p.progress) },
     );
     expect(result.isError).toBe(false);
-    expect(progress).toEqual([0, 50, 100]);
+    // On the wire: all three reports, then the answer.
+    const seen = wire.slice(from);
+    const answer = seen.findIndex((m) => m.method === undefined && m.id !== undefined);
+    expect(answer).toBeGreaterThan(0);
+    expect(
+      seen
+        .slice(0, answer)
+        .flatMap((m) => (m.method === 'notifications/progress' ? [m.params?.progress] : [])),
+    ).toEqual([0, 50, 100]);
+    // The client's handler saw them in order (those that came with the answer may lose the
+    // race described above).
+    expect([0, 50, 100].slice(0, progress.length)).toEqual(progress);
 
     const logs: string[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
