@@ -17,7 +17,7 @@ const MCP_ENTRY: Hint = {
 const MCP_KEYS: Record<string, Hint> = {
   roots: {
     expected: 'true or false',
-    fix: 'use `roots: false` to keep the server from getting the workspace as its roots (default true).',
+    fix: 'use `roots: true` to offer the server the workspace as its roots, `roots: false` to never (default: offered unless its args name a directory).',
   },
   command: {
     expected: 'the program that starts a stdio MCP server',

@@ -260,7 +260,7 @@ function normaliseMcpServer(raw: RawMcpServer): McpServerSpec {
   const common = defined({
     timeoutMs: seconds(raw.timeout_s),
     disabled: raw.disabled,
-    roots: raw.roots === false ? (false as const) : undefined,
+    roots: raw.roots,
   });
   if (raw.url !== undefined) {
     const o = raw.oauth;

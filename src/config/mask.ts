@@ -142,7 +142,7 @@ function mcpToPlain(server: McpServerSettings): Plain {
   }
   if (server.timeoutMs !== undefined) out.timeout_s = server.timeoutMs / 1000;
   if (server.disabled) out.disabled = true;
-  if (server.roots === false) out.roots = false;
+  if (server.roots !== undefined) out.roots = server.roots;
   // A project's server that is not trusted yet is not started.
   if (!server.trusted) out.trusted = false;
   return out;

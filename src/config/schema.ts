@@ -244,7 +244,7 @@ export const mcpServerSchema = z
     sandbox: z.optional(mcpSandboxSchema),
     transport: z.optional(z.enum(['http', 'sse'])),
     oauth: z.optional(mcpOAuthSchema),
-    /** false: do not offer the server Tea's roots (it keeps the directories its own arguments give). */
+    /** Offer the server Tea's roots (default: unless its arguments name a directory). */
     roots: z.optional(z.boolean()),
   })
   .check(

@@ -72,7 +72,7 @@ export type McpServerSpec = (
       /** OAuth login settings; false: never log in. */
       oauth?: McpOAuthSettings | false;
     }
-) & { timeoutMs?: number; disabled?: boolean; roots?: false };
+) & { timeoutMs?: number; disabled?: boolean; roots?: boolean };
 
 /** `mcp_servers.<name>.oauth` (camelCase). */
 export interface McpOAuthSettings {

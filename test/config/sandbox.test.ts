@@ -81,6 +81,10 @@ describe('sandbox', () => {
     expect(c.mcpServers.boxed).toMatchObject({ command: 'node', sandbox: { network: false } });
     expect(c.mcpServers.online).toMatchObject({ sandbox: { network: true } });
     expect(c.mcpServers.plain).not.toHaveProperty('sandbox');
+    dirs.writeUser('mcp_servers:\n  a: { command: node, roots: true }\n  b: { command: node, roots: false }\n');
+    const roots = await load();
+    expect([roots.mcpServers.a?.roots, roots.mcpServers.b?.roots]).toEqual([true, false]);
+    expect(maskedConfig(roots)).toContain('roots: true');
     const file = dirs.writeUser('mcp_servers:\n  web: { url: "http://127.0.0.1:3001/mcp", sandbox: true }\n');
     await expect(load()).rejects.toThrow(`${file}: mcp_servers.web.sandbox: expected true, false or`);
   });

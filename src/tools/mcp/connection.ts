@@ -21,6 +21,7 @@ import {
   stderrHint,
 } from './errors.js';
 import type { LoginUi } from './oauth.js';
+import { offersRoots } from './roots.js';
 import { DEFAULT_SAMPLING_LIMITS, SamplingBudget } from './sampling.js';
 import type { RemoteOptions } from './transports.js';
 import { isStdioServer, type McpHttpServerConfig, type McpServerConfig, type McpToolInfo } from './types.js';
@@ -133,8 +134,9 @@ export class McpConnection {
 
   private async open(): Promise<Client> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    // A server an editor passed (ACP) was set up by it, its arguments naming what it may use.
-    const roots = this.opts.server.roots ?? this.opts.server.from !== 'client';
+    const server = this.opts.server;
+    const cwd = path.resolve(this.opts.workspace, isStdioServer(server) ? (server.cwd ?? '.') : '.');
+    const roots = await offersRoots(server, cwd);
     const newClient = async () => {
       const client = new Client(this.opts.clientInfo, { capabilities: clientCapabilities(roots) });
       await installClientHandlers(client, {

@@ -16,9 +16,10 @@ interface ServerCommon {
    */
   from?: 'config' | 'client';
   /**
-   * false: Tea does not offer the server its roots (the workspace), and a server such
-   * as server-filesystem keeps the directories its arguments name. Default: true for
-   * the config's servers, false for those a client passes (`from: 'client'`).
+   * Whether Tea offers the server its roots (the workspace and added directories); a
+   * server such as server-filesystem then serves them instead of the directories its
+   * arguments name. Default (roots.ts): yes, unless a client passed the server
+   * (`from: 'client'`) or its arguments name an existing directory.
    */
   roots?: boolean;
 }
