@@ -4,6 +4,7 @@
  */
 
 import type { ProfileConfig } from '../llm/factory.js';
+import type { McpOAuthSettings } from '../util/mcp-oauth.js';
 import type { WorkModesConfig } from './modes.js';
 import type { SandboxConfig } from './sandbox.js';
 import type { PermissionsConfig, ToolsConfig } from './sections.js';
@@ -73,18 +74,6 @@ export type McpServerSpec = (
       oauth?: McpOAuthSettings | false;
     }
 ) & { timeoutMs?: number; disabled?: boolean; roots?: boolean };
-
-/** `mcp_servers.<name>.oauth` (camelCase). */
-export interface McpOAuthSettings {
-  clientId?: string;
-  clientSecret?: string;
-  clientMetadataUrl?: string;
-  scope?: string;
-  callbackPort?: number;
-  grant?: 'authorization_code' | 'client_credentials';
-  privateKeyFile?: string;
-  signingAlgorithm?: string;
-}
 
 /** A setting a project file holds that applies only once the user trusts the file. */
 export interface RestrictedSetting {

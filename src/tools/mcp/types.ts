@@ -1,4 +1,7 @@
 /** MCP servers as the runtime receives them from config, and the tool lists we cache. */
+import type { McpOAuthSettings } from '../../util/mcp-oauth.js';
+
+export type { McpOAuthSettings };
 
 interface ServerCommon {
   /** Per-call time limit in milliseconds (absent: the manager's default). */
@@ -33,25 +36,6 @@ export interface McpStdioServerConfig extends ServerCommon {
   cwd?: string;
   /** Run the server in the shell sandbox (opt-in), with or without the network. */
   sandbox?: { network: boolean };
-}
-
-/** How Tea logs in to a remote server that asks for OAuth (all optional). */
-export interface McpOAuthSettings {
-  /** A client registered with the authorization server beforehand (else: dynamic registration). */
-  clientId?: string;
-  clientSecret?: string;
-  /** An https URL of a client metadata document, used as the client_id where the server supports it. */
-  clientMetadataUrl?: string;
-  /** The scope to ask for when the server names none. */
-  scope?: string;
-  /** A fixed port for the loopback redirect (for clients registered with an exact redirect URI). */
-  callbackPort?: number;
-  /** `client_credentials`: a machine client, no browser (client_secret, or private_key_file for private_key_jwt). */
-  grant?: 'authorization_code' | 'client_credentials';
-  /** A PEM private key that signs the client's JWT assertion (private_key_jwt). */
-  privateKeyFile?: string;
-  /** The JWT signing algorithm of privateKeyFile (default ES256). */
-  signingAlgorithm?: string;
 }
 
 /** A server reached over streamable HTTP (or the legacy HTTP+SSE transport). */
