@@ -32,4 +32,9 @@ export interface PromptOptions {
   client?: ClientTurn;
   /** Instead of the input: the client's results for the calls the last turn stopped for; that turn goes on. */
   toolResults?: ClientToolResult[];
+  /**
+   * A turn that leaves nothing behind (Responses `store: false`): no memories extracted
+   * from it and no experience recorded; its session is deleted by the face afterwards.
+   */
+  ephemeral?: boolean;
 }

@@ -79,6 +79,7 @@ export function responsesRoutes(ctx: AppContext): void {
       signal: abort.signal,
       ...(turn.images.length ? { images: turn.images } : {}),
       ...(body.instructions ? { instructions: body.instructions } : {}),
+      ...(opened.temporary ? { ephemeral: true } : {}),
     });
     // store: false: the session goes before the answer does (after its turn's background work).
     let cleanup: Promise<void> = Promise.resolve();

@@ -15,6 +15,8 @@ export interface TeaServe {
   readonly model: ModelServer;
   /** The server's workspace (`--cwd`). */
   readonly work: string;
+  /** The test's TEA_HOME (config.yaml there is read at start). */
+  readonly home: string;
   /** Starts `tea serve --port 0` with `args`; resolves with its base URL. */
   start(args?: string[]): Promise<string>;
   /** What the running server wrote to stderr so far. */
@@ -40,6 +42,9 @@ export function useTeaServe(config = QUIET_CONFIG): TeaServe {
     },
     get work() {
       return cli.ctx.work;
+    },
+    get home() {
+      return cli.ctx.home;
     },
     start(args = []) {
       const child = spawnTea(['serve', '--port', '0', '--cwd', cli.ctx.work, '--no-upkeep', ...args], {
