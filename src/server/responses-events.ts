@@ -7,10 +7,15 @@
  * `response.incomplete` or `response.failed`), numbered by `sequence_number`, and keeps
  * the output items for the whole response. Text runs into one message item (a new
  * paragraph after tool activity); thinking between texts starts a reasoning item, and
- * the text after it a new message, so the last item is the answer.
+ * the text after it a new message, so the last item is the answer. A turn that stops
+ * for the client's function tools ends with one `function_call` item per call (added,
+ * its arguments as one `response.function_call_arguments.delta` and `.done`, done),
+ * then `response.completed`, as OpenAI sends them.
  */
 import type { AgentEvent, StopReason } from '../agent/events.js';
+import type { ToolCallPart } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
+import { wireToolCalls } from './openai-tools.js';
 import { progressOf } from './progress.js';
 
 type Json = Record<string, unknown>;
@@ -26,6 +31,10 @@ export interface ResponseMeta {
   metadata: Record<string, string>;
   /** Tea: the session the turn ran in. */
   session_id: string;
+  /** The request's function tools, tool choice and parallel_tool_calls, echoed. */
+  tools: readonly object[];
+  tool_choice: unknown;
+  parallel_tool_calls: boolean;
 }
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
@@ -44,7 +53,7 @@ const STATUS: Record<StopReason, ResponseStatus> = {
   budget: 'incomplete',
   cancelled: 'cancelled',
   error: 'failed',
-  // Never reached yet: function tools are refused on /v1/responses until they are wired in.
+  // The turn waits for the client's function call outputs: OpenAI's response is completed then.
   client_tools: 'completed',
 };
 
@@ -85,14 +94,14 @@ export class ResponseBuilder {
       max_tool_calls: null,
       model: m.model,
       output: this.output,
-      parallel_tool_calls: true,
+      parallel_tool_calls: m.parallel_tool_calls,
       previous_response_id: m.previous_response_id,
       reasoning: { effort: null, summary: null },
       store: m.store,
       temperature: null,
       text: { format: { type: 'text' } },
-      tool_choice: 'auto',
-      tools: [],
+      tool_choice: m.tool_choice,
+      tools: m.tools,
       top_p: null,
       truncation: 'auto',
       usage: this.usage,
@@ -149,6 +158,7 @@ export class ResponseBuilder {
       out.push(this.delta('response.output_text.delta', done.text));
     }
     out.push(...this.close());
+    if (done?.clientCalls) out.push(...this.functionCalls(done.clientCalls));
     if (done) {
       const u = done.usage;
       this.usage = {
@@ -173,6 +183,27 @@ export class ResponseBuilder {
     const type = this.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
     out.push(this.event(type, { response: this.response() }));
     return out;
+  }
+
+  /** The calls that wait for the client as `function_call` items, with their stream events. */
+  private functionCalls(calls: readonly ToolCallPart[]): Json[] {
+    return wireToolCalls(calls).flatMap((c) => {
+      const index = this.output.length;
+      const { name, arguments: args } = c.function;
+      const item = { type: 'function_call', id: itemId('fc'), call_id: c.id, name, arguments: args };
+      const done = { ...item, status: 'completed' };
+      this.output.push(done);
+      const where = { item_id: item.id, output_index: index };
+      return [
+        this.event('response.output_item.added', {
+          output_index: index,
+          item: { ...item, arguments: '', status: 'in_progress' },
+        }),
+        this.event('response.function_call_arguments.delta', { ...where, delta: args }),
+        this.event('response.function_call_arguments.done', { ...where, name, arguments: args }),
+        this.event('response.output_item.done', { output_index: index, item: done }),
+      ];
+    });
   }
 
   private delta(type: string, delta: string): Json {

@@ -2,15 +2,15 @@
  * The Responses API request (`POST /v1/responses`): which parameters Tea takes, a 400
  * naming any other one (never silently ignored), and the translation of `input` (a
  * string or a list of items) into the session's history and the turn's input. Function
- * tools and `function_call_output` as the turn's input are refused for now with a
- * clear 400: client tools plug in at the `tools` check in `readResponsesRequest` (to
- * offer them) and at the last item in `toResponsesInput` (results that continue a turn),
- * while earlier `function_call`/`function_call_output` items already become history.
+ * tools and trailing `function_call_output` items (results that continue a turn stopped
+ * for the client's tools) are read in responses-tools.ts.
  */
 import * as z from 'zod';
 import type { ImagePart, Message, Part } from '../llm/types.js';
-import { apiError } from './errors.js';
 import { imageFromUrl, safeArgs } from './openai-request.js';
+import type { WireResult } from './openai-tools.js';
+import { bad, checked, unsupported } from './responses-params.js';
+import { type ResponsesTools, readOutput, readResults, readTools } from './responses-tools.js';
 import { validated } from './validate.js';
 
 const nullish = <T extends z.ZodType>(t: T) => t.nullish();
@@ -65,39 +65,18 @@ const UNSUPPORTED: Record<string, string> = {
   service_tier: 'service tiers are up to the model provider',
 };
 
-/** A 400 for parameter `param`. */
-function bad(param: string, message: string, code = 'invalid_value') {
-  return apiError(400, message, { param, code });
-}
-
-function unsupported(param: string, why: string) {
-  return bad(param, `${param} is not supported: ${why}`, 'unsupported_parameter');
-}
+/** A checked request: its function tools and tool choice read. */
+export type ReadRequest = ResponsesRequest & { client: ResponsesTools };
 
 /** Validates the body: types, then every parameter Tea cannot honour as a 400 naming it. */
-export function readResponsesRequest(raw: Record<string, unknown>): ResponsesRequest {
+export function readResponsesRequest(raw: Record<string, unknown>): ReadRequest {
   for (const [key, value] of Object.entries(raw)) {
     if (value === null || value === undefined || key in responsesRequest.shape) continue;
     const why = UNSUPPORTED[key];
     throw why ? unsupported(key, why) : bad(key, `unknown parameter: ${key}`, 'unknown_parameter');
   }
   const body = validated(responsesRequest, raw);
-  (body.tools ?? []).forEach((tool, i) => {
-    const type = tool.type;
-    if (type === 'function')
-      throw bad(
-        `tools.${i}`,
-        `tools.${i}: function tools of the client are not supported yet on /v1/responses (the agent runs its own tools)`,
-        'unsupported_parameter',
-      );
-    throw unsupported(
-      `tools.${i}.type`,
-      `tool type ${JSON.stringify(type)} (hosted tools such as web_search or file_search are not available; the agent runs its own tools)`,
-    );
-  });
-  const choice = body.tool_choice;
-  if (choice !== undefined && choice !== null && choice !== 'auto')
-    throw unsupported('tool_choice', 'only "auto" (the agent chooses among its own tools)');
+  const tools = readTools(body.tools ?? [], body.tool_choice);
   (body.include ?? []).forEach((what, i) => {
     throw unsupported(`include.${i}`, `${JSON.stringify(what)} cannot be included`);
   });
@@ -111,7 +90,7 @@ export function readResponsesRequest(raw: Record<string, unknown>): ResponsesReq
   }
   if (body.previous_response_id && body.session_id)
     throw bad('session_id', 'give previous_response_id or session_id, not both');
-  return body;
+  return { ...body, client: tools };
 }
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string() });
@@ -134,20 +113,6 @@ const functionCall = z.object({
   name: z.string().min(1),
   arguments: z.string(),
 });
-const functionOutput = z.object({
-  type: z.literal('function_call_output'),
-  call_id: z.string().min(1),
-  output: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
-});
-
-/** `raw` checked against `schema`, its errors named under `param`. */
-function checked<S extends z.ZodType>(schema: S, raw: unknown, param: string): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const where = [param, ...issue.path.map(String)].join('.');
-  throw bad(where, `${where}: ${issue.message}`);
-}
 
 /** A message's text and images; the part types a role may carry. */
 function messageParts(m: z.infer<typeof message>, param: string): { text: string; images: ImagePart[] } {
@@ -189,19 +154,32 @@ export interface ResponsesInput {
   history: Message[];
   input: string;
   images: ImagePart[];
+  /**
+   * `input` ends with `function_call_output` items: the client's results for the calls
+   * a turn stopped for. They continue that turn (no new input; earlier items are not
+   * stored again: the session has them).
+   */
+  toolResults?: WireResult[];
 }
 
-/** Splits `input` into history and the turn's input: the last item must be a user message. */
+const isOutput = (item: Record<string, unknown>): boolean => item.type === 'function_call_output';
+
+/**
+ * Splits `input` into history and the turn's input: the last item must be a user
+ * message, or `function_call_output` items (the client's tool results).
+ */
 export function toResponsesInput(input: ResponsesRequest['input']): ResponsesInput {
   if (typeof input === 'string') {
     if (input.trim() === '') throw bad('input', 'input is empty');
     return { history: [], input, images: [] };
   }
   if (input.length === 0) throw bad('input', 'input must contain at least one item');
+  let tail = input.length;
+  while (tail > 0 && isOutput(input[tail - 1]!)) tail--;
   const history: Message[] = [];
   const names = new Map<string, string>();
   let turn: { text: string; images: ImagePart[] } | undefined;
-  input.forEach((item, i) => {
+  input.slice(0, tail).forEach((item, i) => {
     const param = `input.${i}`;
     const last = i === input.length - 1;
     const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
@@ -210,7 +188,10 @@ export function toResponsesInput(input: ResponsesRequest['input']): ResponsesInp
       const { text, images } = messageParts(m, param);
       if (last) {
         if (m.role !== 'user')
-          throw bad(`${param}.role`, `the last input item must be a user message, got role "${m.role}"`);
+          throw bad(
+            `${param}.role`,
+            `the last input item must be a user message or function_call_output items, got role "${m.role}"`,
+          );
         if (text.trim() === '' && images.length === 0)
           throw bad(`${param}.content`, 'the last user message is empty');
         turn = { text, images };
@@ -221,14 +202,11 @@ export function toResponsesInput(input: ResponsesRequest['input']): ResponsesInp
       if (parts.length > 0) history.push({ role: m.role === 'developer' ? 'system' : m.role, parts });
       return;
     }
-    if (type === 'function_call_output' && last)
-      throw bad(
-        param,
-        `${param}: a function_call_output as the turn's input answers a client function tool, and those are not supported yet on /v1/responses`,
-        'unsupported_parameter',
-      );
     if (last)
-      throw bad(`${param}.type`, `the last input item must be a user message, got ${JSON.stringify(type)}`);
+      throw bad(
+        `${param}.type`,
+        `the last input item must be a user message or function_call_output items, got ${JSON.stringify(type)}`,
+      );
     if (type === 'function_call') {
       const call = checked(functionCall, item, param);
       names.set(call.call_id, call.name);
@@ -242,18 +220,16 @@ export function toResponsesInput(input: ResponsesRequest['input']): ResponsesInp
       if (prev?.role === 'assistant') prev.parts.push(part);
       else history.push({ role: 'assistant', parts: [part] });
     } else if (type === 'function_call_output') {
-      const out = checked(functionOutput, item, param);
-      const output = typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
-      const name = names.get(out.call_id) ?? 'unknown';
-      history.push({
-        role: 'tool',
-        parts: [{ type: 'tool-result', callId: out.call_id, name, output, isError: false }],
-      });
+      const { callId, output } = readOutput(item, param);
+      const name = names.get(callId) ?? 'unknown';
+      history.push({ role: 'tool', parts: [{ type: 'tool-result', callId, name, output, isError: false }] });
     } else if (type === 'reasoning') {
       // An earlier response's reasoning: the model's own notes, not part of the conversation.
     } else {
       throw unsupported(`${param}.type`, `input items of type ${JSON.stringify(type)} are not available`);
     }
   });
+  if (tail < input.length)
+    return { history: [], input: '', images: [], toolResults: readResults(input, tail) };
   return { history, input: turn!.text, images: turn!.images };
 }

@@ -5,7 +5,8 @@
  * messages follow that message. A follow-up on the session's latest response continues
  * the session; one on an earlier response forks the session there (a branch), as the
  * Responses API allows. `store: false` runs the turn in a fresh session (new, or a fork)
- * that is deleted afterwards, so it changes nothing stored.
+ * that is deleted afterwards, so it changes nothing stored. Function call outputs go to
+ * the session whose turn waits for them (never a fork: the calls wait there).
  */
 import type { Agent, Session } from '../agent/index.js';
 import type { Message } from '../llm/types.js';
@@ -14,7 +15,9 @@ import { claimStored, continueStored, newPrimed, type OpenedSession } from './ap
 import { apiError } from './errors.js';
 import type { IdleSessions } from './idle-sessions.js';
 import { sessionNotFound } from './live.js';
+import { resolveResults, type WireResult } from './openai-tools.js';
 import type { ResponsesRequest } from './responses-request.js';
+import { requireEveryOutput } from './responses-tools.js';
 import type { AppContext } from './routes.js';
 
 export interface ResponseRef {
@@ -80,10 +83,11 @@ export async function responseSession(
   idle: IdleSessions,
   agent: Agent,
   body: ResponsesRequest,
-  turn: { history: Message[]; input: string },
+  turn: { history: Message[]; input: string; toolResults?: WireResult[] | undefined },
   known: Map<string, number>,
   signal: AbortSignal,
 ): Promise<ResponseSession> {
+  if (turn.toolResults) return waitingSession(ctx, idle, agent, body, turn.toolResults, signal);
   const temporary = body.store === false;
   const prev = body.previous_response_id;
   let target: { id: string; upTo: number | undefined } | undefined;
@@ -137,4 +141,38 @@ export async function responseSession(
 /** A session this request made: nobody else knows it yet, the claim always succeeds. */
 function claimNew(ctx: AppContext, id: string) {
   return ctx.live.gate.tryClaim(id, 'api') ?? (() => undefined);
+}
+
+/**
+ * The session whose turn waits for the `results`, claimed: the one `previous_response_id`
+ * or `session_id` names, else the one that issued the calls (as chat completions finds
+ * it). Checked again once claimed: every waiting call answered, no other.
+ */
+async function waitingSession(
+  ctx: AppContext,
+  idle: IdleSessions,
+  agent: Agent,
+  body: ResponsesRequest,
+  results: WireResult[],
+  signal: AbortSignal,
+): Promise<ResponseSession> {
+  const { sessions } = ctx.deps;
+  const prev = body.previous_response_id;
+  let named = body.session_id;
+  if (prev) {
+    const ref = parseResponseId(prev);
+    if (!ref || !sessions.get(ref.sessionId)) throw notFound(prev);
+    named = ref.sessionId;
+  } else if (named && !sessions.get(named)) throw sessionNotFound(named);
+  const id = resolveResults(sessions, results, named);
+  const param = prev ? 'previous_response_id' : body.session_id ? 'session_id' : 'input';
+  const release = await claimStored(ctx, id, body.if_busy, signal, param);
+  try {
+    requireEveryOutput(sessions, id, results);
+    const session = await continueStored(ctx, idle, agent, id);
+    return { agent, session, release, temporary: body.store === false };
+  } catch (e) {
+    release();
+    throw e;
+  }
 }

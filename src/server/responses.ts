@@ -3,6 +3,9 @@
  * `GET /v1/responses/{id}`. A response is one agent turn in a Tea session, the agent
  * running its own tools as on chat completions (approvals denied: nobody can answer
  * them here); `previous_response_id` continues the session (responses-session.ts).
+ * The client's function tools are offered beside Tea's: a turn that calls one ends
+ * with `function_call` items, and the client's `function_call_output` items continue
+ * that same turn (responses-tools.ts).
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
@@ -15,6 +18,7 @@ import { REFUSALS, tracked } from './openai.js';
 import { ResponseBuilder } from './responses-events.js';
 import { readResponsesRequest, responsesRequest, toResponsesInput } from './responses-request.js';
 import { lastMessageId, responseId, responseSession } from './responses-session.js';
+import { responsesClientTurn } from './responses-tools.js';
 import { type AppContext, doc } from './routes.js';
 import { openSse } from './sse.js';
 import { readJson } from './validate.js';
@@ -42,7 +46,7 @@ export function responsesRoutes(ctx: AppContext): void {
     method: 'post',
     path: '/v1/responses',
     summary:
-      'OpenAI Responses API: one agent turn (the agent runs its own tools); previous_response_id continues the Tea session',
+      'OpenAI Responses API: one agent turn (the agent runs its own tools; function tools of the client end it with function_call items, and function_call_output items continue it); previous_response_id continues the Tea session',
     tag: 'openai',
     body: responsesRequest,
   });
@@ -51,6 +55,7 @@ export function responsesRoutes(ctx: AppContext): void {
     const body = readResponsesRequest(raw);
     const turn = toResponsesInput(body.input);
     const agent = await requestAgent(ctx, { ...body, model: body.model ?? undefined });
+    const client = await responsesClientTurn(body.client, agent);
     const opened = await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
     const { session } = opened;
     c.header('x-tea-session-id', session.id);
@@ -71,6 +76,9 @@ export function responsesRoutes(ctx: AppContext): void {
         store: body.store !== false,
         metadata: body.metadata ?? {},
         session_id: session.id,
+        tools: body.client.functions,
+        tool_choice: body.tool_choice ?? 'auto',
+        parallel_tool_calls: body.parallel_tool_calls ?? true,
       },
       body.tea_progress === true,
     );
@@ -80,11 +88,17 @@ export function responsesRoutes(ctx: AppContext): void {
       ...(turn.images.length ? { images: turn.images } : {}),
       ...(body.instructions ? { instructions: body.instructions } : {}),
       ...(opened.temporary ? { ephemeral: true } : {}),
+      ...(client ? { client } : {}),
+      ...(turn.toolResults
+        ? { toolResults: turn.toolResults.map(({ callId, output }) => ({ callId, output })) }
+        : {}),
     });
     // store: false: the session goes before the answer does (after its turn's background work).
     let cleanup: Promise<void> = Promise.resolve();
     const after = (): void => {
-      if (!opened.temporary) {
+      // A store: false turn that waits for function call outputs keeps its session until they come.
+      const waiting = opened.temporary && deps.sessions.clientCalls(session.id) !== undefined;
+      if (!opened.temporary || waiting) {
         remember(ends, id, lastMessageId(ctx, session.id), KEPT_RESPONSES * 8);
         return;
       }

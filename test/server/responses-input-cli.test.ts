@@ -1,6 +1,6 @@
 /**
  * What the built `tea serve` refuses on `POST /v1/responses`: wrong types, unknown and
- * unsupported parameters, hosted and function tools, unknown previous_response_id, each
+ * unsupported parameters, hosted tools, unknown previous_response_id, each
  * as an OpenAI-style error naming the parameter, with no model call. And CORS: the
  * preflight an official SDK's page sends (every x-stainless-* header, openai-*), a
  * foreign origin, no CORS unless enabled, and a real fetch from headless Chromium.
@@ -94,12 +94,12 @@ const CASES: Case[] = [
     code: 'unsupported_parameter',
   },
   {
-    name: 'function_call_output as the turn input',
+    name: 'function_call_output for a call nobody waits for',
     body: { input: [{ type: 'function_call_output', call_id: 'c1', output: 'done' }] },
     status: 400,
-    param: 'input.0',
-    code: 'unsupported_parameter',
-    message: /not supported yet/,
+    param: 'input.0.call_id',
+    code: 'unknown_tool_call',
+    message: /no tool call "c1" waits/,
   },
   {
     name: 'temperature',
@@ -137,12 +137,11 @@ const CASES: Case[] = [
     code: 'unknown_parameter',
   },
   {
-    name: 'function tools',
-    body: { input: 'x', tools: [{ type: 'function', name: 'f', parameters: {} }] },
+    name: 'function tool without a name',
+    body: { input: 'x', tools: [{ type: 'function', parameters: {} }] },
     status: 400,
-    param: 'tools.0',
-    code: 'unsupported_parameter',
-    message: /not supported yet/,
+    param: 'tools.0.name',
+    code: 'invalid_value',
   },
   {
     name: 'web_search',
@@ -160,10 +159,10 @@ const CASES: Case[] = [
     code: 'unsupported_parameter',
   },
   {
-    name: 'tool_choice required',
-    body: { input: 'x', tool_choice: 'required' },
+    name: 'tool_choice allowed_tools',
+    body: { input: 'x', tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [] } },
     status: 400,
-    param: 'tool_choice',
+    param: 'tool_choice.type',
     code: 'unsupported_parameter',
   },
   {
