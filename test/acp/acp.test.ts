@@ -1,48 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryScopes } from '../../src/agent/memory-jobs.js';
-import { runTea, useScriptedCli } from '../support/cli.js';
+import { runTea } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
-import {
-  type AcpPeer,
-  chunkText,
-  initialize,
-  newSession,
-  prompt,
-  startPeer,
-  updatesOf,
-  waitFor,
-} from './peer.js';
+import { chunkText, initialize, newSession, prompt, updatesOf, waitFor } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
-
-/** Background model calls (titles, memory jobs) off and no retries, so only turns reach the model. */
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n',
-  );
-  work = realpathSync(t.ctx.work);
-});
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
-
-function peer(args: string[] = []): AcpPeer {
-  const p = startPeer({ env: t.ctx.env, cwd: work, args });
-  peers.push(p);
-  return p;
-}
+const setup = useAcp();
+const { t, start } = setup;
 
 describe('tea acp', () => {
   it('initializes, creates a session and streams thinking and text', async () => {
-    const p = peer();
+    const p = start();
     const init = await initialize(p);
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities).toMatchObject({
@@ -52,7 +23,7 @@ describe('tea acp', () => {
     });
     expect(init.authMethods).toEqual([]);
 
-    const s = await newSession(p, work);
+    const s = await newSession(p, setup.work);
     expect(s.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(s.modes?.currentModeId).toBe('ask');
     expect(s.modes?.availableModes.map((m) => m.id)).toEqual(['read-only', 'ask', 'auto-edit', 'yolo']);
@@ -77,9 +48,9 @@ describe('tea acp', () => {
   });
 
   it('the memory tool stores project memories under the session’s workspace, not where tea acp started', async () => {
-    const other = path.join(path.dirname(work), 'other-project');
+    const other = path.join(path.dirname(setup.work), 'other-project');
     mkdirSync(other, { recursive: true });
-    const p = peer();
+    const p = start();
     await initialize(p);
     const s = await newSession(p, realpathSync(other));
     t.server.script(
@@ -91,23 +62,23 @@ describe('tea acp', () => {
       reply().text('Noted.'),
     );
     await prompt(p, s.sessionId, 'remember that this project builds with pnpm');
-    const listed = await runTea(['memory', 'list'], { env: t.ctx.env, cwd: work });
+    const listed = await runTea(['memory', 'list'], { env: t.ctx.env, cwd: setup.work });
     const line = listed.stdout.split('\n').find((l) => l.includes('builds with pnpm'));
     expect(line).toContain(`[${memoryScopes(realpathSync(other))[0]}]`);
-    expect(line).not.toContain(`[${memoryScopes(work)[0]}]`);
+    expect(line).not.toContain(`[${memoryScopes(setup.work)[0]}]`);
   });
 
   it('asks permission for a write, then reports it with a diff', async () => {
-    const p = peer();
+    const p = start();
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(
       reply().toolCall('write_file', { path: 'out.txt', content: 'hello\n' }),
       reply().text('Wrote it.'),
     );
     expect((await prompt(p, sessionId, 'write out.txt')).stopReason).toBe('end_turn');
 
-    const file = path.join(work, 'out.txt');
+    const file = path.join(setup.work, 'out.txt');
     expect(readFileSync(file, 'utf8')).toBe('hello\n');
     expect(p.permissions).toHaveLength(1);
     const ask = p.permissions[0]!;
@@ -131,10 +102,10 @@ describe('tea acp', () => {
   });
 
   it('shows the diff of an edit and the whole command before asking', async () => {
-    const p = peer();
+    const p = start();
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
-    const file = path.join(work, 'poem.txt');
+    const { sessionId } = await newSession(p, setup.work);
+    const file = path.join(setup.work, 'poem.txt');
     writeFileSync(file, 'roses are red\nviolets are blue\n');
     const command = `echo ${'long '.repeat(40)}| wc -c`;
     p.onPermission = () => ({ outcome: { outcome: 'selected', optionId: 'reject_once' } });
@@ -161,11 +132,11 @@ describe('tea acp', () => {
   });
 
   it('reads and writes through the editor when it offers its file system', async () => {
-    const p = peer(['--yolo']);
+    const p = start(['--yolo']);
     await initialize(p, true);
-    const { sessionId, modes } = await newSession(p, work);
+    const { sessionId, modes } = await newSession(p, setup.work);
     expect(modes?.currentModeId).toBe('yolo');
-    const notes = path.join(work, 'notes.txt');
+    const notes = path.join(setup.work, 'notes.txt');
     writeFileSync(notes, 'disk content\n');
     p.buffers.set(notes, 'buffer content\n');
     t.server.script(
@@ -180,7 +151,7 @@ describe('tea acp', () => {
     const toolResult = wireMessages(t.server.requests[1]!.body).find((m) => m.role === 'tool')!;
     expect(wireText(toolResult)).toContain('buffer content');
     expect(wireText(toolResult)).not.toContain('disk content');
-    const created = path.join(work, 'new.txt');
+    const created = path.join(setup.work, 'new.txt');
     expect(p.writes).toEqual([
       { sessionId, path: notes, content: 'edited content\n' },
       { sessionId, path: created, content: 'from tea\n' },
@@ -201,9 +172,9 @@ describe('tea acp', () => {
   });
 
   it('cancels a running turn and answers cancelled', async () => {
-    const p = peer();
+    const p = start();
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(reply().hang());
     const running = prompt(p, sessionId, 'take your time');
     await waitFor(() => t.server.requests.length === 1, 'the model request');
@@ -217,9 +188,9 @@ describe('tea acp', () => {
   });
 
   it('cancelling while a permission request waits cancels the request and the call', async () => {
-    const p = peer();
+    const p = start();
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     let cancelledRequest = false;
     p.onPermission = (_req, signal) =>
       new Promise((resolve) => {
@@ -234,15 +205,15 @@ describe('tea acp', () => {
     await p.agent.notify('session/cancel', { sessionId });
     expect((await running).stopReason).toBe('cancelled');
     expect(cancelledRequest).toBe(true);
-    expect(existsSync(path.join(work, 'never.txt'))).toBe(false);
+    expect(existsSync(path.join(setup.work, 'never.txt'))).toBe(false);
     expect(updatesOf(p, 'tool_call_update').at(-1)?.status).toBe('failed');
   });
 
   it('loads a stored session in a new process and replays it', async () => {
-    const first = peer();
+    const first = start();
     await initialize(first);
-    const { sessionId } = await newSession(first, work);
-    writeFileSync(path.join(work, 'a.txt'), 'a');
+    const { sessionId } = await newSession(first, setup.work);
+    writeFileSync(path.join(setup.work, 'a.txt'), 'a');
     t.server.script(
       reply().thinking('Listing.').text('Let me look.').toolCall('list_dir', {}),
       reply().text('There is a.txt.'),
@@ -250,9 +221,9 @@ describe('tea acp', () => {
     expect((await prompt(first, sessionId, 'what is here?')).stopReason).toBe('end_turn');
     expect(await first.close()).toBe(0);
 
-    const second = peer();
+    const second = start();
     await initialize(second);
-    const loaded = await second.agent.request('session/load', { sessionId, cwd: work, mcpServers: [] });
+    const loaded = await second.agent.request('session/load', { sessionId, cwd: setup.work, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe('ask');
     expect(chunkText(second, 'user_message_chunk')).toBe('what is here?');
     expect(chunkText(second, 'agent_thought_chunk')).toBe('Listing.');
@@ -273,9 +244,9 @@ describe('tea acp', () => {
   });
 
   it('set_mode read-only refuses writes; slash commands run without the model', async () => {
-    const p = peer();
+    const p = start();
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     await p.agent.request('session/set_mode', { sessionId, modeId: 'read-only' });
     t.server.script(
       reply().toolCall('write_file', { path: 'no.txt', content: 'x' }),
@@ -283,7 +254,7 @@ describe('tea acp', () => {
     );
     expect((await prompt(p, sessionId, 'write no.txt')).stopReason).toBe('end_turn');
     expect(p.permissions).toHaveLength(0);
-    expect(existsSync(path.join(work, 'no.txt'))).toBe(false);
+    expect(existsSync(path.join(setup.work, 'no.txt'))).toBe(false);
     const done = updatesOf(p, 'tool_call_update').at(-1)!;
     expect(done.status).toBe('failed');
     expect(JSON.stringify(done.content)).toContain('DENIED');
@@ -301,14 +272,14 @@ describe('tea acp', () => {
   });
 
   it('answers bad requests and model errors with clear JSON-RPC errors', async () => {
-    const p = peer();
+    const p = start();
     await initialize(p);
     await expect(newSession(p, 'relative/dir')).rejects.toThrow(/absolute path/);
     await expect(prompt(p, 'no-such-session', 'hi')).rejects.toMatchObject({ code: -32002 });
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     await expect(prompt(p, sessionId, '   ')).rejects.toThrow(/prompt is empty/);
     await expect(
-      p.agent.request('session/load', { sessionId: 'nope', cwd: work, mcpServers: [] }),
+      p.agent.request('session/load', { sessionId: 'nope', cwd: setup.work, mcpServers: [] }),
     ).rejects.toThrow(/cannot load session nope/);
 
     t.server.script(reply().error(400, { message: 'model says no' }));

@@ -4,13 +4,13 @@
  * With `--no-terminal`, the same prompt runs bash in Tea as before.
  */
 import { execFile } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { TEA_BIN, useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { TEA_BIN } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
+import { useAcp } from './setup.js';
 
 const ACPX = path.join(
   path.dirname(createRequire(import.meta.url).resolve('acpx/package.json')),
@@ -18,28 +18,16 @@ const ACPX = path.join(
   'cli.js',
 );
 
-const t = useScriptedCli();
-let work = '';
-
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    [
-      'agent: { auto_title: false }',
-      'memory: { extract: false, tune: false }',
-      'llm: { max_retries: 0 }',
-    ].join('\n'),
-  );
-  work = realpathSync(t.ctx.work);
-});
+const setup = useAcp();
+const { t } = setup;
 
 function acpx(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const agent = `${process.execPath} ${TEA_BIN} acp --sandbox off --yolo`;
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [ACPX, '--agent', agent, '--cwd', work, '--approve-all', '--format', 'json', ...args],
-      { env: t.ctx.env, cwd: work, timeout: 60_000 },
+      [ACPX, '--agent', agent, '--cwd', setup.work, '--approve-all', '--format', 'json', ...args],
+      { env: t.ctx.env, cwd: setup.work, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -61,7 +49,7 @@ describe('acpx exec against tea acp', () => {
     const r = await acpx(['exec', 'run it']);
     expect(r.code, r.stderr).toBe(0);
     const tool = wireMessages(t.server.requests[1]!.body).filter((m) => m.role === 'tool');
-    expect(wireText(tool.at(-1)!)).toBe(`exit code: 4\nfrom ${work}`);
+    expect(wireText(tool.at(-1)!)).toBe(`exit code: 4\nfrom ${setup.work}`);
     const text = JSON.stringify(messages(r.stdout));
     expect(text).toContain('"type":"terminal"');
   });

@@ -4,13 +4,14 @@
  * tool through Tea, and `sessions list` through `session/list`.
  */
 import { spawn } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { type CliResult, TEA_BIN, useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { type CliResult, TEA_BIN } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 import { EVERYTHING_JS } from '../tools/mcp/peers.js';
+import { useAcp } from './setup.js';
 
 const ACPX = path.resolve(import.meta.dirname, '..', '..', 'node_modules', 'acpx', 'dist', 'cli.js');
 const AGENT = `${process.execPath} ${TEA_BIN} acp`;
@@ -18,22 +19,14 @@ const AGENT = `${process.execPath} ${TEA_BIN} acp`;
 /** acpx is a CLI of its own (start, agent start, its session records): slow on a loaded machine. */
 const SLOW = { timeout: 120_000 };
 
-const t = useScriptedCli();
-let work = '';
-
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n',
-  );
-  work = realpathSync(t.ctx.work);
-});
+const setup = useAcp();
+const { t } = setup;
 
 function acpx(args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ACPX, '--agent', AGENT, '--cwd', work, ...args], {
+    const child = spawn(process.execPath, [ACPX, '--agent', AGENT, '--cwd', setup.work, ...args], {
       env: t.ctx.env,
-      cwd: work,
+      cwd: setup.work,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -101,14 +94,16 @@ describe('acpx against tea acp', () => {
       sessions: Array<{ cwd: string; title: string }>;
     };
     expect(listed.source).toBe('agent');
-    expect(listed.sessions).toEqual([expect.objectContaining({ cwd: work, title: 'the first question' })]);
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({ cwd: setup.work, title: 'the first question' }),
+    ]);
     const elsewhere = await acpx([
       '--format',
       'json',
       'sessions',
       'list',
       '--filter-cwd',
-      path.dirname(work),
+      path.dirname(setup.work),
     ]);
     expect((JSON.parse(elsewhere.stdout) as { sessions: unknown[] }).sessions).toEqual([]);
   });

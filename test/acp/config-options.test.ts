@@ -4,35 +4,20 @@
  * the session in a later process), the permission and work modes stay in step with the
  * legacy session modes, and bad ids and values get clear ACP errors.
  */
-import { realpathSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import { type AcpPeer, initialize, newSession, prompt, startPeer, updatesOf, waitFor } from './peer.js';
+import { type AcpPeer, initialize, newSession, prompt, updatesOf, waitFor } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
-
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n' +
-      `profiles:\n  other:\n    provider: openai\n    base_url: ${t.server.openaiBaseUrl}\n    model: other-model\n`,
-  );
-  work = realpathSync(t.ctx.work);
+const setup = useAcp({
+  extra: (t) =>
+    `profiles:\n  other:\n    provider: openai\n    base_url: ${t.server.openaiBaseUrl}\n    model: other-model\n`,
 });
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
+const { t } = setup;
 
 async function peer(): Promise<AcpPeer> {
-  const p = startPeer({ env: t.ctx.env, cwd: work });
-  peers.push(p);
+  const p = setup.start();
   await initialize(p);
   return p;
 }
@@ -59,7 +44,7 @@ function set(
 describe('tea acp: config options', () => {
   it('switches the model by config option: the next prompt, and a later process, run on it', async () => {
     const p = await peer();
-    const s = await newSession(p, work);
+    const s = await newSession(p, setup.work);
     expect(s.configOptions?.map((o) => [o.id, o.category])).toEqual([
       ['mode', 'mode'],
       ['work_mode', '_work_mode'],
@@ -88,7 +73,7 @@ describe('tea acp: config options', () => {
     const later = await peer();
     const resumed = await later.agent.request('session/resume', {
       sessionId: s.sessionId,
-      cwd: work,
+      cwd: setup.work,
       mcpServers: [],
     });
     expect(current(resumed.configOptions, 'model')).toBe('other-model');
@@ -106,7 +91,7 @@ describe('tea acp: config options', () => {
 
   it('keeps the permission mode, the work mode and the legacy session modes in step', async () => {
     const p = await peer();
-    const { sessionId, configOptions } = await newSession(p, work);
+    const { sessionId, configOptions } = await newSession(p, setup.work);
     expect(current(configOptions, 'mode')).toBe('ask');
     expect(current(configOptions, 'work_mode')).toBe('develop');
 
@@ -136,7 +121,7 @@ describe('tea acp: config options', () => {
 
   it('refuses unknown options and values, booleans, missing sessions and a switch mid-prompt', async () => {
     const p = await peer();
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     await expect(set(p, sessionId, 'temperature', 'hot')).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining(

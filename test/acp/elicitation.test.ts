@@ -4,41 +4,20 @@
  * decline and cancel give the model a plain "not answered"; a client without it gets
  * today's behaviour (the model is told nobody can answer now).
  */
-import { realpathSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
-import { type AcpPeer, initialize, newSession, prompt, startPeer, updatesOf, waitFor } from './peer.js';
+import { type AcpPeer, initialize, newSession, prompt, updatesOf, waitFor } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
-
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    [
-      'agent: { auto_title: false }',
-      'memory: { extract: false, tune: false }',
-      'llm: { max_retries: 0 }',
-    ].join('\n'),
-  );
-  work = realpathSync(t.ctx.work);
-});
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
+const setup = useAcp();
+const { t } = setup;
 
 async function session(elicitation: boolean): Promise<{ p: AcpPeer; sessionId: string }> {
-  const p = startPeer({ env: t.ctx.env, cwd: work });
-  peers.push(p);
+  const p = setup.start();
   await initialize(p, false, elicitation ? { elicitation: { form: {} } } : {});
-  const { sessionId } = await newSession(p, work);
+  const { sessionId } = await newSession(p, setup.work);
   return { p, sessionId };
 }
 

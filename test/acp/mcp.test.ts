@@ -3,37 +3,23 @@
  * session alone: the built `tea acp`, a real ACP SDK client, real MCP servers from
  * npm, the model scripted at the wire.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runTea, useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runTea } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { type WireMessage, wireMessages, wireText } from '../support/wire.js';
 import { EVERYTHING_JS, FILESYSTEM_JS, waitGone } from '../tools/mcp/peers.js';
-import { type AcpPeer, initialize, newSession, prompt, startPeer } from './peer.js';
+import { type AcpPeer, initialize, newSession, prompt } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
-
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n',
-  );
-  work = realpathSync(t.ctx.work);
-});
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
+const setup = useAcp();
+const { t } = setup;
 
 /** `tea acp` in yolo mode: MCP tools run without permission prompts. */
 async function peer(): Promise<AcpPeer> {
-  const p = startPeer({ env: t.ctx.env, cwd: work, args: ['--permission-mode', 'yolo'] });
-  peers.push(p);
+  const p = setup.start(['--permission-mode', 'yolo']);
   await initialize(p);
   return p;
 }
@@ -61,7 +47,7 @@ const everythingWithPid = (file: string): acp.McpServer => ({
 });
 
 function open(p: AcpPeer, mcpServers: acp.McpServer[]): Promise<acp.NewSessionResponse> {
-  return p.agent.request('session/new', { cwd: work, mcpServers });
+  return p.agent.request('session/new', { cwd: setup.work, mcpServers });
 }
 
 /** The model request number `i` (0-based) of this test. */
@@ -77,7 +63,7 @@ describe('tea acp: MCP servers per session', () => {
   it("a session's MCP tools are its own: another session cannot see or call them", async () => {
     const p = await peer();
     const a = await open(p, [everything()]);
-    const b = await newSession(p, work);
+    const b = await newSession(p, setup.work);
 
     t.server.script(
       reply().toolCall('tool_search', { query: 'echo' }),
@@ -102,8 +88,8 @@ describe('tea acp: MCP servers per session', () => {
   });
 
   it('two sessions with a server of the same name and other settings each get their own', async () => {
-    const dirA = path.join(work, 'a');
-    const dirB = path.join(work, 'b');
+    const dirA = path.join(setup.work, 'a');
+    const dirB = path.join(setup.work, 'b');
     mkdirSync(dirA);
     mkdirSync(dirB);
     const p = await peer();
@@ -135,7 +121,7 @@ describe('tea acp: MCP servers per session', () => {
 
     // In a new process, the stored session is loaded with its server and used at once.
     const q = await peer();
-    await q.agent.request('session/load', { sessionId, cwd: work, mcpServers: [everything()] });
+    await q.agent.request('session/load', { sessionId, cwd: setup.work, mcpServers: [everything()] });
     t.server.script(
       reply().toolCall('mcp__everything__echo', { message: 'after load' }),
       reply().text('Echoed again.'),
@@ -146,7 +132,7 @@ describe('tea acp: MCP servers per session', () => {
 
   it('a server that cannot start fails session/new with an error naming it, and opens no session', async () => {
     const p = await peer();
-    const missing = path.join(work, 'no-such-mcp-server');
+    const missing = path.join(setup.work, 'no-such-mcp-server');
     const failed = open(p, [everything(), { name: 'broken', command: missing, args: [], env: [] }]);
     await expect(failed).rejects.toMatchObject({
       code: -32602,
@@ -158,17 +144,17 @@ describe('tea acp: MCP servers per session', () => {
     await expect(failed).rejects.toThrow(/Hint: check the command the editor passes for MCP server "broken"/);
 
     // The agent goes on serving, and only the session that opened was stored.
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(reply().text('Fine.'));
     expect((await prompt(p, sessionId, 'hello')).stopReason).toBe('end_turn');
-    const listed = await runTea(['sessions', 'list', '--json'], { env: t.ctx.env, cwd: work });
+    const listed = await runTea(['sessions', 'list', '--json'], { env: t.ctx.env, cwd: setup.work });
     expect(JSON.parse(listed.stdout).sessions.map((s: { id: string }) => s.id)).toEqual([sessionId]);
   });
 
   it('session/close and the end of tea acp stop the session’s servers', async () => {
     const p = await peer();
-    const closedPid = path.join(work, 'closed.pid');
-    const exitPid = path.join(work, 'exit.pid');
+    const closedPid = path.join(setup.work, 'closed.pid');
+    const exitPid = path.join(setup.work, 'exit.pid');
     const closing = await open(p, [everythingWithPid(closedPid)]);
     await open(p, [everythingWithPid(exitPid)]);
     const pidOf = (file: string): number => Number(readFileSync(file, 'utf8').trim());

@@ -4,45 +4,21 @@
  * request and is never shown pending; a call a rule denies is never shown running,
  * and fails with the very text `tea -p` gives for it.
  */
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runTea, useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runTea } from '../support/cli.js';
 import { reply } from '../support/script.js';
-import { type AcpPeer, initialize, newSession, prompt, startPeer, updatesOf } from './peer.js';
-
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
+import { type AcpPeer, initialize, newSession, prompt, updatesOf } from './peer.js';
+import { useAcp } from './setup.js';
 
 const RULES = [
   { tool: 'write_file', pattern: 'notes.txt', action: 'allow' },
   { tool: 'write_file', pattern: '*.env', action: 'deny' },
 ];
 
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    [
-      'agent: { auto_title: false }',
-      'memory: { extract: false, tune: false }',
-      'llm: { max_retries: 0 }',
-      `permissions: ${JSON.stringify({ rules: RULES })}`,
-    ].join('\n'),
-  );
-  work = realpathSync(t.ctx.work);
-});
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
-
-function peer(args: string[] = []): AcpPeer {
-  const p = startPeer({ env: t.ctx.env, cwd: work, args });
-  peers.push(p);
-  return p;
-}
+const setup = useAcp({ extra: () => `permissions: ${JSON.stringify({ rules: RULES })}` });
+const { t, start } = setup;
 
 /** Every status the client was shown for one call, in order (tool_call first). */
 function statuses(p: AcpPeer, callId: string): string[] {
@@ -57,16 +33,16 @@ function statuses(p: AcpPeer, callId: string): string[] {
 
 describe('tea acp and the permission rules of the config', () => {
   it('a call a rule allows is shown running, and no permission is requested', async () => {
-    const p = peer();
+    const p = start();
     await initialize(p);
-    const { sessionId, modes } = await newSession(p, work);
+    const { sessionId, modes } = await newSession(p, setup.work);
     expect(modes?.currentModeId).toBe('ask');
     t.server.script(
       reply().toolCall('write_file', { path: 'notes.txt', content: 'allowed\n' }),
       reply().text('Written.'),
     );
     expect((await prompt(p, sessionId, 'write the notes')).stopReason).toBe('end_turn');
-    expect(readFileSync(path.join(work, 'notes.txt'), 'utf8')).toBe('allowed\n');
+    expect(readFileSync(path.join(setup.work, 'notes.txt'), 'utf8')).toBe('allowed\n');
     expect(p.permissions).toHaveLength(0);
     const call = updatesOf(p, 'tool_call')[0]!;
     expect(call).toMatchObject({ kind: 'edit', title: 'write_file: notes.txt' });
@@ -80,7 +56,7 @@ describe('tea acp and the permission rules of the config', () => {
     t.server.script(call, reply().text('Refused.'));
     const cli = await runTea(
       ['-p', 'write the secrets', '--permission-mode', 'auto-edit', '--output-format', 'stream-json'],
-      { env: t.ctx.env, cwd: work },
+      { env: t.ctx.env, cwd: setup.work },
     );
     const record = cli.stdout
       .split('\n')
@@ -100,12 +76,12 @@ describe('tea acp and the permission rules of the config', () => {
       'tea: refused write_file (secrets.env): not allowed here (rule deny write_file:*.env)',
     );
 
-    const p = peer(['--permission-mode', 'auto-edit']);
+    const p = start(['--permission-mode', 'auto-edit']);
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(call, reply().text('Refused.'));
     expect((await prompt(p, sessionId, 'write the secrets')).stopReason).toBe('end_turn');
-    expect(existsSync(path.join(work, 'secrets.env'))).toBe(false);
+    expect(existsSync(path.join(setup.work, 'secrets.env'))).toBe(false);
     expect(p.permissions).toHaveLength(0);
     const shown = updatesOf(p, 'tool_call')[0]!;
     expect(statuses(p, shown.toolCallId)).toEqual(['pending', 'failed']);

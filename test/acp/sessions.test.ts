@@ -4,35 +4,20 @@
  * resumed without a replay and prompted with their history, forked, retitled,
  * deleted and closed; bad ids and busy sessions get ACP errors.
  */
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
-import { type AcpPeer, initialize, newSession, prompt, startPeer, updatesOf, waitFor } from './peer.js';
+import { type AcpPeer, initialize, newSession, prompt, updatesOf, waitFor } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
-
-const CONFIG =
-  'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n';
-
-beforeEach(() => {
-  writeFileSync(path.join(t.ctx.home, 'config.yaml'), CONFIG);
-  work = realpathSync(t.ctx.work);
-});
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
+const setup = useAcp();
+const { t } = setup;
 
 async function peer(args: string[] = []): Promise<AcpPeer> {
-  const p = startPeer({ env: t.ctx.env, cwd: work, args });
-  peers.push(p);
+  const p = setup.start(args);
   await initialize(p);
   return p;
 }
@@ -64,8 +49,7 @@ function rawError(p: AcpPeer, code: number): { code: number; message: string } |
 
 describe('tea acp: session management', () => {
   it('advertises list, resume, close, delete, fork and title', async () => {
-    const p = startPeer({ env: t.ctx.env, cwd: work });
-    peers.push(p);
+    const p = setup.start();
     const init = await initialize(p);
     expect(init.agentCapabilities?.sessionCapabilities).toEqual({
       close: {},
@@ -78,9 +62,9 @@ describe('tea acp: session management', () => {
   });
 
   it('lists sessions from earlier processes, filters by cwd, and resumes one with its history', async () => {
-    const other = path.join(path.dirname(work), 'other');
+    const other = path.join(path.dirname(setup.work), 'other');
     mkdirSync(other);
-    const first = await sessionWithTurn(work, 'What is the capital of France?', 'Paris.');
+    const first = await sessionWithTurn(setup.work, 'What is the capital of France?', 'Paris.');
     const second = await sessionWithTurn(realpathSync(other), 'Name a prime number.', 'Seven.');
 
     const p = await peer();
@@ -88,11 +72,15 @@ describe('tea acp: session management', () => {
     expect(all.nextCursor).toBeUndefined();
     expect(all.sessions.map((s) => s.sessionId)).toEqual([second, first]);
     const mine = all.sessions.find((s) => s.sessionId === first)!;
-    expect(mine.cwd).toBe(work);
+    expect(mine.cwd).toBe(setup.work);
     expect(Date.parse(mine.updatedAt!)).toBeGreaterThan(Date.now() - 60_000);
-    expect((await list(p, { cwd: work })).sessions.map((s) => s.sessionId)).toEqual([first]);
+    expect((await list(p, { cwd: setup.work })).sessions.map((s) => s.sessionId)).toEqual([first]);
 
-    const resumed = await p.agent.request('session/resume', { sessionId: first, cwd: work, mcpServers: [] });
+    const resumed = await p.agent.request('session/resume', {
+      sessionId: first,
+      cwd: setup.work,
+      mcpServers: [],
+    });
     expect(resumed.modes?.currentModeId).toBe('ask');
     expect(resumed.configOptions?.map((o) => o.id)).toEqual(['mode', 'work_mode', 'model', 'profile']);
     // Unlike session/load, nothing of the transcript is sent again.
@@ -117,7 +105,7 @@ describe('tea acp: session management', () => {
     const ids: string[] = [];
     t.server.script(...Array.from({ length: 51 }, () => reply().text('ok')));
     for (let i = 0; i < 51; i++) {
-      const { sessionId } = await newSession(p, work);
+      const { sessionId } = await newSession(p, setup.work);
       await prompt(p, sessionId, `question ${i}`);
       ids.push(sessionId);
     }
@@ -136,11 +124,11 @@ describe('tea acp: session management', () => {
   });
 
   it('forks a session: the fork sees the history, the original does not see the fork’s turn', async () => {
-    const first = await sessionWithTurn(work, 'Plan a garden.', 'Beds of beans.');
+    const first = await sessionWithTurn(setup.work, 'Plan a garden.', 'Beds of beans.');
     const p = await peer();
     const fork = await p.agent.request<{ sessionId: string; configOptions: acp.SessionConfigOption[] }>(
       'session/fork',
-      { sessionId: first, cwd: work, mcpServers: [] },
+      { sessionId: first, cwd: setup.work, mcpServers: [] },
     );
     expect(fork.sessionId).not.toBe(first);
     expect(fork.configOptions.map((o) => o.id)).toContain('model');
@@ -151,7 +139,7 @@ describe('tea acp: session management', () => {
       expect.arrayContaining(['Plan a garden.', 'Beds of beans.', 'What else?']),
     );
 
-    await p.agent.request('session/load', { sessionId: first, cwd: work, mcpServers: [] });
+    await p.agent.request('session/load', { sessionId: first, cwd: setup.work, mcpServers: [] });
     t.server.script(reply().text('Carrots.'));
     await prompt(p, first, 'And then?');
     expect(lastRequestTexts()).not.toContain('What else?');
@@ -160,7 +148,7 @@ describe('tea acp: session management', () => {
     expect(listed.find((s) => s.sessionId === fork.sessionId)?.title).toMatch(/\(fork\)$/);
     // A missing session cannot be forked.
     await expect(
-      p.agent.request('session/fork', { sessionId: 'no-such-session', cwd: work, mcpServers: [] }),
+      p.agent.request('session/fork', { sessionId: 'no-such-session', cwd: setup.work, mcpServers: [] }),
     ).rejects.toMatchObject({ code: -32002 });
     await expect(p.agent.request('session/fork', { sessionId: first })).rejects.toMatchObject({
       code: -32602,
@@ -169,9 +157,9 @@ describe('tea acp: session management', () => {
   });
 
   it('deletes a stored session and refuses to delete one running a prompt', async () => {
-    const first = await sessionWithTurn(work, 'Hello?', 'Hi.');
+    const first = await sessionWithTurn(setup.work, 'Hello?', 'Hi.');
     const p = await peer();
-    const { sessionId: busy } = await newSession(p, work);
+    const { sessionId: busy } = await newSession(p, setup.work);
     t.server.script(reply().text('slowly answering').chunkDelay(200));
     const running = prompt(p, busy, 'take your time');
     await waitFor(() => updatesOf(p, 'agent_message_chunk').length > 0, 'the answer to start');
@@ -187,7 +175,7 @@ describe('tea acp: session management', () => {
     await p.agent.request('session/delete', { sessionId: first });
     expect(rawError(p, -32002)?.message).toContain(first);
     await expect(
-      p.agent.request('session/resume', { sessionId: first, cwd: work, mcpServers: [] }),
+      p.agent.request('session/resume', { sessionId: first, cwd: setup.work, mcpServers: [] }),
     ).rejects.toMatchObject({ code: -32002, message: expect.stringContaining('cannot resume session') });
 
     // A live, idle session: deleted and gone from this connection.
@@ -197,7 +185,7 @@ describe('tea acp: session management', () => {
 
   it('refuses to delete a session another tea process is running a prompt in', async () => {
     const a = await peer();
-    const { sessionId } = await newSession(a, work);
+    const { sessionId } = await newSession(a, setup.work);
     t.server.script(reply().text('slowly answering over there').chunkDelay(200));
     const running = prompt(a, sessionId, 'take your time');
     await waitFor(() => updatesOf(a, 'agent_message_chunk').length > 0, 'the answer to start');
@@ -213,24 +201,21 @@ describe('tea acp: session management', () => {
 
   it('closes a session: it is gone from the connection but stays listed and resumable', async () => {
     const p = await peer();
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(reply().text('One.'), reply().text('Two.'));
     await prompt(p, sessionId, 'count');
     await p.agent.request('session/close', { sessionId });
     await expect(prompt(p, sessionId, 'again')).rejects.toMatchObject({ code: -32002 });
     expect((await list(p)).sessions.map((s) => s.sessionId)).toEqual([sessionId]);
-    await p.agent.request('session/resume', { sessionId, cwd: work, mcpServers: [] });
+    await p.agent.request('session/resume', { sessionId, cwd: setup.work, mcpServers: [] });
     await prompt(p, sessionId, 'again');
     expect(lastRequestTexts()).toEqual(expect.arrayContaining(['count', 'One.', 'again']));
   });
 
   it('tells the editor the automatic title, and keeps a title the editor set', async () => {
-    writeFileSync(
-      path.join(t.ctx.home, 'config.yaml'),
-      CONFIG.replace('auto_title: false', 'auto_title: true'),
-    );
+    setup.writeConfig({ autoTitle: true });
     const p = await peer();
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(reply().text('Sow in spring.'), reply().text('Spring vegetable beds'));
     await prompt(p, sessionId, 'When do I sow beans?');
     await waitFor(() => updatesOf(p, 'session_info_update').length > 0, 'the title update');
@@ -238,7 +223,7 @@ describe('tea acp: session management', () => {
     expect((await list(p)).sessions[0]?.title).toBe('Spring vegetable beds');
 
     // A title the editor sets before the first turn survives the automatic one.
-    const { sessionId: named } = await newSession(p, work);
+    const { sessionId: named } = await newSession(p, setup.work);
     await p.agent.request('session/set_title', { sessionId: named, title: '  My   beans  ' });
     expect(updatesOf(p, 'session_info_update').at(-1)).toMatchObject({ title: 'My beans' });
     t.server.script(reply().text('Water them.'), reply().text('Bean watering'));

@@ -5,35 +5,20 @@
  * asked through session/request_permission in its name, and its text never becomes
  * the agent's message.
  */
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isChild, isFirstCall, task } from '../multi/helpers.js';
-import { useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages } from '../support/wire.js';
-import { type AcpPeer, chunkText, initialize, newSession, prompt, startPeer, updatesOf } from './peer.js';
+import { chunkText, initialize, newSession, prompt, updatesOf } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
+const setup = useAcp();
+const { t } = setup;
 
 beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    [
-      'agent: { auto_title: false }',
-      'memory: { extract: false, tune: false }',
-      'llm: { max_retries: 0 }',
-    ].join('\n'),
-  );
-  work = realpathSync(t.ctx.work);
-  writeFileSync(path.join(work, 'notes.md'), 'the notes\n');
-});
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
+  writeFileSync(path.join(setup.work, 'notes.md'), 'the notes\n');
 });
 
 const textOf = (content: unknown): string =>
@@ -60,12 +45,11 @@ describe('tea acp with sub-agents', () => {
           .usage(10, 1);
       return reply().text('The coder wrote it.').usage(10, 1);
     });
-    const p = startPeer({ env: t.ctx.env, cwd: work });
-    peers.push(p);
+    const p = setup.start();
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     expect((await prompt(p, sessionId, 'delegate a write')).stopReason).toBe('end_turn');
-    expect(readFileSync(path.join(work, 'out.txt'), 'utf8')).toBe('from the child\n');
+    expect(readFileSync(path.join(setup.work, 'out.txt'), 'utf8')).toBe('from the child\n');
 
     // The agent's message is the parent's text only.
     expect(chunkText(p, 'agent_message_chunk')).toBe('Delegating. The coder wrote it.');

@@ -6,48 +6,30 @@
  * command never reaches the editor. A client without terminals: bash runs locally.
  * The test editor really runs each command (terminal-client.ts).
  */
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isChild, isFirstCall, task } from '../multi/helpers.js';
-import { useScriptedCli } from '../support/cli.js';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
 import { outsideTmp, requireBwrap } from '../tools/sandbox-helpers.js';
-import { type AcpPeer, initialize, newSession, prompt, startPeer, updatesOf, waitFor } from './peer.js';
+import { type AcpPeer, initialize, newSession, prompt, updatesOf, waitFor } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
-
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    [
-      'agent: { auto_title: false }',
-      'memory: { extract: false, tune: false }',
-      'llm: { max_retries: 0 }',
-      `permissions: ${JSON.stringify({ rules: [{ tool: 'bash', pattern: 'echo *', action: 'allow' }] })}`,
-    ].join('\n'),
-  );
-  work = realpathSync(t.ctx.work);
+const setup = useAcp({
+  extra: () =>
+    `permissions: ${JSON.stringify({ rules: [{ tool: 'bash', pattern: 'echo *', action: 'allow' }] })}`,
 });
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
+const { t } = setup;
 
 function peer(args: string[] = ['--sandbox', 'off', '--permission-mode', 'yolo']): AcpPeer {
-  const p = startPeer({ env: t.ctx.env, cwd: work, args });
-  peers.push(p);
-  return p;
+  return setup.start(args);
 }
 
 async function withTerminal(p: AcpPeer): Promise<string> {
   await initialize(p, false, { terminal: true });
-  return (await newSession(p, work)).sessionId;
+  return (await newSession(p, setup.work)).sessionId;
 }
 
 /** The tool result the model got in request `n` (0-based) for the last tool call. */
@@ -76,7 +58,12 @@ describe('tea acp runs bash in the client terminal', () => {
 
     expect(p.terminals.all).toHaveLength(1);
     const term = p.terminals.all[0]!;
-    expect(term.request).toMatchObject({ sessionId, command: 'bash', args: ['-c', command], cwd: work });
+    expect(term.request).toMatchObject({
+      sessionId,
+      command: 'bash',
+      args: ['-c', command],
+      cwd: setup.work,
+    });
     expect(term.request.outputByteLimit).toBeGreaterThan(0);
     // The model key the scrub drops is blanked in the editor's environment too.
     expect(term.request.env).toContainEqual({ name: 'OPENAI_API_KEY', value: '' });
@@ -84,7 +71,7 @@ describe('tea acp runs bash in the client terminal', () => {
 
     const result = toolResult(1);
     expect(result.split('\n')[0]).toBe('exit code: 3');
-    expect(result).toContain(`out from ${work}`);
+    expect(result).toContain(`out from ${setup.work}`);
     expect(result).toContain('err line');
     expect(result).toContain('key=[]');
 
@@ -209,7 +196,7 @@ describe('tea acp runs bash in the client terminal', () => {
     }
     expect(p.permissions.map((r) => r.toolCall.rawInput)).toEqual(ATTACKS.map((command) => ({ command })));
     expect(p.terminals.calls).toEqual([]);
-    expect(existsSync(path.join(work, 'pwned'))).toBe(false);
+    expect(existsSync(path.join(setup.work, 'pwned'))).toBe(false);
     // The rule's own command runs without asking, in the terminal.
     t.server.script(reply().toolCall('bash', { command: 'echo fine' }), reply().text('Ran.'));
     await prompt(p, sessionId, 'go');
@@ -227,7 +214,7 @@ describe('tea acp runs bash in the client terminal', () => {
     }
     expect(p.permissions).toEqual([]);
     expect(p.terminals.calls).toEqual([]);
-    expect(existsSync(path.join(work, 'pwned'))).toBe(false);
+    expect(existsSync(path.join(setup.work, 'pwned'))).toBe(false);
   });
 
   it('with the sandbox on, the terminal runs the command inside it', async () => {
@@ -253,11 +240,11 @@ describe('tea acp runs bash in the client terminal', () => {
   it('a client without terminals: bash runs locally, as before', async () => {
     const p = peer();
     await initialize(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(reply().toolCall('bash', { command: 'echo "local in $PWD"' }), reply().text('Ran.'));
     expect((await prompt(p, sessionId, 'go')).stopReason).toBe('end_turn');
     expect(p.terminals.calls).toEqual([]);
-    expect(toolResult(1)).toBe(`exit code: 0\nlocal in ${work}`);
+    expect(toolResult(1)).toBe(`exit code: 0\nlocal in ${setup.work}`);
     const callId = updatesOf(p, 'tool_call')[0]!.toolCallId;
     expect(JSON.stringify(callUpdates(p, callId))).not.toContain('"terminal"');
   });

@@ -4,39 +4,20 @@
  * it awaits approval, then `tool_call_update`s: in_progress once it runs, and
  * completed or failed. A call that never runs is never shown in progress.
  */
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useScriptedCli } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
-import { type AcpPeer, initialize, newSession, prompt, startPeer } from './peer.js';
+import { type AcpPeer, initialize, newSession, prompt } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
-
-function config(extra = ''): void {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    `agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n${extra}`,
-  );
-}
-
-beforeEach(() => {
-  config();
-  work = realpathSync(t.ctx.work);
-});
-
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
+const setup = useAcp();
+const { t } = setup;
 
 async function session(): Promise<{ p: AcpPeer; sessionId: string }> {
-  const p = startPeer({ env: t.ctx.env, cwd: work });
-  peers.push(p);
+  const p = setup.start();
   await initialize(p);
-  return { p, sessionId: (await newSession(p, work)).sessionId };
+  return { p, sessionId: (await newSession(p, setup.work)).sessionId };
 }
 
 /**
@@ -73,11 +54,13 @@ describe('tool-call states over ACP', () => {
       'update:in_progress',
       'update:completed',
     ]);
-    expect(readFileSync(path.join(work, 'ok.txt'), 'utf8')).toBe('fine\n');
+    expect(readFileSync(path.join(setup.work, 'ok.txt'), 'utf8')).toBe('fine\n');
   });
 
   it('a call a config rule allows: no permission request, and it is shown in progress before it completes', async () => {
-    config('permissions:\n  rules:\n    - { tool: write_file, pattern: "ruled.txt", action: allow }\n');
+    setup.writeConfig({
+      extra: 'permissions:\n  rules:\n    - { tool: write_file, pattern: "ruled.txt", action: allow }\n',
+    });
     const { p, sessionId } = await session();
     t.server.script(
       reply().toolCall('write_file', { path: 'ruled.txt', content: 'by rule\n' }),

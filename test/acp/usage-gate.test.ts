@@ -6,14 +6,13 @@
  * then both kinds of client against the built `tea acp`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { allows, type UsageUpdatesSetting, updateGate } from '../../src/acp/usage-gate.js';
-import { TEA_BIN, useScriptedCli } from '../support/cli.js';
+import { TEA_BIN } from '../support/cli.js';
 import { reply } from '../support/script.js';
-import { type AcpPeer, newSession, prompt, startPeer, updatesOf, waitFor } from './peer.js';
+import { type AcpPeer, newSession, prompt, updatesOf, waitFor } from './peer.js';
+import { useAcp } from './setup.js';
 
 /** The update kinds of the first ACP v1 release: all an older client accepts. */
 const FIRST_V1_KINDS = new Set([
@@ -129,27 +128,16 @@ function oldClient(env: NodeJS.ProcessEnv, cwd: string, args: string[] = []): Ol
   return client;
 }
 
-const t = useScriptedCli();
-let work = '';
+const setup = useAcp({ autoTitle: true });
+const { t } = setup;
+/** The raw clients' closers (the SDK peers are setup's). */
 const closers: Array<() => Promise<unknown>> = [];
-
-beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    'agent:\n  auto_title: true\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n',
-  );
-  work = realpathSync(t.ctx.work);
-});
 
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-function sdkPeer(args: string[] = []): AcpPeer {
-  const p = startPeer({ env: t.ctx.env, cwd: work, args });
-  closers.push(() => p.close());
-  return p;
-}
+const sdkPeer = (args: string[] = []): AcpPeer => setup.start(args);
 
 function init(p: AcpPeer, meta?: Record<string, unknown>): Promise<acp.InitializeResponse> {
   return p.agent.request('initialize', {
@@ -164,13 +152,13 @@ function init(p: AcpPeer, meta?: Record<string, unknown>): Promise<acp.Initializ
 
 describe('tea acp: usage updates by client', () => {
   it('an older client gets none of the later kinds; the turn, the title and set_mode still work', async () => {
-    const c = oldClient(t.ctx.env, work);
+    const c = oldClient(t.ctx.env, setup.work);
     closers.push(() => c.close());
     await c.request('initialize', {
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: false } },
     });
-    const { sessionId } = (await c.request('session/new', { cwd: work, mcpServers: [] })) as {
+    const { sessionId } = (await c.request('session/new', { cwd: setup.work, mcpServers: [] })) as {
       sessionId: string;
     };
     t.server.script(reply().text('Hello from Tea!').usage(40, 6), reply().text('Greetings'));
@@ -186,7 +174,7 @@ describe('tea acp: usage updates by client', () => {
   it('the ACP SDK client gets usage and title updates; one that refuses usage in _meta gets none', async () => {
     const p = sdkPeer();
     await init(p);
-    const { sessionId } = await newSession(p, work);
+    const { sessionId } = await newSession(p, setup.work);
     t.server.script(reply().text('Hello!').usage(40, 6), reply().text('Greetings'));
     await prompt(p, sessionId, 'say hello');
     expect(updatesOf(p, 'usage_update').at(-1)).toMatchObject({ used: 46 });
@@ -195,7 +183,7 @@ describe('tea acp: usage updates by client', () => {
 
     const refusing = sdkPeer();
     await init(refusing, { usageUpdate: false });
-    const s2 = await newSession(refusing, work);
+    const s2 = await newSession(refusing, setup.work);
     t.server.script(reply().text('Hello again!').usage(40, 6), reply().text('Title'));
     await prompt(refusing, s2.sessionId, 'say it again');
     expect(updatesOf(refusing, 'agent_message_chunk').length).toBeGreaterThan(0);
@@ -203,10 +191,10 @@ describe('tea acp: usage updates by client', () => {
   });
 
   it('--usage-updates on sends them to an older client; off keeps them from the SDK client', async () => {
-    const c = oldClient(t.ctx.env, work, ['--usage-updates', 'on']);
+    const c = oldClient(t.ctx.env, setup.work, ['--usage-updates', 'on']);
     closers.push(() => c.close());
     await c.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    const { sessionId } = (await c.request('session/new', { cwd: work, mcpServers: [] })) as {
+    const { sessionId } = (await c.request('session/new', { cwd: setup.work, mcpServers: [] })) as {
       sessionId: string;
     };
     t.server.script(reply().text('Hi.').usage(10, 2), reply().text('Title'));
@@ -215,13 +203,13 @@ describe('tea acp: usage updates by client', () => {
 
     const p = sdkPeer(['--usage-updates', 'off']);
     await init(p);
-    const s = await newSession(p, work);
+    const s = await newSession(p, setup.work);
     t.server.script(reply().text('Hi.').usage(10, 2), reply().text('Title'));
     await prompt(p, s.sessionId, 'hi');
     expect(updatesOf(p, 'agent_message_chunk').length).toBeGreaterThan(0);
     expect(updatesOf(p, 'usage_update')).toEqual([]);
 
-    const bad = oldClient(t.ctx.env, work, ['--usage-updates', 'sometimes']);
+    const bad = oldClient(t.ctx.env, setup.work, ['--usage-updates', 'sometimes']);
     let stderr = '';
     bad.child.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();

@@ -3,34 +3,19 @@
  * listed in `available_commands_update` beside the built-in ones, and a prompt naming one
  * reaches the model as the expanded template (the scripted server records it).
  */
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useScriptedCli } from '../support/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
 import { wireMessages, wireText } from '../support/wire.js';
-import {
-  type AcpPeer,
-  chunkText,
-  initialize,
-  newSession,
-  prompt,
-  startPeer,
-  updatesOf,
-  waitFor,
-} from './peer.js';
+import { chunkText, initialize, newSession, prompt, updatesOf, waitFor } from './peer.js';
+import { useAcp } from './setup.js';
 
-const t = useScriptedCli();
-let peers: AcpPeer[] = [];
-let work = '';
+const setup = useAcp();
+const { t } = setup;
 
 beforeEach(() => {
-  writeFileSync(
-    path.join(t.ctx.home, 'config.yaml'),
-    'agent:\n  auto_title: false\nmemory:\n  extract: false\n  tune: false\nllm:\n  max_retries: 0\n',
-  );
-  work = realpathSync(t.ctx.work);
-  const project = path.join(work, '.tea', 'commands');
+  const project = path.join(setup.work, '.tea', 'commands');
   mkdirSync(path.join(project, 'git'), { recursive: true });
   mkdirSync(path.join(t.ctx.home, 'commands'), { recursive: true });
   writeFileSync(
@@ -42,17 +27,11 @@ beforeEach(() => {
   writeFileSync(path.join(t.ctx.home, 'commands', '翻译.md'), '翻译成英文：$ARGUMENTS');
 });
 
-afterEach(async () => {
-  for (const p of peers) await p.close();
-  peers = [];
-});
-
 describe('tea acp user commands', () => {
   it('lists them with the built-in ones and sends the expanded template to the model', async () => {
-    const p = startPeer({ env: t.ctx.env, cwd: work });
-    peers.push(p);
+    const p = setup.start();
     await initialize(p);
-    const s = await newSession(p, work);
+    const s = await newSession(p, setup.work);
     await waitFor(() => updatesOf(p, 'available_commands_update').length > 0, 'the slash commands');
     const listed = updatesOf(p, 'available_commands_update')[0]!.availableCommands;
     expect(listed.map((c) => c.name)).toEqual([
@@ -82,7 +61,7 @@ describe('tea acp user commands', () => {
     await prompt(p, s.sessionId, '/tools files');
     expect(t.server.requests).toHaveLength(2);
     // A second session: the same commands, and the shadowed file is not reported again.
-    await newSession(p, work);
+    await newSession(p, setup.work);
     await waitFor(
       () => updatesOf(p, 'available_commands_update').length > 1,
       'the second session’s commands',
