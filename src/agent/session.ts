@@ -340,7 +340,8 @@ export class Session {
     const { reason, text } = last;
     const messages = this.history.slice(firstMessage);
     const record = { sessionId: this.id, cwd: this.row.cwd, input, reason, text, messages };
-    if (modelRan && !opts.ephemeral) afterPromptInBackground(this.row, this.services, context, this.history, record);
+    if (modelRan && !opts.ephemeral)
+      afterPromptInBackground(this.row, this.services, context, this.history, record);
     const queued = [...this.steering.splice(0), ...this.followUps.splice(0)];
     const leftover = await saveLeftovers(queued, this.recorder, this.history);
     const done = doneEvent(this.id, last, leftover, usage);

@@ -81,7 +81,9 @@ describe('sandbox', () => {
     expect(c.mcpServers.boxed).toMatchObject({ command: 'node', sandbox: { network: false } });
     expect(c.mcpServers.online).toMatchObject({ sandbox: { network: true } });
     expect(c.mcpServers.plain).not.toHaveProperty('sandbox');
-    dirs.writeUser('mcp_servers:\n  a: { command: node, roots: true }\n  b: { command: node, roots: false }\n');
+    dirs.writeUser(
+      'mcp_servers:\n  a: { command: node, roots: true }\n  b: { command: node, roots: false }\n',
+    );
     const roots = await load();
     expect([roots.mcpServers.a?.roots, roots.mcpServers.b?.roots]).toEqual([true, false]);
     expect(maskedConfig(roots)).toContain('roots: true');
