@@ -147,13 +147,15 @@ describe('tea acp: config options', () => {
     });
     await expect(set(p, 'no-such-session', 'mode', 'ask')).rejects.toMatchObject({ code: -32002 });
 
-    t.server.script(reply().text('a slow answer').chunkDelay(200));
+    t.server.script(reply().text('a slow answer').holdUntil('answer'));
+    const before = t.server.requests.length;
     const running = prompt(p, sessionId, 'slowly');
-    await waitFor(() => updatesOf(p, 'agent_message_chunk').length > 0, 'the answer to start');
+    await t.server.waitForRequests(before + 1); // the turn runs until the model is released
     await expect(set(p, sessionId, 'model', 'other-model')).rejects.toMatchObject({
       code: -32600,
       message: expect.stringContaining('before switching the model or profile'),
     });
+    t.server.release('answer');
     await running;
     // Nothing was switched.
     t.server.script(reply().text('ok'));

@@ -160,13 +160,14 @@ describe('tea acp: session management', () => {
     const first = await sessionWithTurn(setup.work, 'Hello?', 'Hi.');
     const p = await peer();
     const { sessionId: busy } = await newSession(p, setup.work);
-    t.server.script(reply().text('slowly answering').chunkDelay(200));
+    t.server.script(reply().text('slowly answering').holdUntil('answer'));
     const running = prompt(p, busy, 'take your time');
-    await waitFor(() => updatesOf(p, 'agent_message_chunk').length > 0, 'the answer to start');
+    await t.server.waitForRequests(2);
     await expect(p.agent.request('session/delete', { sessionId: busy })).rejects.toMatchObject({
       code: -32600,
       message: expect.stringContaining('is running a prompt; cancel it (session/cancel) before deleting it'),
     });
+    t.server.release('answer');
     await running;
 
     await p.agent.request('session/delete', { sessionId: first });
@@ -186,14 +187,16 @@ describe('tea acp: session management', () => {
   it('refuses to delete a session another tea process is running a prompt in', async () => {
     const a = await peer();
     const { sessionId } = await newSession(a, setup.work);
-    t.server.script(reply().text('slowly answering over there').chunkDelay(200));
+    // The model holds its answer until the test says so: the prompt runs as long as needed.
+    t.server.script(reply().text('slowly answering over there').holdUntil('answer'));
     const running = prompt(a, sessionId, 'take your time');
-    await waitFor(() => updatesOf(a, 'agent_message_chunk').length > 0, 'the answer to start');
+    await t.server.waitForRequests(1);
     const b = await peer();
     await expect(b.agent.request('session/delete', { sessionId })).rejects.toMatchObject({
       code: -32600,
       message: expect.stringContaining(`is running a prompt in another tea process (pid ${a.child.pid} on `),
     });
+    t.server.release('answer');
     await running;
     await b.agent.request('session/delete', { sessionId });
     expect((await list(b)).sessions).toEqual([]);
