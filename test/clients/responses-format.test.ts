@@ -71,6 +71,8 @@ describe('text.format on /v1/responses (openai SDK)', () => {
         strict: true,
       },
     });
+    const kept = await client().responses.retrieve(done.id);
+    expect(kept.text).toEqual(done.text);
     expect(tea.requests).toHaveLength(1);
     expect(formatSent(0)).toEqual({
       type: 'json_schema',
@@ -197,6 +199,19 @@ describe('OpenAI Agents SDK 0.13 with outputType, on its default Responses API',
     const result = await run(agent, 'Forecast for Riga');
     expect(result.finalOutput).toEqual({ city: 'Riga', summary: 'mild' });
     expect(formatSent(0)).toMatchObject({ type: 'json_schema', json_schema: { name: 'output' } });
+  });
+
+  it('a streamed run: the text stream is the checked JSON alone, after a repair round', async () => {
+    setDefaultOpenAIClient(client());
+    tea.model.script(reply().text('Riga: mild.'), reply().text('{"city":"Riga","summary":"mild"}'));
+    const agent = new Agent({ name: 'forecaster', model: 'tea', outputType: Forecast });
+    const streamed = await run(agent, 'Forecast for Riga', { stream: true });
+    const text: string[] = [];
+    for await (const t of streamed.toTextStream()) text.push(t);
+    await streamed.completed;
+    expect(text.join('')).toBe('{"city":"Riga","summary":"mild"}');
+    expect(streamed.finalOutput).toEqual({ city: 'Riga', summary: 'mild' });
+    expect(tea.requests).toHaveLength(2);
   });
 
   it('with a function tool: the tool runs in this process, then the structured final answer', async () => {
