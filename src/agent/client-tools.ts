@@ -34,7 +34,7 @@ export function checkAnswer(client: ClientTurn | undefined, text: string, repair
   if (!repaired) return { kind: 'repair', prompt: answer.repairPrompt(r.error) };
   return {
     kind: 'failed',
-    message: `The final answer does not match response_format after one repair round: ${r.error}`,
+    message: `The final answer does not match ${answer.param ?? 'the response format'} after one repair round: ${r.error}`,
   };
 }
 

@@ -24,6 +24,8 @@ export interface AnswerCheck {
   check(text: string): { ok: true; value: unknown } | { ok: false; error: string };
   /** The message asking the model, once, to correct an answer `check` refused. */
   repairPrompt(error: string): string;
+  /** The client's name for the format, in the failure (`response_format`, `text.format`). */
+  param?: string;
 }
 
 /** A client's result for one of its tools' calls. */

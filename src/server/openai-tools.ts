@@ -102,6 +102,8 @@ export interface ClientParams {
   toolChoice: string;
   /** The response format's schema, e.g. `response_format.json_schema.schema`. */
   schema: string;
+  /** The response format itself, e.g. `response_format`. */
+  format: string;
 }
 
 /** A client's tools, tool choice, response format and sampling, parsed from any OpenAI wire. */
@@ -143,7 +145,7 @@ export async function buildClientTurn(
     const message = `tool_choice names ${toolChoice.name}, which is neither one of the request's tools nor Tea's`;
     throw apiError(400, message, { param: params.toolChoice, code: 'unknown_tool' });
   }
-  const answer = responseFormat ? await checkOf(responseFormat, params.schema) : undefined;
+  const answer = responseFormat ? await checkOf(responseFormat, params) : undefined;
   const sampled = req.sampling && Object.keys(req.sampling).length > 0;
   if (tools.length === 0 && toolChoice === undefined && !responseFormat && !sampled) return undefined;
   return {
@@ -159,6 +161,7 @@ const CHAT_PARAMS: ClientParams = {
   toolName: (i) => `tools.${i}.function.name`,
   toolChoice: 'tool_choice.function.name',
   schema: 'response_format.json_schema.schema',
+  format: 'response_format',
 };
 
 /** A chat-completions request's client side as the agent's `ClientTurn` (see `buildClientTurn`). */
@@ -212,12 +215,12 @@ function formatOf(format: ChatRequest['response_format']): ResponseFormat | unde
   };
 }
 
-async function checkOf(format: ResponseFormat, param: string): Promise<ClientTurn['answer']> {
+async function checkOf(format: ResponseFormat, params: ClientParams): Promise<ClientTurn['answer']> {
   try {
-    return await answerCheck(format);
+    return { ...(await answerCheck(format)), param: params.format };
   } catch (e) {
     if (!(e instanceof InvalidSchemaError)) throw e;
-    const where = format.type === 'json_schema' ? param : 'response_format';
+    const where = format.type === 'json_schema' ? params.schema : params.format;
     throw apiError(400, `${where}: ${e.message}`, { param: where, code: 'invalid_schema' });
   }
 }

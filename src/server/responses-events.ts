@@ -10,13 +10,15 @@
  * the text after it a new message, so the last item is the answer. A turn that stops
  * for the client's function tools ends with one `function_call` item per call (added,
  * its arguments as one `response.function_call_arguments.delta` and `.done`, done),
- * then `response.completed`, as OpenAI sends them.
+ * then `response.completed`, as OpenAI sends them. Under a response format the answer
+ * is held and sent whole once checked (`holdText`).
  */
 import type { AgentEvent, StopReason } from '../agent/events.js';
 import type { ToolCallPart } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { wireToolCalls } from './openai-tools.js';
 import { progressOf } from './progress.js';
+import type { TextConfig } from './responses-format.js';
 
 type Json = Record<string, unknown>;
 type Done = Extract<AgentEvent, { type: 'done' }>;
@@ -35,6 +37,20 @@ export interface ResponseMeta {
   tools: readonly object[];
   tool_choice: unknown;
   parallel_tool_calls: boolean;
+  /** The request's text format, echoed (`{ format: { type: 'text' } }` when it gave none). */
+  text: TextConfig;
+}
+
+export interface BuilderOptions {
+  /** Tea: tool starts and ends as `tea.progress` events. */
+  progress?: boolean;
+  /**
+   * The answer is checked against a response format: its text goes out whole at the
+   * end, once checked (as chat completions streams it), so that a refused first answer
+   * and the repair round never reach the client; a turn that stops for the client's
+   * function calls carries only them (its text is not the answer).
+   */
+  holdText?: boolean;
 }
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
@@ -74,8 +90,7 @@ export class ResponseBuilder {
 
   constructor(
     readonly meta: ResponseMeta,
-    /** Tea: tool starts and ends as `tea.progress` events. */
-    private readonly progress = false,
+    private readonly opts: BuilderOptions = {},
   ) {}
 
   /** The response object as it stands. */
@@ -99,7 +114,7 @@ export class ResponseBuilder {
       reasoning: { effort: null, summary: null },
       store: m.store,
       temperature: null,
-      text: { format: { type: 'text' } },
+      text: m.text,
       tool_choice: m.tool_choice,
       tools: m.tools,
       top_p: null,
@@ -126,6 +141,7 @@ export class ResponseBuilder {
   /** The stream events for one agent event (none for most). */
   push(e: AgentEvent): Json[] {
     if (e.type === 'text_delta') {
+      if (this.opts.holdText) return [];
       const out = this.openAs('message');
       const text = this.wroteText && this.toolSinceText ? `\n\n${e.text}` : e.text;
       this.toolSinceText = false;
@@ -142,7 +158,7 @@ export class ResponseBuilder {
     }
     if (e.type === 'tool_update') {
       this.toolSinceText = true;
-      const progress = this.progress ? progressOf(e) : undefined;
+      const progress = this.opts.progress ? progressOf(e) : undefined;
       return progress ? [this.event('tea.progress', { progress })] : [];
     }
     return [];
@@ -151,8 +167,10 @@ export class ResponseBuilder {
   /** Closes the open item and ends the response: `response.completed`, `.incomplete` or `.failed`. */
   finish(done: Done | undefined, error: { code: string; message: string } | undefined): Json[] {
     const out: Json[] = [];
-    // A prompt a rule answered streams no text: its tool's output is the answer.
-    if (done && done.reason !== 'error' && !this.wroteText && done.text) {
+    // A prompt a rule answered streams no text: its tool's output is the answer. A held
+    // (checked) answer goes out here too; a held turn that stops for calls carries only them.
+    const callsOnly = this.opts.holdText === true && done?.clientCalls !== undefined;
+    if (done && done.reason !== 'error' && !this.wroteText && done.text && !callsOnly) {
       out.push(...this.openAs('message'));
       this.open!.text = done.text;
       out.push(this.delta('response.output_text.delta', done.text));

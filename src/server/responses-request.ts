@@ -3,12 +3,14 @@
  * naming any other one (never silently ignored), and the translation of `input` (a
  * string or a list of items) into the session's history and the turn's input. Function
  * tools and trailing `function_call_output` items (results that continue a turn stopped
- * for the client's tools) are read in responses-tools.ts.
+ * for the client's tools) are read in responses-tools.ts, `text.format` in
+ * responses-format.ts.
  */
 import * as z from 'zod';
 import type { ImagePart, Message, Part } from '../llm/types.js';
 import { imageFromUrl, safeArgs } from './openai-request.js';
 import type { WireResult } from './openai-tools.js';
+import { type ReadText, readText } from './responses-format.js';
 import { bad, checked, unsupported } from './responses-params.js';
 import { type ResponsesTools, readOutput, readResults, readTools } from './responses-tools.js';
 import { validated } from './validate.js';
@@ -65,8 +67,8 @@ const UNSUPPORTED: Record<string, string> = {
   service_tier: 'service tiers are up to the model provider',
 };
 
-/** A checked request: its function tools and tool choice read. */
-export type ReadRequest = ResponsesRequest & { client: ResponsesTools };
+/** A checked request: its function tools, tool choice and text format read. */
+export type ReadRequest = Omit<ResponsesRequest, 'text'> & { client: ResponsesTools; text: ReadText };
 
 /** Validates the body: types, then every parameter Tea cannot honour as a 400 naming it. */
 export function readResponsesRequest(raw: Record<string, unknown>): ReadRequest {
@@ -83,14 +85,10 @@ export function readResponsesRequest(raw: Record<string, unknown>): ReadRequest 
   if (body.truncation === 'disabled')
     throw unsupported('truncation', '"disabled": Tea always fits the context itself ("auto")');
   if (body.background === true) throw unsupported('background', 'background responses are not available');
-  for (const [key, value] of Object.entries(body.text ?? {})) {
-    if (value === null || value === undefined) continue;
-    const plain = key === 'format' && (value as { type?: unknown }).type === 'text';
-    if (!plain) throw unsupported(`text.${key}`, 'only the plain text format ({"format":{"type":"text"}})');
-  }
+  const text = readText(body.text);
   if (body.previous_response_id && body.session_id)
     throw bad('session_id', 'give previous_response_id or session_id, not both');
-  return { ...body, client: tools };
+  return { ...body, client: tools, text };
 }
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string() });

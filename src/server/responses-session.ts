@@ -17,6 +17,10 @@ import type { IdleSessions } from './idle-sessions.js';
 import { sessionNotFound } from './live.js';
 import { resolveResults, type WireResult } from './openai-tools.js';
 import type { ResponsesRequest } from './responses-request.js';
+
+/** What of a request decides its session. */
+type SessionParams = Pick<ResponsesRequest, 'store' | 'previous_response_id' | 'session_id' | 'if_busy'>;
+
 import { requireEveryOutput } from './responses-tools.js';
 import type { AppContext } from './routes.js';
 
@@ -82,7 +86,7 @@ export async function responseSession(
   ctx: AppContext,
   idle: IdleSessions,
   agent: Agent,
-  body: ResponsesRequest,
+  body: SessionParams,
   turn: { history: Message[]; input: string; toolResults?: WireResult[] | undefined },
   known: Map<string, number>,
   signal: AbortSignal,
@@ -152,7 +156,7 @@ async function waitingSession(
   ctx: AppContext,
   idle: IdleSessions,
   agent: Agent,
-  body: ResponsesRequest,
+  body: SessionParams,
   results: WireResult[],
   signal: AbortSignal,
 ): Promise<ResponseSession> {

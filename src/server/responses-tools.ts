@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import type { Agent } from '../agent/index.js';
-import type { ClientTurn, ToolChoice, ToolSpec } from '../runtime/client-tools.js';
+import type { ClientTurn, ResponseFormat, ToolChoice, ToolSpec } from '../runtime/client-tools.js';
 import type { SessionsService } from '../runtime/sessions.js';
 import { buildClientTurn, type ClientParams, resolveResults, type WireResult } from './openai-tools.js';
 import { bad, checked, unsupported } from './responses-params.js';
@@ -81,12 +81,24 @@ const PARAMS: ClientParams = {
   toolName: (i) => `tools.${i}.name`,
   toolChoice: 'tool_choice.name',
   schema: 'text.format.schema',
+  format: 'text.format',
 };
 
-/** The request's client side as the agent's `ClientTurn` (duplicate names, collisions: 400s), or undefined. */
-export function responsesClientTurn(read: ResponsesTools, agent: Agent): Promise<ClientTurn | undefined> {
+/**
+ * The request's client side (function tools, tool choice, `text.format`) as the agent's
+ * `ClientTurn` (duplicate names, collisions, an unusable schema: 400s), or undefined.
+ */
+export function responsesClientTurn(
+  read: ResponsesTools,
+  responseFormat: ResponseFormat | undefined,
+  agent: Agent,
+): Promise<ClientTurn | undefined> {
   const { tools, toolChoice } = read;
-  return buildClientTurn({ tools, ...(toolChoice ? { toolChoice } : {}) }, agent, PARAMS);
+  return buildClientTurn(
+    { tools, ...(toolChoice ? { toolChoice } : {}), ...(responseFormat ? { responseFormat } : {}) },
+    agent,
+    PARAMS,
+  );
 }
 
 const functionOutput = z.object({

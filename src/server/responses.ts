@@ -5,7 +5,8 @@
  * them here); `previous_response_id` continues the session (responses-session.ts).
  * The client's function tools are offered beside Tea's: a turn that calls one ends
  * with `function_call` items, and the client's `function_call_output` items continue
- * that same turn (responses-tools.ts).
+ * that same turn (responses-tools.ts). `text.format` (json_schema, json_object) checks
+ * the final answer as chat completions' `response_format` does (responses-format.ts).
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
@@ -55,7 +56,7 @@ export function responsesRoutes(ctx: AppContext): void {
     const body = readResponsesRequest(raw);
     const turn = toResponsesInput(body.input);
     const agent = await requestAgent(ctx, { ...body, model: body.model ?? undefined });
-    const client = await responsesClientTurn(body.client, agent);
+    const client = await responsesClientTurn(body.client, body.text.responseFormat, agent);
     const opened = await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
     const { session } = opened;
     c.header('x-tea-session-id', session.id);
@@ -79,8 +80,9 @@ export function responsesRoutes(ctx: AppContext): void {
         tools: body.client.functions,
         tool_choice: body.tool_choice ?? 'auto',
         parallel_tool_calls: body.parallel_tool_calls ?? true,
+        text: body.text.echo,
       },
-      body.tea_progress === true,
+      { progress: body.tea_progress === true, holdText: client?.responseFormat !== undefined },
     );
     const abort = new AbortController();
     const run = session.prompt(turn.input, {
@@ -143,6 +145,9 @@ export function responsesRoutes(ctx: AppContext): void {
   });
 }
 
+/** The parameter a refusal names (a final answer that missed `text.format`, repair included). */
+const PARAMS: Record<string, string> = { response_format_unmet: 'text.format' };
+
 /** The first error of the turn, and its `done`. */
 interface Outcome {
   done: Extract<AgentEvent, { type: 'done' }> | undefined;
@@ -168,7 +173,8 @@ async function wholeResponse(
   }
   const { done, error } = outcome;
   const refused = error && REFUSALS[error.code];
-  if (refused) throw apiError(refused, error.message, { code: error.code });
+  if (refused)
+    throw apiError(refused, error.message, { code: error.code, param: PARAMS[error.code] ?? null });
   if (!done || done.reason === 'error') {
     throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
       code: 'model_error',

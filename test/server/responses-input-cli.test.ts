@@ -173,11 +173,11 @@ const CASES: Case[] = [
     code: 'unsupported_parameter',
   },
   {
-    name: 'json_schema text format',
-    body: { input: 'x', text: { format: { type: 'json_schema', name: 'x', schema: {} } } },
+    name: 'json_schema text format without a schema',
+    body: { input: 'x', text: { format: { type: 'json_schema', name: 'x' } } },
     status: 400,
-    param: 'text.format',
-    code: 'unsupported_parameter',
+    param: 'text.format.schema',
+    code: 'invalid_value',
   },
   {
     name: 'background',
