@@ -127,7 +127,10 @@ export function openaiRoutes(ctx: AppContext): void {
     return whileAborted(
       c.req.raw.signal,
       () => abort.abort(),
-      () => tracked(ctx.stats, () => completeChat(c, events, meta, field, session.id)),
+      () =>
+        tracked(ctx.stats, () =>
+          completeChat(c, events, meta, field, session.id, client?.responseFormat !== undefined),
+        ),
     );
   });
 }
@@ -156,6 +159,7 @@ async function completeChat(
   meta: Meta,
   field: string,
   sessionId: string,
+  checked: boolean,
 ): Promise<Response> {
   let thinking = '';
   let error: Extract<AgentEvent, { type: 'error' }> | undefined;
@@ -175,7 +179,8 @@ async function completeChat(
   }
   const message: Json = { role: 'assistant', content: done.text };
   if (done.clientCalls) {
-    message.content = done.text || null;
+    // Under a response format, text beside the calls is not the answer (parse() would read it).
+    message.content = (!checked && done.text) || null;
     message.tool_calls = wireToolCalls(done.clientCalls);
   }
   if (thinking) message[field] = thinking;
@@ -275,7 +280,10 @@ function streamChat(c: Context, job: StreamJob): Response {
       );
     } else {
       // A prompt a rule answered streams no text: its tool's output is the answer.
-      if (!wroteText && done.text) await send(frame(`{"content":${JSON.stringify(done.text)}}`));
+      // Under a response format, text beside client calls is not the answer: only the calls go.
+      const callsOnly = job.holdText && done.clientCalls !== undefined;
+      if (!wroteText && done.text && !callsOnly)
+        await send(frame(`{"content":${JSON.stringify(done.text)}}`));
       for (const delta of toolCallDeltas(done.clientCalls ?? [])) await send(frame(delta));
       await send(frame('{}', FINISH[done.reason]));
       if (includeUsage)

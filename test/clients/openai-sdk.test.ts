@@ -209,3 +209,32 @@ describe('streamed structured output', () => {
     expect(tea.requests).toHaveLength(2);
   });
 });
+
+describe('structured output with client tools', () => {
+  const ask = {
+    model: 'tea',
+    messages: [{ role: 'user' as const, content: 'Weather in Oslo' }],
+    tools: [zodFunction({ name: 'get_weather', parameters: z.object({ city: z.string() }) })],
+    response_format: zodResponseFormat(Weather, 'weather'),
+  };
+
+  it('text the model writes beside a client call is not the answer: parse() gets the calls only', async () => {
+    tea.model.script(
+      reply().text('Let me look that up.').toolCall('get_weather', { city: 'Oslo' }, { id: 'call_o' }),
+    );
+    const first = await client().chat.completions.parse(ask);
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(first.choices[0]!.message.content).toBeNull();
+    expect(first.choices[0]!.message.tool_calls?.map((c) => c.id)).toEqual(['call_o']);
+  });
+
+  it('the same streamed: no content before the tool call deltas', async () => {
+    tea.model.script(
+      reply().text('Let me look that up.').toolCall('get_weather', { city: 'Oslo' }, { id: 'call_s' }),
+    );
+    const done = await client().chat.completions.stream(ask).finalChatCompletion();
+    expect(done.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(done.choices[0]!.message.content ?? null).toBeNull();
+    expect(done.choices[0]!.message.tool_calls?.map((c) => c.id)).toEqual(['call_s']);
+  });
+});
