@@ -52,7 +52,7 @@ export interface ServedContent {
   resources?: {
     /** One page; `cursor` is what the previous page returned as `nextCursor`. */
     list(cursor: string | undefined): Promise<{ resources: ServedResource[]; nextCursor?: string }>;
-    templates(): ServedTemplate[];
+    templates(): ServedTemplate[] | Promise<ServedTemplate[]>;
     read(uri: string): Promise<ServedContents[]>;
     /** Values for a template variable that start with `prefix`. */
     complete?(uriTemplate: string, variable: string, prefix: string): Promise<string[]>;
@@ -146,9 +146,9 @@ export async function registerContent(server: Server, content: ServedContent | u
     server.setRequestHandler(t.ListResourcesRequestSchema, ({ params }) =>
       wrap(() => resources.list(params?.cursor)),
     );
-    server.setRequestHandler(t.ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: resources.templates(),
-    }));
+    server.setRequestHandler(t.ListResourceTemplatesRequestSchema, () =>
+      wrap(async () => ({ resourceTemplates: await resources.templates() })),
+    );
     server.setRequestHandler(t.ReadResourceRequestSchema, ({ params }) =>
       wrap(async () => ({ contents: await resources.read(params.uri) })),
     );
