@@ -63,6 +63,17 @@ export const FIXTURE_TOOLS: Record<string, string> = {
     'Answers with text, an image and an embedded resource.',
     `return { output: 'Multiple content types test:', images: [{ data: ${JSON.stringify(RED_PIXEL)}, mediaType: 'image/png' }], resources: [{ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }] };`,
   ),
+  json_schema_2020_12_tool: tool(
+    'json_schema_2020_12_tool',
+    'Takes a name and an address (an object defined once, referenced by $ref).',
+    "return 'Hello ' + args.name;",
+    "z.object({ name: z.string(), address: z.object({ street: z.string(), city: z.string() }).meta({ id: 'address' }).optional() }).strict()",
+  ),
+  test_reconnection: tool(
+    'test_reconnection',
+    'Waits a moment, then answers.',
+    "await wait(100); return 'Reconnection test completed successfully';",
+  ),
   test_error_handling: tool(
     'test_error_handling',
     'Always fails.',
