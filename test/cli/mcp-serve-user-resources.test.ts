@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CliEnv, cliEnv, TEA_BIN } from '../support/cli.js';
+import { type CliEnv, cliEnv, runTea, TEA_BIN } from '../support/cli.js';
 import { RED_PIXEL } from './mcp-fixtures.js';
 
 let ctx: CliEnv;
@@ -241,4 +241,42 @@ describe('user commands that embed files and resources', () => {
   ])('refuses %s', async (_what, request, why) => {
     await expect(client.getPrompt(request)).rejects.toThrow(why);
   });
+});
+
+describe('a project’s own resources', () => {
+  it('run once the user trusts the project (tea trust), and win over the user’s on the same URI', async () => {
+    const p = cliEnv();
+    try {
+      mkdirSync(path.join(p.work, '.tea', 'resources'), { recursive: true });
+      writeFileSync(path.join(p.work, '.tea', 'config.yaml'), 'permissions:\n  mode: ask\n');
+      writeFileSync(
+        path.join(p.work, '.tea', 'resources', 'project.js'),
+        "export default { resources: [{ uri: 'project://x', name: 'x', read: () => 'from the project' }, { uri: 'shared://y', name: 'y', read: () => 'project wins' }] };\n",
+      );
+      mkdirSync(path.join(p.home, 'resources'), { recursive: true });
+      writeFileSync(
+        path.join(p.home, 'resources', 'mine.js'),
+        "export default { resources: [{ uri: 'shared://y', name: 'y', read: () => 'user loses' }] };\n",
+      );
+      const trusted = await runTea(['trust', '--cwd', p.work], { env: p.env });
+      expect(trusted.code, trusted.stderr).toBe(0);
+      const c = new Client({ name: 'tea-test', version: '1.0.0' });
+      await c.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [TEA_BIN, 'mcp', 'serve', '--cwd', p.work, '--permission-mode', 'read-only'],
+          env: p.env as Record<string, string>,
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        expect(textOf(await c.readResource({ uri: 'project://x' }))).toBe('from the project');
+        expect(textOf(await c.readResource({ uri: 'shared://y' }))).toBe('project wins');
+      } finally {
+        await c.close();
+      }
+    } finally {
+      p.cleanup();
+    }
+  }, 60_000);
 });
