@@ -213,6 +213,7 @@ export function runtimeContent(setup: ContentSetup): RuntimeContent {
         );
       return watchWorkspaceFile(uri, cwd, setup.permissions, changed);
     },
+    onListChanged: (changed) => user.onListChanged(changed),
     async complete(uriTemplate, variable, prefix) {
       const own = await user.complete(uriTemplate, variable, prefix);
       if (own) return own;

@@ -137,6 +137,8 @@ export interface UserResources {
   /** A subscription to a user resource (undefined: not one): its `watch`, and edits of its module file. */
   watch(uri: string, changed: () => void): Promise<(() => void) | undefined>;
   complete(uriTemplate: string, variable: string, prefix: string): Promise<string[] | undefined>;
+  /** Calls `changed` (at most every 100 ms) when a module folder changes, until the returned function is called. */
+  onListChanged(changed: () => void): () => void;
 }
 
 export function userResources(setup: UserResourcesSetup): UserResources {
@@ -268,6 +270,28 @@ export function userResources(setup: UserResourcesSetup): UserResources {
             // a module's stop that throws changes nothing here
           }
         }
+      };
+    },
+    onListChanged(changed) {
+      let timer: NodeJS.Timeout | undefined;
+      const folders = setup.trustedProject ? [dirs.project, dirs.user] : [dirs.user];
+      const watchers = folders.flatMap((dir) => {
+        try {
+          const w = watchFile(dir, { persistent: false }, () => {
+            timer ??= setTimeout(() => {
+              timer = undefined;
+              changed();
+            }, 100);
+          });
+          w.on('error', () => w.close());
+          return [w];
+        } catch {
+          return []; // a folder that does not exist (yet) has nothing to change
+        }
+      });
+      return () => {
+        if (timer) clearTimeout(timer);
+        for (const w of watchers) w.close();
       };
     },
     async complete(uriTemplate, variable, prefix) {

@@ -10,7 +10,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CliEnv, cliEnv, runTea, TEA_BIN } from '../support/cli.js';
 import { RED_PIXEL } from './mcp-fixtures.js';
@@ -174,6 +177,23 @@ describe('user resources', () => {
     await expect(client.subscribeResource({ uri: 'nothing://here' })).rejects.toThrow(
       /subscriptions are offered for workspace files \(file:\/\/\) and user resources, not nothing:\/\/here/,
     );
+  });
+});
+
+describe('the list of resources', () => {
+  it('tells the client when a module is added, and lists it from then on', async () => {
+    let told = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      told += 1;
+    });
+    writeFileSync(
+      path.join(resources(), 'added.js'),
+      "export default { resources: [{ uri: 'added://one', name: 'one', read: () => 'new' }] };\n",
+    );
+    await vi.waitFor(() => expect(told).toBeGreaterThan(0), { timeout: 15_000 });
+    const { resources: listed } = await client.listResources();
+    expect(listed.map((r) => r.uri)).toContain('added://one');
+    expect(textOf(await client.readResource({ uri: 'added://one' }))).toBe('new');
   });
 });
 

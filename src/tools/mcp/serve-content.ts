@@ -58,6 +58,8 @@ export interface ServedContent {
     complete?(uriTemplate: string, variable: string, prefix: string): Promise<string[]>;
     /** Calls `changed` when the resource changes, until the returned function is called (resources/subscribe). */
     watch?(uri: string, changed: () => void): Promise<() => void>;
+    /** Calls `changed` when the list may have changed, until the returned function is called. */
+    onListChanged?(changed: () => void): () => void;
   };
   prompts?: {
     list(): Promise<ServedPrompt[]>;
@@ -79,7 +81,14 @@ export class McpContentError extends Error {
 /** The capabilities `content` adds to the server's. */
 export function contentCapabilities(content: ServedContent | undefined): Record<string, object> {
   return {
-    ...(content?.resources ? { resources: content.resources.watch ? { subscribe: true } : {} } : {}),
+    ...(content?.resources
+      ? {
+          resources: {
+            ...(content.resources.watch ? { subscribe: true } : {}),
+            ...(content.resources.onListChanged ? { listChanged: true } : {}),
+          },
+        }
+      : {}),
     ...(content?.prompts ? { prompts: {} } : {}),
     ...(content?.resources || content?.prompts ? { completions: {} } : {}),
   };
@@ -154,6 +163,17 @@ export async function registerContent(server: Server, content: ServedContent | u
     );
     const watch = resources.watch?.bind(resources);
     if (watch) registerSubscriptions(server, watch, t, wrap);
+    if (resources.onListChanged) {
+      // Told once the client is ready; stops with the session.
+      const stop = resources.onListChanged(() => {
+        if (server.getClientCapabilities()) void server.sendResourceListChanged().catch(() => {});
+      });
+      const closed = server.onclose;
+      server.onclose = () => {
+        stop();
+        closed?.();
+      };
+    }
   }
   if (prompts) {
     server.setRequestHandler(t.ListPromptsRequestSchema, async () => ({ prompts: await prompts.list() }));
