@@ -2,6 +2,7 @@ import { screenToolImages } from '../llm/images.js';
 import type { ToolCallPart, ToolResultPart } from '../llm/types.js';
 import { type ToolCallOutcome, type ToolCallRecord, toolContent } from '../store/tool-record.js';
 import { loadForTitles, toolKind, toolTitle } from '../tools/call-info.js';
+import { describeParts } from '../tools/result-parts.js';
 import { runTool, type ToolRunStatus } from '../tools/run.js';
 import { Channel } from '../util/channel.js';
 import { monotonicMs } from '../util/monotonic.js';
@@ -268,7 +269,8 @@ async function runOne(
   );
   const ran = record.current.startedAt !== undefined;
   // Images a model cannot take (too big, another type) stay out, the output says why.
-  const { output, images } = screenToolImages(r.output, r.images);
+  // Audio and embedded resources read as notes and text (no wire takes them in a tool result).
+  const { output, images } = screenToolImages(describeParts(r.output, r.audio, r.resources), r.images);
   span.end(r.status, output);
   emit(
     record.move(OUTCOME[r.status], {

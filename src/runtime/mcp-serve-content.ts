@@ -6,7 +6,8 @@
  *   that leaves it — `..`, a symbolic link out, an encoded slash, another absolute
  *   path — is refused, and the permission rules' `read_file` denials apply), this
  *   workspace's session transcripts as Markdown (`tea://sessions/{id}`), and the
- *   memories this workspace reads (`tea://memories`, `tea://memories/{id}`);
+ *   memories this workspace reads (`tea://memories`, `tea://memories/{id}`), and the
+ *   user's own resources and templates (mcp-user-resources.ts);
  * - prompts: the user's commands (`.tea/commands`, `TEA_HOME/commands`), read afresh
  *   on each request, their arguments named by `argument-hint` (see mcp-serve-prompts.ts).
  *
@@ -24,6 +25,7 @@ import {
 import type { PermissionView } from '../tools/types.js';
 import { listWorkspaceFiles, readWorkspaceFile, watchWorkspaceFile } from './mcp-serve-files.js';
 import { servedPrompts } from './mcp-serve-prompts.js';
+import { userResources } from './mcp-user-resources.js';
 import { transcriptMarkdown } from './session-markdown.js';
 
 const PAGE = 100;
@@ -115,6 +117,13 @@ export function runtimeContent(setup: ContentSetup): RuntimeContent {
     return m;
   };
   const activeMemories = async () => (await open()).memory.list({ scopes, limit: 500 });
+  const trusted = config.project?.state === 'trusted' ? config.project.dir : undefined;
+  const user = userResources({
+    cwd,
+    home: config.home,
+    ...(trusted ? { trustedProject: trusted } : {}),
+    ...(setup.warn ? { warn: setup.warn } : {}),
+  });
 
   const everything = async (): Promise<ServedResource[]> => {
     const { sessions } = await open();
@@ -134,6 +143,7 @@ export function runtimeContent(setup: ContentSetup): RuntimeContent {
         description: `Transcript of the session "${r.title ?? 'Untitled'}" (${r.messageCount} messages), as Markdown`,
         mimeType: 'text/markdown',
       })),
+      ...(await user.list()),
       ...(await listWorkspaceFiles(cwd, setup.warn)),
     ];
   };
@@ -155,65 +165,79 @@ export function runtimeContent(setup: ContentSetup): RuntimeContent {
     return [{ uri, mimeType: 'text/markdown', text: `# Memories\n\n${text}\n` }];
   };
 
-  return {
-    resources: {
-      async list(cursor) {
-        const offset = cursorOffset(cursor);
-        const all = await everything();
-        const page = all.slice(offset, offset + PAGE);
-        return offset + PAGE < all.length
-          ? { resources: page, nextCursor: `o${offset + PAGE}` }
-          : { resources: page };
-      },
-      templates: () => [
-        {
-          uriTemplate: 'tea://sessions/{id}',
-          name: 'session',
-          description: "A Tea session's transcript (a session of this workspace), as Markdown",
-          mimeType: 'text/markdown',
-        },
-        {
-          uriTemplate: 'tea://memories/{id}',
-          name: 'memory',
-          description: 'One memory by its number, as Markdown',
-          mimeType: 'text/markdown',
-        },
-        {
-          uriTemplate: `file://${cwd.split(path.sep).map(encodeURIComponent).join('/')}/{+path}`,
-          name: 'workspace-file',
-          description: 'A file of the workspace, by its path relative to the workspace',
-        },
-      ],
-      async read(uri) {
-        if (uri.startsWith('tea:')) return readTea(uri);
-        if (uri.startsWith('file:')) return [await readWorkspaceFile(uri, cwd, setup.permissions)];
-        throw new McpContentError(
-          `no resource ${uri}: Tea serves file:// (the workspace) and tea:// URIs`,
-          'not_found',
-        );
-      },
-      async watch(uri, changed) {
-        if (!uri.startsWith('file:'))
-          throw new McpContentError(
-            `subscriptions are offered for workspace files (file://) only, not ${uri}`,
-          );
-        return watchWorkspaceFile(uri, cwd, setup.permissions, changed);
-      },
-      async complete(uriTemplate, variable, prefix) {
-        if (variable !== 'id') return [];
-        if (uriTemplate === 'tea://sessions/{id}') {
-          const { sessions } = await open();
-          return sessions
-            .list({ cwd, limit: SESSIONS_LISTED })
-            .map((r) => r.id)
-            .filter((id) => id.startsWith(prefix));
-        }
-        if (uriTemplate === 'tea://memories/{id}')
-          return (await activeMemories()).map((x) => String(x.id)).filter((id) => id.startsWith(prefix));
-        return [];
-      },
+  const resources: NonNullable<ServedContent['resources']> = {
+    async list(cursor) {
+      const offset = cursorOffset(cursor);
+      const all = await everything();
+      const page = all.slice(offset, offset + PAGE);
+      return offset + PAGE < all.length
+        ? { resources: page, nextCursor: `o${offset + PAGE}` }
+        : { resources: page };
     },
-    prompts: servedPrompts({ cwd, home: config.home, ...(setup.warn ? { warn: setup.warn } : {}) }),
+    templates: async () => [
+      ...(await user.templates()),
+      {
+        uriTemplate: 'tea://sessions/{id}',
+        name: 'session',
+        description: "A Tea session's transcript (a session of this workspace), as Markdown",
+        mimeType: 'text/markdown',
+      },
+      {
+        uriTemplate: 'tea://memories/{id}',
+        name: 'memory',
+        description: 'One memory by its number, as Markdown',
+        mimeType: 'text/markdown',
+      },
+      {
+        uriTemplate: `file://${cwd.split(path.sep).map(encodeURIComponent).join('/')}/{+path}`,
+        name: 'workspace-file',
+        description: 'A file of the workspace, by its path relative to the workspace',
+      },
+    ],
+    async read(uri) {
+      if (uri.startsWith('tea:')) return readTea(uri);
+      if (uri.startsWith('file:')) return [await readWorkspaceFile(uri, cwd, setup.permissions)];
+      const contents = await user.read(uri);
+      if (contents) return contents;
+      throw new McpContentError(
+        `no resource ${uri}: Tea serves file:// (the workspace), tea:// and the user resources' URIs`,
+        'not_found',
+      );
+    },
+    async watch(uri, changed) {
+      const stop = uri.startsWith('file:') ? undefined : await user.watch(uri, changed);
+      if (stop) return stop;
+      if (!uri.startsWith('file:'))
+        throw new McpContentError(
+          `subscriptions are offered for workspace files (file://) and user resources, not ${uri}`,
+        );
+      return watchWorkspaceFile(uri, cwd, setup.permissions, changed);
+    },
+    onListChanged: (changed) => user.onListChanged(changed),
+    async complete(uriTemplate, variable, prefix) {
+      const own = await user.complete(uriTemplate, variable, prefix);
+      if (own) return own;
+      if (variable !== 'id') return [];
+      if (uriTemplate === 'tea://sessions/{id}') {
+        const { sessions } = await open();
+        return sessions
+          .list({ cwd, limit: SESSIONS_LISTED })
+          .map((r) => r.id)
+          .filter((id) => id.startsWith(prefix));
+      }
+      if (uriTemplate === 'tea://memories/{id}')
+        return (await activeMemories()).map((x) => String(x.id)).filter((id) => id.startsWith(prefix));
+      return [];
+    },
+  };
+  return {
+    resources,
+    prompts: servedPrompts({
+      cwd,
+      home: config.home,
+      ...(setup.warn ? { warn: setup.warn } : {}),
+      read: (uri) => resources.read(uri),
+    }),
     close: () => {
       void data?.then((d) => d.close()).catch(() => {});
     },

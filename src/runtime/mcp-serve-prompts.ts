@@ -5,10 +5,18 @@
  * name are `arg<N>`. A command that uses only `$ARGUMENTS`, or no placeholder at all,
  * takes one optional `arguments`. Expansion is the commands' own: one pass, text an
  * argument brings in is never expanded again.
+ *
+ * A template line `@image <path|uri>` becomes an image message and `@resource <path|uri>`
+ * an embedded resource (a path is a workspace file; both are read as resources/read
+ * reads them, with the same checks); the text between them becomes text messages.
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   McpContentError,
+  type PromptContent,
   type ServedContent,
+  type ServedContents,
   type ServedPromptArgument,
 } from '../tools/mcp/serve-content.js';
 import { loadUserCommands, type UserCommand } from './user-commands.js';
@@ -23,10 +31,13 @@ export function promptArguments(command: Pick<UserCommand, 'body' | 'argumentHin
   const hinted: ServedPromptArgument[] = [];
   for (const m of (command.argumentHint ?? '').matchAll(/<([^>]+)>|\[([^\]]+)\]|(\S+)/g)) {
     const raw = (m[1] ?? m[2] ?? m[3] ?? '').trim();
-    const name = raw
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, '_')
-      .replace(/^_+|_+$/g, '');
+    // An identifier (`resourceUri`) keeps its spelling; words (`pr number`) become `pr_number`.
+    const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(raw)
+      ? raw
+      : raw
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, '_')
+          .replace(/^_+|_+$/g, '');
     if (!name || hinted.some((h) => h.name === name)) continue;
     hinted.push({ name, description: raw, required: m[2] === undefined });
   }
@@ -46,8 +57,11 @@ export function promptArguments(command: Pick<UserCommand, 'body' | 'argumentHin
   return { positional, all: false };
 }
 
-/** The prompt text of `command` with named `args`; throws naming an unknown or missing argument. */
-export function expandPrompt(command: UserCommand, args: Record<string, string>): string {
+/** The values of the positional arguments; throws naming an unknown or missing argument. */
+function argumentValues(
+  command: UserCommand,
+  args: Record<string, string>,
+): { values: string[]; all: string } {
   const { positional } = promptArguments(command);
   const names = positional.map((p) => p.name);
   for (const key of Object.keys(args))
@@ -61,13 +75,83 @@ export function expandPrompt(command: UserCommand, args: Record<string, string>)
       `prompt ${command.name} needs ${missing.map((p) => `"${p.name}"`).join(', ')} (arguments: ${names.join(', ')})`,
     );
   const values = positional.map((p) => args[p.name] ?? '');
-  const all = values.filter((v) => v !== '').join(' ');
-  let used = false;
-  const out = command.body.replace(/\$(ARGUMENTS|[1-9])/g, (_m, key: string) => {
-    used = true;
-    return key === 'ARGUMENTS' ? all : (values[Number(key) - 1] ?? '');
-  });
-  return used || all === '' ? out : `${out}\n\n${all}`;
+  return { values, all: values.filter((v) => v !== '').join(' ') };
+}
+
+/** A filler of `$ARGUMENTS` and `$1`…`$9` in one pass; `used` tells whether any was there. */
+function filler(values: string[], all: string) {
+  const state = { used: false };
+  const fill = (text: string) =>
+    text.replace(/\$(ARGUMENTS|[1-9])/g, (_m, key: string) => {
+      state.used = true;
+      return key === 'ARGUMENTS' ? all : (values[Number(key) - 1] ?? '');
+    });
+  return { fill, state };
+}
+
+/** The prompt text of `command` with named `args`; throws naming an unknown or missing argument. */
+export function expandPrompt(command: UserCommand, args: Record<string, string>): string {
+  const { values, all } = argumentValues(command, args);
+  const { fill, state } = filler(values, all);
+  const out = fill(command.body);
+  return state.used || all === '' ? out : `${out}\n\n${all}`;
+}
+
+/** A line of a command that embeds a file or resource: `@image <path|uri>`, `@resource <path|uri>`. */
+export const EMBED_LINE = /^@(image|resource)[ \t]+(\S+)[ \t]*$/;
+
+/** One piece of a prompt: text, or something to embed (its target with the arguments filled in). */
+export type PromptPiece = { type: 'text'; text: string } | { type: 'image' | 'resource'; target: string };
+
+/**
+ * The pieces of `command` with named `args`: its text, and an embed for each line of
+ * the template that is `@image …` or `@resource …`. Only the template's own lines embed:
+ * an argument that holds such a line stays text. A template that uses no placeholder
+ * gets the arguments appended, as `expandPrompt` does.
+ */
+export function promptPieces(command: UserCommand, args: Record<string, string>): PromptPiece[] {
+  const { values, all } = argumentValues(command, args);
+  const { fill, state } = filler(values, all);
+  const pieces: PromptPiece[] = [];
+  let text: string[] = [];
+  const flush = () => {
+    const joined = fill(text.join('\n')).trim();
+    if (joined !== '') pieces.push({ type: 'text', text: joined });
+    text = [];
+  };
+  for (const line of command.body.split('\n')) {
+    const m = EMBED_LINE.exec(line);
+    if (!m) {
+      text.push(line);
+      continue;
+    }
+    flush();
+    pieces.push({ type: m[1] as 'image' | 'resource', target: fill(m[2]!) });
+  }
+  flush();
+  if (!state.used && all !== '') pieces.push({ type: 'text', text: all });
+  return pieces;
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** A piece as MCP prompt content; `read` gives a URI's contents, `uriOf` a workspace path's URI. */
+async function contentOf(
+  piece: PromptPiece,
+  read: (uri: string) => Promise<ServedContents[]>,
+  uriOf: (file: string) => string,
+): Promise<PromptContent> {
+  if (piece.type === 'text') return piece;
+  // A scheme of two letters or more is a URI; anything else (`docs/a.md`, `C:\\x`) a workspace path.
+  const uri = /^[a-z][a-z0-9+.-]+:/i.test(piece.target) ? piece.target : uriOf(piece.target);
+  const [contents] = await read(uri);
+  if (!contents) throw new McpContentError(`@${piece.type} ${piece.target}: ${uri} has no contents`);
+  if (piece.type === 'resource') return { type: 'resource', resource: contents };
+  if (!('blob' in contents) || !contents.mimeType || !IMAGE_TYPES.has(contents.mimeType))
+    throw new McpContentError(
+      `@image ${piece.target}: ${uri} is ${contents.mimeType ?? 'of no known type'}, not a PNG, JPEG, GIF or WebP image`,
+    );
+  return { type: 'image', data: contents.blob, mimeType: contents.mimeType };
 }
 
 /** The prompts side of `ServedContent` for a workspace. */
@@ -75,6 +159,8 @@ export function servedPrompts(opts: {
   cwd: string;
   home: string;
   warn?: (m: string) => void;
+  /** Reads a resource for `@image` and `@resource` lines (with the resources' own checks). */
+  read?: (uri: string) => Promise<ServedContents[]>;
 }): NonNullable<ServedContent['prompts']> {
   const load = () =>
     loadUserCommands({ cwd: opts.cwd, home: opts.home, ...(opts.warn ? { warn: opts.warn } : {}) });
@@ -89,10 +175,19 @@ export function servedPrompts(opts: {
     async get(name, args) {
       const command = (await load()).find((c) => c.name === name);
       if (!command) throw new McpContentError(`no prompt named "${name}"`, 'not_found');
-      return {
-        description: command.description,
-        messages: [{ role: 'user', content: { type: 'text', text: expandPrompt(command, args) } }],
-      };
+      const pieces = promptPieces(command, args);
+      const read =
+        opts.read ??
+        (async (uri: string): Promise<ServedContents[]> => {
+          throw new McpContentError(`${uri}: resources are not served here`);
+        });
+      const uriOf = (file: string) => pathToFileURL(path.resolve(opts.cwd, file)).href;
+      const messages = [];
+      for (const piece of pieces)
+        messages.push({ role: 'user' as const, content: await contentOf(piece, read, uriOf) });
+      if (messages.length === 0)
+        messages.push({ role: 'user' as const, content: { type: 'text' as const, text: '' } });
+      return { description: command.description, messages };
     },
   };
 }

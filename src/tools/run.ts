@@ -9,7 +9,15 @@ import { HINTS, hintForError } from './hints.js';
 import type { ToolRegistry } from './registry.js';
 import { summarizeParameters } from './schema.js';
 import { savedOutputPath, truncateHeadTail } from './truncate.js';
-import { type SavedOutput, type Tool, type ToolContext, ToolError, type ToolReturn } from './types.js';
+import {
+  type AudioPart,
+  type ResourcePart,
+  type SavedOutput,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolReturn,
+} from './types.js';
 
 export type ToolRunStatus = 'ok' | 'error' | 'cancelled' | 'denied';
 
@@ -22,6 +30,8 @@ export interface ToolRunResult {
   output: string;
   isError: boolean;
   images?: ImagePart[];
+  audio?: AudioPart[];
+  resources?: ResourcePart[];
   status: ToolRunStatus;
 }
 
@@ -91,6 +101,8 @@ interface Normalized {
   output: string;
   isError: boolean;
   images?: ImagePart[];
+  audio?: AudioPart[];
+  resources?: ResourcePart[];
   savedOutput?: SavedOutput;
 }
 
@@ -100,6 +112,8 @@ function normalizeReturn(value: ToolReturn): Normalized {
   const output = typeof value.output === 'string' ? value.output : String(value.output);
   const result: Normalized = { output, isError: value.isError === true };
   if (value.images && value.images.length > 0) result.images = value.images;
+  if (value.audio && value.audio.length > 0) result.audio = value.audio;
+  if (value.resources && value.resources.length > 0) result.resources = value.resources;
   if (value.savedOutput) result.savedOutput = value.savedOutput;
   return result;
 }
@@ -335,6 +349,8 @@ async function runUntruncated(
     value.isError && !value.output.startsWith('[ERROR]') ? `[ERROR] ${value.output}` : value.output;
   const result: Untruncated = { output, isError: value.isError, status: value.isError ? 'error' : 'ok' };
   if (value.images) result.images = value.images;
+  if (value.audio) result.audio = value.audio;
+  if (value.resources) result.resources = value.resources;
   if (value.savedOutput) result.savedOutput = value.savedOutput;
   return result;
 }

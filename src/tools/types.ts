@@ -263,11 +263,30 @@ export interface HostSample {
   usage: Usage;
 }
 
+/** An audio clip in a tool result. */
+export interface AudioPart {
+  type: 'audio';
+  /** `audio/wav`, `audio/mpeg`, … */
+  mediaType: string;
+  /** Base64. */
+  data: string;
+}
+
+/** A resource embedded in a tool result: its URI and its contents, text or base64 `blob`. */
+export type ResourcePart = { type: 'resource'; uri: string; mimeType?: string } & (
+  | { text: string; blob?: undefined }
+  | { blob: string; text?: undefined }
+);
+
 /** A tool's answer. A plain string is shorthand for `{ output }`. */
 export interface ToolResult {
   output: string;
   isError?: boolean;
   images?: ImagePart[];
+  /** Audio clips (base64), served as MCP audio content; the agent's model reads a note instead (result-parts.ts). */
+  audio?: AudioPart[];
+  /** Embedded resources, served as MCP resource content; the agent's model reads their text (result-parts.ts). */
+  resources?: ResourcePart[];
   /**
    * The tool kept only part of a long output in `output` and wrote the whole of it to
    * this file (`savedOutputPath`); the runner then points the model there instead of

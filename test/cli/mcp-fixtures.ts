@@ -1,8 +1,8 @@
 /**
  * What the MCP conformance scenarios call by name, provided the way a Tea user would
  * provide it: user tools the agent writes (`tool_create`, saved in TEA_HOME/tools) and
- * user commands (`.tea/commands/*.md` in the workspace). Nothing here is in Tea's
- * product code.
+ * user commands (`.tea/commands/*.md` in the workspace, an image beside them) and user
+ * resources (`TEA_HOME/resources/*.js`). Nothing here is in Tea's product code.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,9 @@ import { registerUserTools } from '../../src/tools/user/register.js';
 /** A 1×1 red PNG. */
 export const RED_PIXEL =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+/** A silent WAV of 8 samples (8 kHz, 16-bit mono). */
+export const SILENT_WAV = 'UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 const tool = (name: string, description: string, body: string, parameters = 'z.object({})') =>
   [
@@ -44,6 +47,32 @@ export const FIXTURE_TOOLS: Record<string, string> = {
     'test_image_content',
     'Answers with a one-pixel red image.',
     `return { output: 'A red pixel.', images: [{ data: ${JSON.stringify(RED_PIXEL)}, mediaType: 'image/png' }] };`,
+  ),
+  test_audio_content: tool(
+    'test_audio_content',
+    'Answers with a short silent clip.',
+    `return { output: '', audio: [{ data: ${JSON.stringify(SILENT_WAV)}, mediaType: 'audio/wav' }] };`,
+  ),
+  test_embedded_resource: tool(
+    'test_embedded_resource',
+    'Answers with an embedded text resource.',
+    "return { output: '', resources: [{ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' }] };",
+  ),
+  test_multiple_content_types: tool(
+    'test_multiple_content_types',
+    'Answers with text, an image and an embedded resource.',
+    `return { output: 'Multiple content types test:', images: [{ data: ${JSON.stringify(RED_PIXEL)}, mediaType: 'image/png' }], resources: [{ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }] };`,
+  ),
+  json_schema_2020_12_tool: tool(
+    'json_schema_2020_12_tool',
+    'Takes a name and an address (an object defined once, referenced by $ref).',
+    "return 'Hello ' + args.name;",
+    "z.object({ name: z.string(), address: z.object({ street: z.string(), city: z.string() }).meta({ id: 'address' }).optional() }).strict()",
+  ),
+  test_reconnection: tool(
+    'test_reconnection',
+    'Waits a moment, then answers.',
+    "await wait(100); return 'Reconnection test completed successfully';",
   ),
   test_error_handling: tool(
     'test_error_handling',
@@ -84,10 +113,31 @@ export const FIXTURE_TOOLS: Record<string, string> = {
   ),
 };
 
+/** User resources (TEA_HOME/resources/conformance.js): what the resources scenarios read. */
+export const FIXTURE_RESOURCES = [
+  'export default {',
+  '  resources: [',
+  "    { uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', read: () => 'This is the content of the static text resource.' },",
+  `    { uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', read: () => ({ blob: ${JSON.stringify(RED_PIXEL)} }) },`,
+  "    { uri: 'test://watched-resource', name: 'watched-resource', mimeType: 'text/plain', read: () => 'Watched.' },",
+  "    { uri: 'test://example-resource', name: 'example-resource', mimeType: 'text/plain', read: () => 'Embedded resource content for testing.' },",
+  '  ],',
+  '  templates: [',
+  "    { uriTemplate: 'test://template/{id}/data', name: 'template-data', mimeType: 'application/json',",
+  "      read: (p) => JSON.stringify({ id: p.id, templateTest: true, data: 'Data for ID: ' + p.id }) },",
+  '  ],',
+  '};',
+  '',
+].join('\n');
+
 export const FIXTURE_COMMANDS: Record<string, string> = {
   'test_simple_prompt.md': '---\ndescription: A simple prompt\n---\nThis is a simple prompt for testing.\n',
   'test_prompt_with_arguments.md':
     "---\ndescription: A prompt with two arguments\nargument-hint: <arg1> <arg2>\n---\nPrompt with arguments: arg1='$1', arg2='$2'\n",
+  'test_prompt_with_image.md':
+    '---\ndescription: A prompt with an image\n---\n@image red.png\nPlease analyze the image above.\n',
+  'test_prompt_with_embedded_resource.md':
+    '---\ndescription: A prompt embedding a resource\nargument-hint: <resourceUri>\n---\n@resource $1\nPlease process the embedded resource above.\n',
 };
 
 /** Saves the fixture tools in `home` (as `tool_create` does) and the commands in `work/.tea/commands`. */
@@ -106,4 +156,7 @@ export async function installFixtures(home: string, work: string): Promise<void>
   const dir = path.join(work, '.tea', 'commands');
   mkdirSync(dir, { recursive: true });
   for (const [file, text] of Object.entries(FIXTURE_COMMANDS)) writeFileSync(path.join(dir, file), text);
+  writeFileSync(path.join(work, 'red.png'), Buffer.from(RED_PIXEL, 'base64'));
+  mkdirSync(path.join(home, 'resources'), { recursive: true });
+  writeFileSync(path.join(home, 'resources', 'conformance.js'), FIXTURE_RESOURCES);
 }

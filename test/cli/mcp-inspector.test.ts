@@ -98,7 +98,12 @@ describe.each(TARGETS)('the MCP inspector CLI over %s', (_name, target) => {
     const listed = (await inspect(target, ['--method', 'prompts/list'])) as {
       prompts: Array<{ name: string }>;
     };
-    expect(listed.prompts.map((p) => p.name)).toEqual(['test_prompt_with_arguments', 'test_simple_prompt']);
+    expect(listed.prompts.map((p) => p.name)).toEqual([
+      'test_prompt_with_arguments',
+      'test_prompt_with_embedded_resource',
+      'test_prompt_with_image',
+      'test_simple_prompt',
+    ]);
     const got = await inspect(target, [
       '--method',
       'prompts/get',

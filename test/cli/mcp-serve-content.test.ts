@@ -113,7 +113,7 @@ const textOf = (r: { contents: Array<{ text?: unknown; blob?: unknown }> }) =>
   String(r.contents[0]?.text ?? '');
 
 describe('resources', () => {
-  it('lists memories, this workspace’s sessions and its files, a page at a time', async () => {
+  it('lists memories, this workspace’s sessions, the user’s resources and its files, a page at a time', async () => {
     const uris: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -128,7 +128,12 @@ describe('resources', () => {
     expect(uris).toContain(`tea://sessions/${ids.here}`);
     expect(uris).not.toContain(`tea://sessions/${ids.elsewhere}`);
     expect(uris).toEqual(
-      expect.arrayContaining([fileUri('notes.txt'), fileUri('docs/guide.md'), fileUri('many/f119.txt')]),
+      expect.arrayContaining([
+        'test://static-text',
+        fileUri('notes.txt'),
+        fileUri('docs/guide.md'),
+        fileUri('many/f119.txt'),
+      ]),
     );
     expect(uris.filter((u) => u.includes('/.git/') || u.endsWith('link-out.txt'))).toEqual([]);
     await expect(client.listResources({ cursor: 'bogus' })).rejects.toThrow(/invalid cursor "bogus"/);
@@ -162,7 +167,7 @@ describe('resources', () => {
     [
       'another scheme',
       () => 'http://127.0.0.1/notes.txt',
-      /Tea serves file:\/\/ \(the workspace\) and tea:\/\//,
+      /Tea serves file:\/\/ \(the workspace\), tea:\/\/ and the user resources' URIs/,
     ],
     ['a denied file', () => fileUri('secret.env'), /reading secret\.env is not allowed here/],
     ['a missing file', () => fileUri('nope.txt'), /no file/],
@@ -172,6 +177,17 @@ describe('resources', () => {
       /no session .* in this workspace/,
     ],
     ['another project’s memory', () => `tea://memories/${ids.foreign}`, /no memory .* for this workspace/],
+    // A user template's {id} takes one path segment: what a module may build a path from.
+    ['a `..` as a template variable', () => 'test://template/../data', /\{id\} takes one path segment/],
+    ['an encoded `..` as a variable', () => 'test://template/%2e%2e/data', /\{id\} takes one path segment/],
+    ['an encoded slash in a variable', () => 'test://template/a%2Fb/data', /\{id\} takes one path segment/],
+    [
+      'an encoded backslash in a variable',
+      () => 'test://template/a%5Cb/data',
+      /\{id\} takes one path segment/,
+    ],
+    ['a NUL in a variable', () => 'test://template/a%00b/data', /\{id\} holds control characters/],
+    ['broken percent-encoding', () => 'test://template/%E0%A4%A/data', /not valid percent-encoding/],
   ])('refuses %s', async (_what, uri, why) => {
     await expect(client.readResource({ uri: uri() })).rejects.toThrow(why);
   });
@@ -216,7 +232,7 @@ describe('subscriptions', () => {
     await vi.waitFor(() => expect(updated).toContain(uri), { timeout: 15_000 });
     expect(await client.unsubscribeResource({ uri })).toEqual({});
     await expect(client.subscribeResource({ uri: 'tea://memories' })).rejects.toThrow(
-      /subscriptions are offered for workspace files \(file:\/\/\) only/,
+      /subscriptions are offered for workspace files \(file:\/\/\) and user resources, not tea:\/\/memories/,
     );
     await expect(client.subscribeResource({ uri: fileUri('link-out.txt') })).rejects.toThrow(
       /through a symbolic link/,

@@ -18,7 +18,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { PermissionPolicy } from '../permissions.js';
 import type { ToolRegistry } from '../registry.js';
-import { type Authorization, runTool } from '../run.js';
+import { type Authorization, runTool, type ToolRunResult } from '../run.js';
 import {
   type ElicitAnswer,
   type ElicitRequest,
@@ -133,6 +133,27 @@ function progressFor(extra: Extra, name: string, heartbeatMs: number) {
   };
 }
 
+/** A result's MCP content: its text (left out when empty and other parts follow), then its images, audio clips and embedded resources. */
+export function callContent(result: Pick<ToolRunResult, 'output' | 'images' | 'audio' | 'resources'>) {
+  const images = (result.images ?? []).flatMap((image) =>
+    image.data ? [{ type: 'image' as const, data: image.data, mimeType: image.mediaType }] : [],
+  );
+  const audio = (result.audio ?? []).map((a) => ({
+    type: 'audio' as const,
+    data: a.data,
+    mimeType: a.mediaType,
+  }));
+  const resources = (result.resources ?? []).map(({ type: _, ...resource }) => ({
+    type: 'resource' as const,
+    resource,
+  }));
+  const rest = [...images, ...audio, ...resources];
+  // An empty text beside other parts says nothing.
+  return result.output === '' && rest.length > 0
+    ? rest
+    : [{ type: 'text' as const, text: result.output }, ...rest];
+}
+
 /** The handler of `tools/call`. */
 export function callHandler(setup: CallSetup, logLevel: LogLevel, t: Types) {
   return async (params: { name: string; arguments?: Record<string, unknown> }, extra: Extra) => {
@@ -170,13 +191,7 @@ export function callHandler(setup: CallSetup, logLevel: LogLevel, t: Types) {
         },
       );
       if (result.isError) log('error', `${params.name}: ${result.output.split('\n')[0]}`);
-      const images = (result.images ?? []).flatMap((image) =>
-        image.data ? [{ type: 'image' as const, data: image.data, mimeType: image.mediaType }] : [],
-      );
-      return {
-        content: [{ type: 'text' as const, text: result.output }, ...images],
-        isError: result.isError,
-      };
+      return { content: callContent(result), isError: result.isError };
     } finally {
       progress.stop();
     }

@@ -52,12 +52,14 @@ export interface ServedContent {
   resources?: {
     /** One page; `cursor` is what the previous page returned as `nextCursor`. */
     list(cursor: string | undefined): Promise<{ resources: ServedResource[]; nextCursor?: string }>;
-    templates(): ServedTemplate[];
+    templates(): ServedTemplate[] | Promise<ServedTemplate[]>;
     read(uri: string): Promise<ServedContents[]>;
     /** Values for a template variable that start with `prefix`. */
     complete?(uriTemplate: string, variable: string, prefix: string): Promise<string[]>;
     /** Calls `changed` when the resource changes, until the returned function is called (resources/subscribe). */
     watch?(uri: string, changed: () => void): Promise<() => void>;
+    /** Calls `changed` when the list may have changed, until the returned function is called. */
+    onListChanged?(changed: () => void): () => void;
   };
   prompts?: {
     list(): Promise<ServedPrompt[]>;
@@ -79,7 +81,14 @@ export class McpContentError extends Error {
 /** The capabilities `content` adds to the server's. */
 export function contentCapabilities(content: ServedContent | undefined): Record<string, object> {
   return {
-    ...(content?.resources ? { resources: content.resources.watch ? { subscribe: true } : {} } : {}),
+    ...(content?.resources
+      ? {
+          resources: {
+            ...(content.resources.watch ? { subscribe: true } : {}),
+            ...(content.resources.onListChanged ? { listChanged: true } : {}),
+          },
+        }
+      : {}),
     ...(content?.prompts ? { prompts: {} } : {}),
     ...(content?.resources || content?.prompts ? { completions: {} } : {}),
   };
@@ -146,14 +155,25 @@ export async function registerContent(server: Server, content: ServedContent | u
     server.setRequestHandler(t.ListResourcesRequestSchema, ({ params }) =>
       wrap(() => resources.list(params?.cursor)),
     );
-    server.setRequestHandler(t.ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: resources.templates(),
-    }));
+    server.setRequestHandler(t.ListResourceTemplatesRequestSchema, () =>
+      wrap(async () => ({ resourceTemplates: await resources.templates() })),
+    );
     server.setRequestHandler(t.ReadResourceRequestSchema, ({ params }) =>
       wrap(async () => ({ contents: await resources.read(params.uri) })),
     );
     const watch = resources.watch?.bind(resources);
     if (watch) registerSubscriptions(server, watch, t, wrap);
+    if (resources.onListChanged) {
+      // Told once the client is ready; stops with the session.
+      const stop = resources.onListChanged(() => {
+        if (server.getClientCapabilities()) void server.sendResourceListChanged().catch(() => {});
+      });
+      const closed = server.onclose;
+      server.onclose = () => {
+        stop();
+        closed?.();
+      };
+    }
   }
   if (prompts) {
     server.setRequestHandler(t.ListPromptsRequestSchema, async () => ({ prompts: await prompts.list() }));

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolServer, type McpServeOptions, servedRegistry } from './serve.js';
+import { RETRY_MS, SessionEvents } from './serve-events.js';
 import {
   credentialOf,
   newSessionId,
@@ -143,6 +144,9 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServeHandle
       const transport: InstanceType<typeof StreamableHTTPServerTransport> = new StreamableHTTPServerTransport(
         {
           sessionIdGenerator: newSessionId,
+          // Resumable streams: event ids, a retry hint, replay after Last-Event-ID (serve-events.ts).
+          eventStore: new SessionEvents(),
+          retryInterval: RETRY_MS,
           onsessioninitialized: (sid) => {
             const session = table.add(sid, 'streamable', server, transport, credential);
             release();

@@ -70,6 +70,9 @@ export function authorizer(
     });
 }
 
+/** The JSON Schema dialect zod writes tools' parameters in, and MCP's default. */
+export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
 function annotations(tool: ToolInfo) {
   return {
     readOnlyHint: tool.readOnly,
@@ -94,10 +97,16 @@ export async function createToolServer(
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: served.list().map((tool) => {
       const spec = served.specs([tool.name])[0]!;
+      // The dialect the schema is written in (SEP-1613): a remote tool's own, else zod's 2020-12.
+      const own = (tool as { inputSchema?: { $schema?: unknown } }).inputSchema?.$schema;
       return {
         name: tool.name,
         description: tool.description,
-        inputSchema: { ...spec.parameters, type: 'object' as const },
+        inputSchema: {
+          $schema: typeof own === 'string' ? own : JSON_SCHEMA_2020_12,
+          ...spec.parameters,
+          type: 'object' as const,
+        },
         annotations: annotations(tool),
       };
     }),

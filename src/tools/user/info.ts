@@ -36,7 +36,7 @@ const CODE = {
 };
 
 const MODULE_FORMAT =
-  "The code is a TypeScript module whose default export is { name, description, approval: 'none'|'write'|'network'|'exec', keywords?: string[], parameters: z.object({...}), run(args, ctx) } with `import * as z from 'zod'`; run returns a string or { output, isError } (ctx: cwd, signal). Only zod and node: built-ins may be imported. The approval must cover what the code does (spawning processes or eval needs exec; writing files write; fetch/http network; both write and network exec).";
+  "The code is a TypeScript module whose default export is { name, description, approval: 'none'|'write'|'network'|'exec', keywords?: string[], parameters: z.object({...}), run(args, ctx) } with `import * as z from 'zod'`; run returns a string or { output, isError?, images?: [{ data, mediaType }], audio?: [{ data, mediaType }], resources?: [{ uri, mimeType?, text | blob }] } (base64 data; ctx: cwd, signal). Only zod and node: built-ins may be imported. The approval must cover what the code does (spawning processes or eval needs exec; writing files write; fetch/http network; both write and network exec).";
 
 export const MANAGE_PARAMETERS: Record<ManageToolName, ToolSpec['parameters']> = {
   tool_create: { type: 'object', properties: { name: NAME, code: CODE }, required: ['name', 'code'] },

@@ -14,7 +14,6 @@
 import { lstatSync } from 'node:fs';
 import vm from 'node:vm';
 import type * as Z from 'zod';
-import type { ImagePart } from '../../llm/types.js';
 import { parametersSchema } from '../schema.js';
 import {
   type ApprovalClass,
@@ -36,6 +35,7 @@ import { GATE_PARAMS, type Gates, gatesFor } from './gate.js';
 import { sha256 } from './hash.js';
 import { USER_CATEGORY } from './info.js';
 import { readPlainFile, toolDir, type VersionEntry, versionFile } from './manifest.js';
+import { resultParts } from './result-parts.js';
 
 /** What a tool module's default export holds, checked. */
 export interface ToolDefinition {
@@ -145,28 +145,6 @@ export function schemaOf(def: ToolDefinition): Record<string, unknown> {
   }
 }
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-const MAX_IMAGE_CHARS = 8 * 1024 * 1024;
-
-/** `images` of a result: `[{ data: <base64>, mediaType: 'image/png' | … }]`, checked. */
-function imagesOf(name: string, value: unknown): ImagePart[] | undefined {
-  if (value === undefined) return undefined;
-  const bad = (why: string) =>
-    new ToolError(
-      `${name} returned bad images: ${why}`,
-      "images: [{ data: '<base64>', mediaType: 'image/png' }]",
-    );
-  if (!Array.isArray(value) || value.length > 16) throw bad('not a list of at most 16 images');
-  return value.map((image: unknown, i) => {
-    const { data, mediaType } = (image ?? {}) as { data?: unknown; mediaType?: unknown };
-    if (typeof mediaType !== 'string' || !IMAGE_TYPES.has(mediaType))
-      throw bad(`images[${i}].mediaType must be image/png, image/jpeg, image/gif or image/webp`);
-    if (typeof data !== 'string' || data.length > MAX_IMAGE_CHARS || !/^[A-Za-z0-9+/]+=*$/.test(data))
-      throw bad(`images[${i}].data must be base64 of at most ${MAX_IMAGE_CHARS} characters`);
-    return { type: 'image' as const, mediaType, data };
-  });
-}
-
 function resultOf(name: string, value: unknown): ToolReturn {
   if (typeof value === 'string') return value;
   if (
@@ -174,13 +152,19 @@ function resultOf(name: string, value: unknown): ToolReturn {
     value !== null &&
     typeof (value as { output?: unknown }).output === 'string'
   ) {
-    const { output, isError, images } = value as { output: string; isError?: unknown; images?: unknown };
-    const checked = imagesOf(name, images);
-    return { output, isError: isError === true, ...(checked?.length ? { images: checked } : {}) };
+    const { output, isError, images, audio, resources } = value as {
+      output: string;
+      isError?: unknown;
+      images?: unknown;
+      audio?: unknown;
+      resources?: unknown;
+    };
+    const parts = resultParts(name, { images, audio, resources });
+    return { output, isError: isError === true, ...parts };
   }
   throw new ToolError(
     `${name} returned ${value === null ? 'null' : typeof value}`,
-    "a tool's run must return a string or { output, isError?, images? }",
+    "a tool's run must return a string or { output, isError?, images?, audio?, resources? }",
   );
 }
 

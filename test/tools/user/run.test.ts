@@ -82,7 +82,7 @@ describe('running a user tool', () => {
   it('a return value that is neither a string nor { output } is named', async () => {
     await make('return 42 as any;');
     expect(await call('echo_words', { text: 'x' })).toBe(
-      "[ERROR] echo_words returned number\nHint: a tool's run must return a string or { output, isError?, images? }",
+      "[ERROR] echo_words returned number\nHint: a tool's run must return a string or { output, isError?, images?, audio?, resources? }",
     );
   });
 
@@ -110,6 +110,49 @@ describe('running a user tool', () => {
     expect(await call('echo_words', { text: 'x' })).toContain(
       `[ERROR] echo_words returned bad images: ${why}`,
     );
+  });
+
+  it('may return audio and embedded resources, kept in order as parts', async () => {
+    await make(
+      "return { output: 'both', audio: [{ data: 'UklGRg==', mediaType: 'audio/wav' }], resources: [{ uri: 'notes://a', mimeType: 'text/plain', text: 'A' }, { uri: 'notes://b', blob: 'AAE=' }] };",
+    );
+    const ctx = { cwd: home, sessionId: 's', callId: `c${++n}`, signal: new AbortController().signal };
+    const r = await runTool(
+      registry,
+      { type: 'tool-call', id: ctx.callId, name: 'echo_words', args: { text: 'x' } },
+      ctx,
+    );
+    expect(r.output).toBe('both');
+    expect(r.audio).toEqual([{ type: 'audio', mediaType: 'audio/wav', data: 'UklGRg==' }]);
+    expect(r.resources).toEqual([
+      { type: 'resource', uri: 'notes://a', mimeType: 'text/plain', text: 'A' },
+      { type: 'resource', uri: 'notes://b', blob: 'AAE=' },
+    ]);
+  });
+
+  it.each([
+    [
+      "audio: [{ data: 'AAAA', mediaType: 'image/png' }]",
+      'bad audio: audio[0].mediaType must be an audio type',
+    ],
+    ["audio: [{ data: '', mediaType: 'audio/wav' }]", 'bad audio: audio[0].data must be base64'],
+    [
+      "resources: [{ uri: 'no scheme', text: 'x' }]",
+      'bad resources: resources[0] uri must be a URI with a scheme',
+    ],
+    [
+      "resources: [{ uri: 'a://b', text: 'x', blob: 'AA==' }]",
+      'bad resources: resources[0] has both text and blob',
+    ],
+    ["resources: [{ uri: 'a://b' }]", 'bad resources: resources[0] needs text (a string) or blob'],
+    [
+      "resources: [{ uri: 'a://b', mimeType: 'not a type', text: 'x' }]",
+      'bad resources: resources[0] mimeType must be a media type',
+    ],
+    ["resources: 'x'", 'bad resources: not a list of at most 16 resources'],
+  ])('refuses %s', async (field, why) => {
+    await make(`return { output: 'x', ${field} } as any;`);
+    expect(await call('echo_words', { text: 'x' })).toContain(`[ERROR] echo_words returned ${why}`);
   });
 
   it('a long output is cut head and tail like any tool', async () => {
