@@ -59,6 +59,29 @@ describe('AI SDK 6 (openai-compatible) against tea serve', () => {
     expect(JSON.parse(last.content!)).toEqual({ eur: 3 });
   });
 
+  it('toolChoice required on every step: each request forces its first model call, as on OpenAI', async () => {
+    tea.model.script(
+      reply().toolCall('lookup_price', { item: 'tea' }, { id: 'call_r1' }),
+      reply().toolCall('lookup_price', { item: 'milk' }, { id: 'call_r2' }),
+    );
+    const result = await generateText({
+      model: provider(false).chatModel('tea'),
+      prompt: 'Prices of tea and milk?',
+      toolChoice: 'required',
+      stopWhen: stepCountIs(2),
+      maxRetries: 0,
+      tools: {
+        lookup_price: tool({
+          description: 'The price of an item',
+          inputSchema: z.object({ item: z.string() }),
+          execute: async () => ({ eur: 3 }),
+        }),
+      },
+    });
+    expect(result.steps.map((s) => s.finishReason)).toEqual(['tool-calls', 'tool-calls']);
+    expect(tea.requests.map((r) => r.tool_choice)).toEqual(['required', 'required']);
+  });
+
   it('streams a client tool call (streamText) and continues after its result', async () => {
     tea.model.script(
       reply().toolCall('lookup_price', { item: 'milk' }, { id: 'call_p2' }),
