@@ -52,6 +52,16 @@ function userTextBefore(history: readonly Message[], end: number): string | unde
   return previous?.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 }
 
+/**
+ * A turn the client's tool results continued: where it began (its user message, before
+ * `first`, the first message of the continuation) and what that message said.
+ */
+export function resumedTurn(history: readonly Message[], first: number): { start: number; input: string } {
+  const start = history.slice(0, first).findLastIndex((m) => m.role === 'user');
+  if (start < 0) return { start: first, input: '' };
+  return { start, input: userTextBefore(history, start + 1) ?? '' };
+}
+
 /** Starts the after-prompt hook as a tracked background job (a face about to exit waits for it). */
 export function afterPromptInBackground(
   row: Pick<SessionRow, 'parentId' | 'role'>,

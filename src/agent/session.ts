@@ -7,7 +7,7 @@ import { yieldToEventLoop } from '../util/yield.js';
 import { STATE_GRANTS } from './approval.js';
 import type { CompactResult, SessionContext, Settled } from './context.js';
 import type { AgentEvent, ApprovalDecision } from './events.js';
-import { afterPromptInBackground, evolveHooks, offerSkills } from './evolve-run.js';
+import { afterPromptInBackground, evolveHooks, offerSkills, resumedTurn } from './evolve-run.js';
 import { nothingToRetry, retryInput, toModelMessages } from './history.js';
 import { type SessionHost, STATE_LOADED_TOOLS } from './host.js';
 import { Interactions } from './interactions.js';
@@ -327,6 +327,8 @@ export class Session {
       const goOn = result.reason !== 'cancelled' && result.reason !== 'client_tools';
       next = queued !== undefined && goOn ? { text: queued } : undefined;
     }
+    // A turn that stopped for the client's tools is looked back on when its results have ended it.
+    const paused = last.reason === 'client_tools';
     // After a cancel or a failed model, no cheap-model work for a face to wait on (a later turn does it).
     if (modelRan && last.reason !== 'cancelled' && last.reason !== 'error') {
       nameInBackground(this.services, this.settings, context, {
@@ -335,12 +337,14 @@ export class Session {
         onTitle: (e) => this.onTitle?.(e),
       });
       this.untitled = undefined;
-      if (!opts.ephemeral) this.memoryInBackground(context);
+      if (!opts.ephemeral && !paused) this.memoryInBackground(context);
     }
     const { reason, text } = last;
-    const messages = this.history.slice(firstMessage);
-    const record = { sessionId: this.id, cwd: this.row.cwd, input, reason, text, messages };
-    if (modelRan && !opts.ephemeral)
+    // Continued with the client's results: the record is the whole turn, from its user message.
+    const whole = opts.toolResults ? resumedTurn(this.history, firstMessage) : { start: firstMessage, input };
+    const messages = this.history.slice(whole.start);
+    const record = { sessionId: this.id, cwd: this.row.cwd, input: whole.input, reason, text, messages };
+    if (modelRan && !opts.ephemeral && !paused)
       afterPromptInBackground(this.row, this.services, context, this.history, record);
     const queued = [...this.steering.splice(0), ...this.followUps.splice(0)];
     const leftover = await saveLeftovers(queued, this.recorder, this.history);
