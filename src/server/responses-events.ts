@@ -39,6 +39,10 @@ export interface ResponseMeta {
   parallel_tool_calls: boolean;
   /** The request's text format, echoed (`{ format: { type: 'text' } }` when it gave none). */
   text: TextConfig;
+  /** The request's sampling, echoed (null: the profile's). */
+  temperature?: number | null;
+  top_p?: number | null;
+  max_output_tokens?: number | null;
 }
 
 export interface BuilderOptions {
@@ -105,7 +109,7 @@ export class ResponseBuilder {
       error: this.error,
       incomplete_details: this.incomplete,
       instructions: m.instructions,
-      max_output_tokens: null,
+      max_output_tokens: m.max_output_tokens ?? null,
       max_tool_calls: null,
       model: m.model,
       output: this.output,
@@ -113,11 +117,11 @@ export class ResponseBuilder {
       previous_response_id: m.previous_response_id,
       reasoning: { effort: null, summary: null },
       store: m.store,
-      temperature: null,
+      temperature: m.temperature ?? null,
       text: m.text,
       tool_choice: m.tool_choice,
       tools: m.tools,
-      top_p: null,
+      top_p: m.top_p ?? null,
       truncation: 'auto',
       usage: this.usage,
       user: null,

@@ -35,6 +35,12 @@ export const responsesRequest = z.object({
   tools: nullish(z.array(z.record(z.string(), z.unknown()))),
   tool_choice: nullish(z.unknown()),
   parallel_tool_calls: nullish(z.boolean()),
+  /** Passed to the model on every call of the turn (as on chat completions). */
+  temperature: nullish(z.number().min(0).max(2)),
+  /** Accepted, not used (as on chat completions). */
+  top_p: nullish(z.number().min(0).max(1)),
+  /** The most tokens each model call of the turn may write. */
+  max_output_tokens: nullish(z.number().int().min(1)),
   truncation: nullish(z.enum(['auto', 'disabled'])),
   background: nullish(z.boolean()),
   text: nullish(z.record(z.string(), z.unknown())),
@@ -54,10 +60,7 @@ export type ResponsesRequest = z.infer<typeof responsesRequest>;
 
 /** Parameters of the Responses API that Tea does not take (yet), and why. */
 const UNSUPPORTED: Record<string, string> = {
-  temperature: 'sampling settings come from the model profile (choose one with `model`)',
-  top_p: 'sampling settings come from the model profile (choose one with `model`)',
   top_logprobs: 'log probabilities are not available',
-  max_output_tokens: 'the output limit comes from the model profile',
   max_tool_calls: 'the agent runs its own tools under its iteration limit (agent.max_iterations)',
   reasoning: 'reasoning settings come from the model profile',
   conversation: 'conversations are Tea sessions: use previous_response_id or session_id',

@@ -92,10 +92,16 @@ export function responsesClientTurn(
   read: ResponsesTools,
   responseFormat: ResponseFormat | undefined,
   agent: Agent,
+  sampling: ClientTurn['sampling'] = {},
 ): Promise<ClientTurn | undefined> {
   const { tools, toolChoice } = read;
   return buildClientTurn(
-    { tools, ...(toolChoice ? { toolChoice } : {}), ...(responseFormat ? { responseFormat } : {}) },
+    {
+      tools,
+      sampling,
+      ...(toolChoice ? { toolChoice } : {}),
+      ...(responseFormat ? { responseFormat } : {}),
+    },
     agent,
     PARAMS,
   );

@@ -56,7 +56,10 @@ export function responsesRoutes(ctx: AppContext): void {
     const body = readResponsesRequest(raw);
     const turn = toResponsesInput(body.input);
     const agent = await requestAgent(ctx, { ...body, model: body.model ?? undefined });
-    const client = await responsesClientTurn(body.client, body.text.responseFormat, agent);
+    const client = await responsesClientTurn(body.client, body.text.responseFormat, agent, {
+      ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+      ...(body.max_output_tokens ? { maxOutputTokens: body.max_output_tokens } : {}),
+    });
     const opened = await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
     const { session } = opened;
     c.header('x-tea-session-id', session.id);
@@ -81,6 +84,9 @@ export function responsesRoutes(ctx: AppContext): void {
         tool_choice: body.tool_choice ?? 'auto',
         parallel_tool_calls: body.parallel_tool_calls ?? true,
         text: body.text.echo,
+        temperature: body.temperature ?? null,
+        top_p: body.top_p ?? null,
+        max_output_tokens: body.max_output_tokens ?? null,
       },
       { progress: body.tea_progress === true, holdText: client?.responseFormat !== undefined },
     );

@@ -190,6 +190,26 @@ describe('POST /v1/responses (openai SDK)', () => {
     expect(failed.error?.message).toContain('bad things');
   });
 
+  it('temperature and max_output_tokens reach the model and are echoed; top_p is echoed', async () => {
+    const url = await tea.start();
+    tea.model.script(reply().text('Cool.'));
+    const r = await client(url).responses.create({
+      model: 'tea',
+      input: 'Be brief',
+      temperature: 0.2,
+      top_p: 0.9,
+      max_output_tokens: 50,
+    });
+    expect([r.temperature, r.top_p, r.max_output_tokens]).toEqual([0.2, 0.9, 50]);
+    const sent = tea.model.requests[0]!.body as {
+      temperature?: number;
+      max_tokens?: number;
+      max_completion_tokens?: number;
+    };
+    expect(sent.temperature).toBe(0.2);
+    expect(sent.max_completion_tokens ?? sent.max_tokens).toBe(50);
+  });
+
   it('takes an image part (data URL) to the model with the text', async () => {
     const url = await tea.start();
     tea.model.script(reply().text('A red dot'));
