@@ -87,7 +87,7 @@ export const chatRequest = z.looseObject({
 });
 
 export type ChatRequest = z.infer<typeof chatRequest>;
-type ChatMessage = z.infer<typeof chatMessage>;
+export type ChatMessage = z.infer<typeof chatMessage>;
 
 /** A `data:` URL to an inline image part; any other URL stays a URL. */
 export function imageFromUrl(url: string, param: string): ImagePart {
