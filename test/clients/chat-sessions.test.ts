@@ -100,6 +100,40 @@ describe('a conversation resent whole continues its session', () => {
     ]);
   });
 
+  it('a conversation through client tool calls and their results stays one session on the next user turn', async () => {
+    const url = await tea.start();
+    const ai = client(url);
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
+    ];
+    tea.model.script(
+      reply().toolCall('get_weather', { city: 'Oslo' }, { id: 'call_w1' }),
+      reply().text('Sunny in Oslo'),
+      reply().text('You are welcome'),
+    );
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'weather in Oslo?' }];
+    const calls = await ai.chat.completions.create({ model: 'tea', messages, tools }).withResponse();
+    const id = calls.response.headers.get('x-tea-session-id')!;
+    const call = calls.data.choices[0]!.message;
+    expect(call.tool_calls?.[0]?.id).toBe('call_w1');
+    messages.push(call, { role: 'tool', tool_call_id: 'call_w1', content: '21 C, clear' });
+    const answer = await ai.chat.completions.create({ model: 'tea', messages, tools }).withResponse();
+    expect(answer.response.headers.get('x-tea-session-id')).toBe(id);
+    messages.push(answer.data.choices[0]!.message, { role: 'user', content: 'thanks' });
+    const thanks = await ai.chat.completions.create({ model: 'tea', messages, tools }).withResponse();
+    expect(thanks.response.headers.get('x-tea-session-id')).toBe(id);
+    expect(thanks.data.choices[0]!.message.content).toBe('You are welcome');
+    expect(await sessionIds(url)).toEqual([id]);
+    expect(seen(2).at(-1)).toBe('user:thanks');
+    expect(seen(2)).toContain('assistant:Sunny in Oslo');
+  });
+
   it('an edited earlier message, or another system prompt, starts a new session with that history', async () => {
     const url = await tea.start();
     const ai = client(url);
