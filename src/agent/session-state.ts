@@ -72,6 +72,12 @@ function buildSchemas() {
       turnId: z.string(),
       calls: z.array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) })),
     }),
+    /**
+     * The chat-completions conversation as the client holds it after the last turn (a hash
+     * of its messages and Tea's answer) and the session's last message then: a request
+     * resending that conversation without `session_id` continues the session (server/chat-conversation.ts).
+     */
+    chat_conversation: z.object({ hash: z.string(), last: count }),
   };
 }
 
@@ -99,6 +105,7 @@ const KEYS = {
   work_mode: true,
   title_kept: true,
   client_calls: true,
+  chat_conversation: true,
 } as const satisfies Record<keyof Schemas, true>;
 
 export type SessionStateKey = keyof typeof KEYS;

@@ -7,7 +7,7 @@ import type { AwaitingClientCalls } from '../agent/client-tools.js';
 import type { Agent, Session } from '../agent/index.js';
 import { sessionState } from '../agent/session-state.js';
 import { BUILTIN_MODE_SET, type WorkModeSet } from '../agent/work-modes.js';
-import type { Message, Part } from '../llm/types.js';
+import type { Message } from '../llm/types.js';
 import type { SessionRow, Store, StoredMessage, ToolCallRow, UsageRow, UsageTotals } from '../store/index.js';
 import { isFinished } from '../store/tool-record.js';
 import { RuntimeError } from './errors.js';
@@ -21,8 +21,10 @@ import {
   usageByModel,
   usageWithSubagents,
 } from './session-children.js';
+import { type SessionHit, searchSessions } from './session-search.js';
 
 export type SessionInfo = SessionRow;
+export type { SessionHit } from './session-search.js';
 export type {
   ModelUsage,
   StoredMessage,
@@ -32,15 +34,6 @@ export type {
   UsageTotals,
   UsageWithSubagents,
 };
-
-/** A session found by `search`: by its title or by the text of one of its messages. */
-export interface SessionHit {
-  id: string;
-  title: string | null;
-  snippet: string;
-  /** The message whose text matched (absent for a title match). */
-  messageId?: number;
-}
 
 export interface OpenOptions {
   /** The profile to run it on (default: the session's own when it still exists, else the active one). */
@@ -64,29 +57,6 @@ export interface SessionsBackend {
   workModes?: () => { set: WorkModeSet; infos: WorkModeInfo[] };
   /** The model id a profile runs (stored with a session switched to it). */
   modelOf?(profile: string): string;
-}
-
-function textOfParts(parts: Part[]): string {
-  return parts
-    .map((p) =>
-      p.type === 'text' || p.type === 'thinking' ? p.text : p.type === 'tool-result' ? p.output : '',
-    )
-    .join(' ');
-}
-
-function snippet(text: string, needle: string, width = 120): string {
-  const at = text.toLowerCase().indexOf(needle.toLowerCase());
-  const start = Math.max(0, at - width / 2);
-  const body = text
-    .slice(start, start + width)
-    .replace(/\s+/g, ' ')
-    .trim();
-  return `${start > 0 ? '…' : ''}${body}${start + width < text.length ? '…' : ''}`;
-}
-
-/** LIKE pattern with %, _ and \ escaped. */
-function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
 export class SessionsService {
@@ -159,6 +129,28 @@ export class SessionsService {
     return this.store.state
       .withKey('client_calls')
       .find((r) => this.clientCalls(r.sessionId)?.calls.some((c) => c.id === callId))?.sessionId;
+  }
+
+  /**
+   * Notes that the client of an OpenAI face now holds conversation `hash` for the
+   * session, as of its current last message.
+   */
+  setConversation(id: string, hash: string): void {
+    const last = this.lastMessages(id, 1)[0]?.id ?? 0;
+    sessionState(this.store, id).set('chat_conversation', { hash, last });
+  }
+
+  /**
+   * The session a client's conversation `hash` continues: the newest one noted with it
+   * that has had no message since (a session that went on elsewhere is another conversation).
+   */
+  byConversation(hash: string): { id: string; last: number } | undefined {
+    for (const id of this.store.state.withField('chat_conversation', 'hash', hash)) {
+      const noted = sessionState(this.store, id).get('chat_conversation');
+      const last = this.lastMessages(id, 1)[0]?.id ?? 0;
+      if (noted?.hash === hash && noted.last === last) return { id, last };
+    }
+    return undefined;
   }
 
   /** The work modes sessions switch between, in cycling order. */
@@ -369,26 +361,6 @@ export class SessionsService {
 
   /** Sessions whose title or message text contains `q` (case-insensitive), newest first. */
   search(q: string, limit = 20): SessionHit[] {
-    const store = this.store;
-    const needle = q.toLowerCase();
-    const hits = new Map<string, SessionHit>();
-    for (const row of store.sessions.list({ limit: 2000 })) {
-      if (hits.size >= limit) break;
-      if ((row.title ?? '').toLowerCase().includes(needle))
-        hits.set(row.id, { id: row.id, title: row.title, snippet: row.title ?? '' });
-    }
-    for (const m of store.messages.findText(likePattern(q), limit * 5)) {
-      if (hits.size >= limit) break;
-      if (hits.has(m.sessionId)) continue;
-      const text = textOfParts(m.parts);
-      if (!text.toLowerCase().includes(needle)) continue; // matched JSON syntax, not text
-      hits.set(m.sessionId, {
-        id: m.sessionId,
-        title: store.sessions.get(m.sessionId)?.title ?? null,
-        snippet: snippet(text, q),
-        messageId: m.id,
-      });
-    }
-    return [...hits.values()];
+    return searchSessions(this.store, q, limit);
   }
 }

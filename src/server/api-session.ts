@@ -101,17 +101,18 @@ export async function newPrimed(
 }
 
 /**
- * The chat-completions session: a stored one (`session_id`, earlier messages ignored)
- * or a new one primed with the earlier messages; claimed for the turn.
+ * The chat-completions session for `agent` (the request's, its client turn already
+ * checked: a refused request opens no session): a stored one (`session_id`, earlier
+ * messages ignored) or a new one primed with the earlier messages; claimed for the turn.
  */
 export async function openSession(
   ctx: AppContext,
   idle: IdleSessions,
+  agent: Agent,
   body: SessionRequest,
   { history, input }: { history: Message[]; input: string },
   signal: AbortSignal,
 ): Promise<OpenedSession> {
-  const agent = await requestAgent(ctx, body);
   if (body.session_id) {
     const id = body.session_id;
     if (!ctx.deps.sessions.get(id)) {

@@ -72,7 +72,10 @@ export const chatRequest = z.looseObject({
   profile: z.string().min(1).optional(),
   /** Tea: a profile name or a YAML profile file inside the Tea home. */
   config_path: z.string().min(1).optional(),
-  /** Tea: continue this stored session (earlier `messages` are then ignored). */
+  /**
+   * Tea: continue this stored session (earlier `messages` are then ignored). Without it, a
+   * conversation resent whole continues the session it was answered in (chat-conversation.ts).
+   */
   session_id: z.string().min(1).optional(),
   /** Tea: when `session_id` is busy, `queue` waits for its turn; `error` (the default) is a 409. */
   if_busy: z.enum(['error', 'queue']).optional(),
@@ -87,7 +90,7 @@ export const chatRequest = z.looseObject({
 });
 
 export type ChatRequest = z.infer<typeof chatRequest>;
-type ChatMessage = z.infer<typeof chatMessage>;
+export type ChatMessage = z.infer<typeof chatMessage>;
 
 /** A `data:` URL to an inline image part; any other URL stays a URL. */
 export function imageFromUrl(url: string, param: string): ImagePart {

@@ -10,8 +10,9 @@ import type { AgentEvent, StopReason } from '../agent/events.js';
 import type { Usage } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { whileAborted } from './abort.js';
-import { openSession, turnEvents } from './api-session.js';
-import { apiError } from './errors.js';
+import { openSession, requestAgent, turnEvents } from './api-session.js';
+import { type AnswerMessage, continuedConversation, noteConversation } from './chat-conversation.js';
+import { type ApiError, apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
 import { modelRoutes } from './models.js';
 import { chatRequest, toChatInput } from './openai-request.js';
@@ -78,15 +79,25 @@ export function openaiRoutes(ctx: AppContext): void {
     const body = results
       ? { ...read, session_id: resolveResults(deps.sessions, results, read.session_id) }
       : read;
-    const opened = await openSession(ctx, idle, body, chat, c.req.raw.signal);
-    const { agent, session } = opened;
-    let client: Awaited<ReturnType<typeof clientTurn>>;
-    try {
-      client = await clientTurn(body, agent);
-    } catch (e) {
-      opened.release();
-      throw e;
-    }
+    // Everything the request says is checked before a session is opened: a 400 leaves none behind.
+    const agent = await requestAgent(ctx, body);
+    const client = await clientTurn(body, agent);
+    // A conversation resent whole (no session_id) continues the session it was answered in.
+    const continued =
+      body.session_id || results
+        ? undefined
+        : await continuedConversation(
+            ctx,
+            idle,
+            agent,
+            body.messages.slice(0, -1),
+            body.if_busy,
+            c.req.raw.signal,
+          );
+    const opened = continued ?? (await openSession(ctx, idle, agent, body, chat, c.req.raw.signal));
+    const { session } = opened;
+    const note = (answer: AnswerMessage): Promise<void> =>
+      noteConversation(ctx, session.id, body.messages, answer);
     c.header('x-tea-session-id', session.id);
     const meta = {
       id: `chatcmpl-${randomUUID()}`,
@@ -118,6 +129,7 @@ export function openaiRoutes(ctx: AppContext): void {
         keepAliveMs: deps.pingIntervalMs,
         holdText,
         stats: ctx.stats,
+        note,
       });
     }
     // A streamed response notices a disconnect through its body; a whole one through the request.
@@ -129,7 +141,7 @@ export function openaiRoutes(ctx: AppContext): void {
       () => abort.abort(),
       () =>
         tracked(ctx.stats, () =>
-          completeChat(c, events, meta, field, session.id, client?.responseFormat !== undefined),
+          completeChat(c, events, meta, field, session.id, client?.responseFormat !== undefined, note),
         ),
     );
   });
@@ -160,6 +172,7 @@ async function completeChat(
   field: string,
   sessionId: string,
   checked: boolean,
+  note: (answer: AnswerMessage) => Promise<void>,
 ): Promise<Response> {
   let thinking = '';
   let error: Extract<AgentEvent, { type: 'error' }> | undefined;
@@ -172,6 +185,7 @@ async function completeChat(
   const refused = error && REFUSALS[error.kind];
   if (refused)
     throw apiError(refused, error!.message, { code: error!.kind, param: PARAMS[error!.kind] ?? null });
+  if (done?.reason === 'cancelled') throw turnCancelled(sessionId);
   if (!done || done.reason === 'error') {
     throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
       code: 'model_error',
@@ -184,6 +198,10 @@ async function completeChat(
     message.tool_calls = wireToolCalls(done.clientCalls);
   }
   if (thinking) message[field] = thinking;
+  await note({
+    content: message.content as string | null,
+    ...(done.clientCalls ? { tool_calls: wireToolCalls(done.clientCalls) } : {}),
+  });
   return c.json({
     ...meta,
     object: 'chat.completion',
@@ -206,6 +224,19 @@ export const REFUSALS: Record<string, 400 | 422 | 503> = {
 };
 const PARAMS: Record<string, string> = { response_format_unmet: 'response_format' };
 
+/**
+ * The error for a turn cancelled through the session API (`POST /v1/sessions/{id}/cancel`):
+ * 409, as the session's state (someone stopped its turn) conflicts with answering, and
+ * `x-should-retry: false`, as a retry would run the turn the user stopped again.
+ */
+export function turnCancelled(sessionId: string): ApiError {
+  return apiError(
+    409,
+    `the turn was cancelled (POST /v1/sessions/${sessionId}/cancel) before it finished: there is no answer; what it did so far is in session ${sessionId}`,
+    { code: 'turn_cancelled', headers: { 'x-should-retry': 'false' } },
+  );
+}
+
 interface StreamJob {
   events: AsyncGenerator<AgentEvent>;
   abort: AbortController;
@@ -218,6 +249,8 @@ interface StreamJob {
   /** Send the answer whole at the end instead of its deltas (a response format checks it first). */
   holdText: boolean;
   stats: ServerStats;
+  /** Notes the conversation as the client holds it after the answer. */
+  note: (answer: AnswerMessage) => Promise<void>;
 }
 
 /**
@@ -241,6 +274,7 @@ function streamChat(c: Context, job: StreamJob): Response {
   const run = async (): Promise<void> => {
     await send(frame('{"role":"assistant","content":""}'));
     let wroteText = false;
+    let sentText = '';
     let toolSinceText = false;
     let error: string | undefined;
     let code = 'model_error';
@@ -252,6 +286,7 @@ function streamChat(c: Context, job: StreamJob): Response {
           const text = wroteText && toolSinceText ? `\n\n${e.text}` : e.text;
           toolSinceText = false;
           wroteText = true;
+          sentText += text;
           await send(frame(`{"content":${JSON.stringify(text)}}`));
         } else if (e.type === 'thinking_delta') await send(frame(JSON.stringify({ [field]: e.text })));
         else if (e.type === 'tool_update') {
@@ -266,7 +301,10 @@ function streamChat(c: Context, job: StreamJob): Response {
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
-    if (!done || done.reason === 'error') {
+    if (done?.reason === 'cancelled') {
+      // The SDKs throw on an error chunk: a cancelled turn is not a finished answer.
+      await send(data({ error: turnCancelled(String(job.meta.session_id)).toBody().error }));
+    } else if (!done || done.reason === 'error') {
       await send(
         data({
           error: {
@@ -282,8 +320,14 @@ function streamChat(c: Context, job: StreamJob): Response {
       // A prompt a rule answered streams no text: its tool's output is the answer.
       // Under a response format, text beside client calls is not the answer: only the calls go.
       const callsOnly = job.holdText && done.clientCalls !== undefined;
-      if (!wroteText && done.text && !callsOnly)
+      if (!wroteText && done.text && !callsOnly) {
+        sentText = done.text;
         await send(frame(`{"content":${JSON.stringify(done.text)}}`));
+      }
+      await job.note({
+        content: sentText,
+        ...(done.clientCalls ? { tool_calls: wireToolCalls(done.clientCalls) } : {}),
+      });
       for (const delta of toolCallDeltas(done.clientCalls ?? [])) await send(frame(delta));
       await send(frame('{}', FINISH[done.reason]));
       if (includeUsage)

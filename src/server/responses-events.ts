@@ -168,7 +168,7 @@ export class ResponseBuilder {
     return [];
   }
 
-  /** Closes the open item and ends the response: `response.completed`, `.incomplete` or `.failed`. */
+  /** Closes the open item and ends the response: `response.completed`, `.incomplete` or `.failed` (failed or cancelled). */
   finish(done: Done | undefined, error: { code: string; message: string } | undefined): Json[] {
     const out: Json[] = [];
     // A prompt a rule answered streams no text: its tool's output is the answer. A held
@@ -201,6 +201,15 @@ export class ResponseBuilder {
       return out;
     }
     this.status = STATUS[done.reason];
+    if (this.status === 'cancelled') {
+      // Cancelled through the session API: not an answer; `response.failed` ends it (status cancelled).
+      this.error = {
+        code: 'turn_cancelled',
+        message: `the turn was cancelled (POST /v1/sessions/${this.meta.session_id}/cancel) before it finished: there is no answer`,
+      };
+      out.push(this.event('response.failed', { response: this.response() }));
+      return out;
+    }
     if (this.status === 'incomplete') this.incomplete = { reason: done.reason };
     const type = this.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
     out.push(this.event(type, { response: this.response() }));

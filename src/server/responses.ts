@@ -15,7 +15,7 @@ import { whileAborted } from './abort.js';
 import { requestAgent, turnEvents } from './api-session.js';
 import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
-import { REFUSALS, tracked } from './openai.js';
+import { REFUSALS, tracked, turnCancelled } from './openai.js';
 import { ResponseBuilder } from './responses-events.js';
 import { readResponsesRequest, responsesRequest, toResponsesInput } from './responses-request.js';
 import { lastMessageId, responseId, responseSession } from './responses-session.js';
@@ -178,6 +178,7 @@ async function wholeResponse(
     note(outcome, e);
   }
   const { done, error } = outcome;
+  if (done?.reason === 'cancelled') throw turnCancelled(builder.meta.session_id);
   const refused = error && REFUSALS[error.code];
   if (refused)
     throw apiError(refused, error.message, { code: error.code, param: PARAMS[error.code] ?? null });

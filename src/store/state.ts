@@ -11,6 +11,7 @@ export class SessionStateRepo {
   private readonly setStmt;
   private readonly deleteStmt;
   private readonly withKeyStmt;
+  private readonly byFieldStmt;
 
   constructor(
     db: Database.Database,
@@ -26,6 +27,11 @@ export class SessionStateRepo {
     this.withKeyStmt = db.prepare<[string], { session_id: string; value: string }>(
       'SELECT session_id, value FROM session_state WHERE key = ? ORDER BY updated_at DESC',
     );
+    this.byFieldStmt = db
+      .prepare<[string, string, string], string>(
+        'SELECT session_id FROM session_state WHERE key = ? AND json_valid(value) AND json_extract(value, ?) = ? ORDER BY updated_at DESC',
+      )
+      .pluck();
     this.deleteStmt = db.prepare<[string, string], void>(
       'DELETE FROM session_state WHERE session_id = ? AND key = ?',
     );
@@ -59,6 +65,11 @@ export class SessionStateRepo {
         return [];
       }
     });
+  }
+
+  /** The sessions whose `key` holds an object with string `field` equal to `value`, the most recently set first. */
+  withField(key: string, field: string, value: string): string[] {
+    return this.byFieldStmt.all(key, `$.${field}`, value);
   }
 
   delete(sessionId: string, key: string): void {

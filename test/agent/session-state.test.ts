@@ -41,6 +41,7 @@ describe('typed session state', () => {
       work_mode: 'review',
       title_kept: true,
       client_calls: { turnId: 't_1', calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Oslo' } }] },
+      chat_conversation: { hash: 'ab12', last: 7 },
     };
     expect(Object.keys(values).sort()).toEqual(Object.keys(sessionStateSchemas()).sort());
     state.set('todos', values.todos);
@@ -56,6 +57,7 @@ describe('typed session state', () => {
     state.set('work_mode', values.work_mode);
     state.set('title_kept', values.title_kept);
     state.set('client_calls', values.client_calls);
+    state.set('chat_conversation', values.chat_conversation);
     for (const key of Object.keys(values) as Array<keyof typeof values>) {
       expect(state.get(key)).toEqual(values[key]);
     }

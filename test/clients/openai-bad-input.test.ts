@@ -111,15 +111,43 @@ const CASES: { name: string; body: Record<string, unknown>; status: number; para
     },
   ];
 
+/** How many sessions the server has stored. */
+async function sessionCount(): Promise<number> {
+  const res = await fetch(`${tea.url}/v1/sessions?limit=100`);
+  return ((await res.json()) as { data: unknown[] }).data.length;
+}
+
+/** Earlier messages: a session would be primed with them. */
+const history = [
+  { role: 'system', content: 'Be brief.' },
+  { role: 'user', content: 'earlier' },
+  { role: 'assistant', content: 'noted' },
+];
+
 describe('chat completions: refused client parameters', () => {
   for (const c of CASES) {
-    it(`${c.name}: ${c.status} naming ${c.param}, no model call`, async () => {
+    it(`${c.name}: ${c.status} naming ${c.param}, no model call, no session`, async () => {
+      const before = await sessionCount();
       const { status, json } = await post(c.body);
       expect(status).toBe(c.status);
       expect(json.error).toMatchObject({ param: c.param, code: c.code });
       expect(tea.requests).toHaveLength(0);
+      expect(await sessionCount()).toBe(before);
+      if (c.body.messages !== ask) return;
+      // The same with earlier messages: no session primed with them either.
+      const again = await post({ ...c.body, messages: [...history, ...ask] });
+      expect(again.status).toBe(c.status);
+      expect(again.json.error).toMatchObject({ param: c.param, code: c.code });
+      expect(await sessionCount()).toBe(before);
     });
   }
+
+  it('a request that is answered does store its session (the count above can change)', async () => {
+    tea.model.script(reply().text('fine'));
+    const before = await sessionCount();
+    expect((await post({ messages: [...history, ...ask] })).status).toBe(200);
+    expect(await sessionCount()).toBe(before + 1);
+  });
 
   it('an answer that misses the schema after the repair round: 422 response_format_unmet', async () => {
     tea.model.script(reply().text('not json'), reply().text('{"a":"still not a number"}'));

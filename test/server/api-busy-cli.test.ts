@@ -142,8 +142,11 @@ describe('session API over OpenAI turns', () => {
     expect(await cancel.json()).toEqual({ cancelled: true });
     await tea.model.waitForHangUps(1);
     const text = await (await running).text();
-    expect(text).toContain('event: response.completed');
+    // Not a finished answer: response.failed, status cancelled, error turn_cancelled.
+    expect(text).toContain('event: response.failed');
+    expect(text).not.toContain('event: response.completed');
     expect(text).toContain('"status":"cancelled"');
+    expect(text).toContain('"code":"turn_cancelled"');
     const after = (await (await fetch(`${url}/v1/sessions/${id}`)).json()) as { busy: boolean };
     expect(after.busy).toBe(false);
   });

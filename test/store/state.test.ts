@@ -29,6 +29,18 @@ describe('session state', () => {
     store.sessions.delete(s.id);
     expect(store.state.get(s.id, 'k')).toBeUndefined();
   });
+
+  it('finds the sessions whose value holds a field, and skips values that are not JSON objects', () => {
+    const { store } = open();
+    const [a, b, c] = [1, 2, 3].map(() => store.sessions.create({ cwd: '/w' }));
+    store.state.set(a!.id, 'conv', { hash: 'h1', last: 3 });
+    store.state.set(b!.id, 'conv', { hash: 'h2', last: 1 });
+    store.state.set(c!.id, 'other', { hash: 'h1' });
+    expect(store.state.withField('conv', 'hash', 'h1')).toEqual([a!.id]);
+    expect(store.state.withField('conv', 'hash', 'h3')).toEqual([]);
+    store.db.prepare("UPDATE session_state SET value = 'not json' WHERE session_id = ?").run(b!.id);
+    expect(store.state.withField('conv', 'hash', 'h2')).toEqual([]);
+  });
 });
 
 describe('migration 2', () => {
