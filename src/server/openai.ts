@@ -226,12 +226,13 @@ const PARAMS: Record<string, string> = { response_format_unmet: 'response_format
 
 /**
  * The error for a turn cancelled through the session API (`POST /v1/sessions/{id}/cancel`):
- * 409, as the session's state (someone stopped its turn) conflicts with answering, and
- * `x-should-retry: false`, as a retry would run the turn the user stopped again.
+ * a 400 (with `x-should-retry: false`), because a retry would run the turn the user stopped
+ * again, and 400 is what none of the official clients retries (the AI SDK retries a 409
+ * whatever the header says).
  */
 export function turnCancelled(sessionId: string): ApiError {
   return apiError(
-    409,
+    400,
     `the turn was cancelled (POST /v1/sessions/${sessionId}/cancel) before it finished: there is no answer; what it did so far is in session ${sessionId}`,
     { code: 'turn_cancelled', headers: { 'x-should-retry': 'false' } },
   );

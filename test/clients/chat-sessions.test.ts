@@ -253,7 +253,7 @@ describe('a turn cancelled through the session API is an error to the client', (
     return id!;
   }
 
-  it('chat completions streamed: the SDK throws turn_cancelled; whole: 409 turn_cancelled, not retried', async () => {
+  it('chat completions streamed: the SDK throws turn_cancelled; whole: 400 turn_cancelled, not retried', async () => {
     const url = await tea.start();
     // The default retries: a retried cancel would run the turn again.
     const ai = client(url, 2);
@@ -289,13 +289,13 @@ describe('a turn cancelled through the session API is an error to the client', (
       (e: unknown) => e,
     );
     expect(wholeErr).toBeInstanceOf(APIError);
-    expect((wholeErr as APIError).status).toBe(409);
+    expect((wholeErr as APIError).status).toBe(400);
     expect((wholeErr as APIError).code).toBe('turn_cancelled');
     expect(modelRequests()).toHaveLength(1);
     expect(await sessionIds(url)).toHaveLength(2);
   });
 
-  it('responses streamed: response.failed with status cancelled; whole: 409 turn_cancelled', async () => {
+  it('responses streamed: response.failed with status cancelled; whole: 400 turn_cancelled', async () => {
     const url = await tea.start();
     const ai = client(url, 2);
     tea.model.script(reply().text('never').holdUntil('never'));
@@ -327,7 +327,7 @@ describe('a turn cancelled through the session API is an error to the client', (
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(APIError);
-    expect((err as APIError).status).toBe(409);
+    expect((err as APIError).status).toBe(400);
     expect((err as APIError).code).toBe('turn_cancelled');
     expect(modelRequests()).toHaveLength(1);
   });
