@@ -56,7 +56,7 @@ export function promptArgs(words: readonly string[], names: readonly string[]): 
 async function usePrompt(host: TuiHost, server: string, name: string, words: string[]): Promise<void> {
   const mcp = host.runtime.mcp!;
   const { getPrompt, listPrompts } = await import('../../../runtime/mcp.js');
-  const prompts = await listPrompts(mcp, server);
+  const prompts = await connecting(host, [server], () => listPrompts(mcp, server));
   const prompt = prompts.find((p) => p.name === name);
   if (!prompt) {
     const known = prompts.map((p) => p.name);
