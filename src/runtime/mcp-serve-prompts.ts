@@ -173,8 +173,13 @@ export function servedPrompts(opts: {
       }));
     },
     async get(name, args) {
-      const command = (await load()).find((c) => c.name === name);
-      if (!command) throw new McpContentError(`no prompt named "${name}"`, 'not_found');
+      const commands = await load();
+      const command = commands.find((c) => c.name === name);
+      // An unknown prompt name is invalid params (-32602), as the MCP spec's prompts page says.
+      if (!command)
+        throw new McpContentError(
+          `no prompt named "${name}"; the prompts are: ${commands.map((c) => c.name).join(', ') || 'none'}`,
+        );
       const pieces = promptPieces(command, args);
       const read =
         opts.read ??

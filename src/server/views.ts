@@ -36,6 +36,8 @@ export interface SessionView {
   depth: number;
   /** The work mode (`develop`, `review`, …); null for a sub-agent's session, which runs its role. */
   work_mode: string | null;
+  /** The ids of client tool calls the last turn stopped for, whose results the API client has not sent yet. */
+  awaiting_client_calls: string[];
 }
 
 export function sessionView(
@@ -72,6 +74,7 @@ export function sessionView(
     role: row.role ?? null,
     depth: row.depth,
     work_mode: row.role ? null : sessions.workMode(row.id),
+    awaiting_client_calls: sessions.clientCalls(row.id)?.calls.map((c) => c.id) ?? [],
   };
 }
 

@@ -277,6 +277,20 @@ export class ToolRegistry implements ToolSet {
     });
   }
 
+  /**
+   * The registered names like `name` (a likely typo: a shared prefix or word, or a
+   * few edits), best first; none when nothing is close.
+   */
+  similar(name: string, n = 3): string[] {
+    const limit = Math.max(2, Math.floor(normalizeName(name).length / 3));
+    return this.names()
+      .map((candidate) => ({ candidate, score: nameScore(name, candidate) }))
+      .filter((entry) => entry.score <= limit)
+      .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
+      .slice(0, Math.max(0, n))
+      .map((entry) => entry.candidate);
+  }
+
   /** The `n` registered names closest to `name`, best first. */
   closest(name: string, n = 3): string[] {
     return this.names()

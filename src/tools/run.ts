@@ -260,6 +260,14 @@ function pointToSaved(output: string, maxChars: number, saved: SavedOutput): str
   return truncateHeadTail(output, Math.max(0, maxChars - note.length)) + note;
 }
 
+/** What to say when no tool's name is like the unknown one: how many there are, and a few of them. */
+function noCloseTool(names: readonly string[]): string {
+  if (names.length === 0) return ' No tools are available.';
+  const few = [...names].sort().slice(0, 8);
+  const more = names.length > few.length ? `, … (${names.length} in all)` : '';
+  return ` No tool has a similar name; the tools are: ${few.join(', ')}${more}.`;
+}
+
 async function runUntruncated(
   registry: ToolRegistry,
   call: ToolCallPart,
@@ -278,8 +286,8 @@ async function runUntruncated(
     );
   }
   if (!info) {
-    const near = registry.closest(call.name);
-    const suggestion = near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' No tools are available.';
+    const near = registry.similar(call.name);
+    const suggestion = near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : noCloseTool(registry.names());
     return errorResult(
       `Unknown tool "${call.name}".${suggestion}`,
       'call one of the listed tools by its exact name',

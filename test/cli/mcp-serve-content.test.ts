@@ -269,7 +269,11 @@ describe('prompts', () => {
     await expect(client.getPrompt({ name: 'review', arguments: { issue: '1', bogus: 'x' } })).rejects.toThrow(
       /unknown argument "bogus" for prompt review; it takes: issue, branch/,
     );
-    await expect(client.getPrompt({ name: 'nope' })).rejects.toThrow(/no prompt named "nope"/);
+    // An unknown prompt is invalid params (-32602) per the spec, not -32002 (resource not found).
+    await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/no prompt named "nope"; the prompts are: .*review/),
+    });
   });
 });
 

@@ -81,6 +81,17 @@ describe('tea mcp serve over stdio', () => {
       const unknown = await client.callTool({ name: 'ask_user', arguments: { question: 'hi?' } });
       expect(unknown.isError).toBe(true);
       expect(text(unknown)).toContain('Unknown tool "ask_user"');
+
+      // Only names like it are suggested; none here, so a few of the tools are listed instead.
+      const far = await client.callTool({ name: 'nosuch', arguments: {} });
+      expect(far.isError).toBe(true);
+      expect(text(far)).toMatch(
+        /^\[ERROR\] Unknown tool "nosuch"\. No tool has a similar name; the tools are: [a-z_]+, /,
+      );
+      expect(text(far).split('\n')[0]).toMatch(/, … \(\d+ in all\)\.$/);
+      expect(text(far)).not.toContain('Did you mean');
+      const near = await client.callTool({ name: 'read_fil', arguments: {} });
+      expect(text(near)).toMatch(/^\[ERROR\] Unknown tool "read_fil"\. Did you mean: read_file\b/);
     });
     expect(stderr).toContain('tea mcp serve: stdio, read-only mode');
   });

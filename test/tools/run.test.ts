@@ -143,8 +143,20 @@ describe('runTool', () => {
     const r = await runTool(registry, call('read_fil', { path: 'x' }), makeCtx('/tmp'));
     expect(r.status).toBe('error');
     expect(r.output.split('\n')[0]).toMatch(
-      /^\[ERROR\] Unknown tool "read_fil"\. Did you mean: read_file, [a-z_]+, [a-z_]+\?$/,
+      /^\[ERROR\] Unknown tool "read_fil"\. Did you mean: read_file(, [a-z_]+)*\?$/,
     );
+  });
+
+  it('suggests no far-off names: a few of the tools instead', async () => {
+    const { registry } = setup();
+    const r = await runTool(registry, call('nosuch', {}), makeCtx('/tmp'));
+    expect(r.status).toBe('error');
+    const first = r.output.split('\n')[0]!;
+    expect(first).toMatch(
+      /^\[ERROR\] Unknown tool "nosuch"\. No tool has a similar name; the tools are: [a-z_]+(, [a-z_]+)*/,
+    );
+    expect(first).toMatch(/, … \(\d+ in all\)\.$/);
+    expect(first).not.toContain('Did you mean');
   });
 
   it('reports every validation problem with its path and shows the parameters', async () => {

@@ -1,7 +1,8 @@
 /**
  * The MCP panel against the real `tea serve` with a small SDK server
  * (test/fixtures/mcp-features-server.mjs): status and tools, a resource read in
- * place, a prompt filled in and put into the composer; and the routes behind it.
+ * place, a prompt's required argument checked in the panel, then filled in and put
+ * into the composer; and the routes behind it.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,18 @@ describe('web UI: MCP panel', () => {
     await poll(() => hello.getByTestId('mcp-resource-text').textContent()).toBe('hello from a resource');
 
     const review = server.locator('[data-testid="mcp-prompt"][data-name="review"]');
+    // A required argument left empty is caught in the panel: no request, a toast naming it.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/prompts/')) asked.push(r.url());
+    });
+    await review.getByTestId('mcp-use-prompt').click();
+    await poll(() => page.getByTestId('toast').last().textContent()).toBe('Prompt "review" needs file');
+    expect(asked).toEqual([]);
+    expect(await review.getByTestId('mcp-prompt-arg').getAttribute('aria-required')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('file');
+    await screenshot(page, 'mcp-prompt-missing-argument');
+
     await review.getByTestId('mcp-prompt-arg').fill('src/a.ts');
     await review.getByTestId('mcp-use-prompt').click();
     await poll(() => page.getByTestId('prompt-input').inputValue()).toBe('Please review src/a.ts carefully.');
@@ -65,7 +78,7 @@ describe('web UI: MCP panel', () => {
     expect(errors).toEqual([]);
   });
 
-  it('the routes: 404 for an unknown server, 502 naming a server-side failure', async () => {
+  it('the routes: 404 for an unknown server or prompt (test/server/mcp-routes.test.ts has the rest)', async () => {
     const unknown = await api('/v1/mcp/servers/nope/resource?uri=x%3A%2F%2Fy', {
       headers: { 'x-tea-client': 'web' },
     });
@@ -78,9 +91,9 @@ describe('web UI: MCP panel', () => {
       body: '{}',
       headers: { 'x-tea-client': 'web' },
     });
-    expect(missing.status).toBe(502);
-    expect(((await missing.json()) as { error: { message: string } }).error.message).toContain(
-      'MCP server "feat": prompts/get failed',
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(
+      'MCP server "feat" has no prompt "nope"; its prompts: review',
     );
   });
 });

@@ -162,7 +162,7 @@ export class App {
     this.title.textContent = sessionTitle(current);
     this.badge.setSession(current);
     this.mode.setSession(current);
-    this.chat.renderHistory(history?.data ?? [], current.busy);
+    this.chat.renderHistory(history?.data ?? [], current.busy, current.awaiting_client_calls);
     // Its sub-agents' cards under the calls that started them (their transcripts load when opened).
     if (current.usage.subagents?.count)
       void attempt(() => this.chat.subagents.loadStored(current.id, this.api));

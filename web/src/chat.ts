@@ -107,11 +107,14 @@ export class ChatView implements TranscriptView {
     };
   }
 
-  renderHistory(messages: StoredMessage[], busy: boolean): void {
+  /** `awaitingClient`: the ids of client tool calls whose results the API client has not sent yet. */
+  renderHistory(messages: StoredMessage[], busy: boolean, awaitingClient: readonly string[] = []): void {
     this.reset();
     for (const message of messages) this.renderStored(message);
     if (!busy) {
-      // A call that never got a result was cut off (cancelled or the process died).
+      // A call that never got a result was cut off (cancelled or the process died),
+      // unless the turn stopped for the API client to run it.
+      this.awaitClient(awaitingClient);
       for (const card of this.cards.values()) if (isActive(card.status)) card.setStatus('cancelled');
       const last = messages.at(-1);
       if (last?.role === 'user') this.unanswered(last);
@@ -191,6 +194,7 @@ export class ChatView implements TranscriptView {
         this.addFailure(event.message);
         break;
       case 'done':
+        if (event.reason === 'client_tools') this.awaitClient((event.clientCalls ?? []).map((c) => c.id));
         this.endTurn(event.reason, event.message);
         break;
       default:
@@ -342,6 +346,11 @@ export class ChatView implements TranscriptView {
     this.noAnswer?.remove();
     this.noAnswer = null;
     if (block && block.childElementCount === 0) block.remove();
+  }
+
+  /** Marks the calls whose results the API client is to send (a client tool's). */
+  private awaitClient(callIds: readonly string[]): void {
+    for (const id of callIds) this.cards.get(id)?.setStatus('awaiting_client');
   }
 
   private endTurn(reason: string, message?: string): void {

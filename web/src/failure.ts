@@ -16,7 +16,12 @@ export type RetryAction = (input: TurnInput) => Promise<boolean>;
 
 /** The line of a turn that stopped before completing (cancelled, a limit, a budget), with why. */
 export function turnStatusLine(reason: string, message?: string): HTMLElement {
-  const label = reason === 'cancelled' ? 'Turn cancelled' : `Turn stopped (${reason.replace(/_/g, ' ')})`;
+  const label =
+    reason === 'cancelled'
+      ? 'Turn cancelled'
+      : reason === 'client_tools'
+        ? "Waiting for the API client to send its tools' results"
+        : `Turn stopped (${reason.replace(/_/g, ' ')})`;
   return h(
     'div',
     {

@@ -110,12 +110,22 @@ export class McpPanel {
         type: 'text',
         name: a.name,
         placeholder: `${a.name}${a.required ? '' : ' (optional)'}`,
+        'aria-required': a.required ? 'true' : undefined,
         'aria-label': a.description ?? a.name,
         'data-testid': 'mcp-prompt-arg',
       }),
     );
     const use = h('button', { class: 'small', 'data-testid': 'mcp-use-prompt' }, 'Use');
-    use.addEventListener('click', () => void this.use(server, p.name, inputs));
+    use.addEventListener('click', () => {
+      // Required arguments are checked here, so the server is not asked with one missing.
+      const missing = p.arguments.filter((a, i) => a.required && !inputs[i]!.value.trim());
+      if (missing.length > 0) {
+        inputs[p.arguments.indexOf(missing[0]!)]!.focus();
+        toast(`Prompt "${p.name}" needs ${missing.map((a) => a.name).join(', ')}`, 'error');
+        return;
+      }
+      void this.use(server, p.name, inputs);
+    });
     return h(
       'li',
       { 'data-testid': 'mcp-prompt', 'data-name': p.name },

@@ -9,10 +9,14 @@ import { imageSrc, thumbnail } from './images.js';
 import { argSummary, formatDuration, prettyArgs } from './text.js';
 import type { ToolCallRecord, ToolCallState } from './types.js';
 
-/** A card's state: the call's. */
-export type CardState = ToolCallState;
+/**
+ * A card's state: the call's, or `awaiting_client`: a client tool's call (chat
+ * completions / Responses API) whose result the API client has not sent yet.
+ */
+export type CardState = ToolCallState | 'awaiting_client';
 
-const STATUS_LABEL: Record<ToolCallState, string> = {
+const STATUS_LABEL: Record<CardState, string> = {
+  awaiting_client: 'waiting for the API client',
   pending: 'queued',
   awaiting_approval: 'waiting for approval',
   running: 'running',
@@ -41,7 +45,7 @@ export class ToolCard {
     readonly callId: string,
     readonly name: string,
     args: Record<string, unknown>,
-    state: ToolCallState = 'running',
+    state: CardState = 'running',
   ) {
     this.statusNode = h('span', { class: 'tool-status', 'data-testid': 'tool-status' });
     this.durationNode = h('span', { class: 'tool-duration', 'data-testid': 'tool-duration' });
@@ -71,11 +75,11 @@ export class ToolCard {
     this.setStatus(state);
   }
 
-  get status(): ToolCallState {
-    return this.root.dataset.status as ToolCallState;
+  get status(): CardState {
+    return this.root.dataset.status as CardState;
   }
 
-  setStatus(status: ToolCallState): void {
+  setStatus(status: CardState): void {
     if (status === 'running') this.runningSince ??= performance.now();
     this.root.dataset.status = status;
     this.statusNode.textContent = STATUS_LABEL[status];

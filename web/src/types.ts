@@ -86,6 +86,8 @@ export interface Session {
   depth?: number;
   /** The work mode; null for a sub-agent's session (absent from an older server). */
   work_mode?: string | null;
+  /** Client tool calls waiting for the API client's results (absent from an older server). */
+  awaiting_client_calls?: string[];
 }
 
 /** One work mode as `GET /v1/modes` lists it. */

@@ -215,6 +215,14 @@ export async function runApp(screen: Screen, flags: PromptFlags): Promise<number
       else transcript.print(text, tone, opts.markdown ?? false);
       screen.changed();
     },
+    progress(text) {
+      const remove = transcript.transient(text);
+      screen.changed();
+      return () => {
+        remove();
+        screen.changed();
+      };
+    },
     pick<T>(opts: PickOptions<T>): Promise<T | undefined> {
       return new Promise((resolve) => {
         screen.show(

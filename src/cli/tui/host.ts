@@ -44,6 +44,11 @@ export interface TuiHost {
   switchTo(session: Session, opts?: { created?: boolean }): Promise<void>;
   /** A block of text (Markdown when `markdown`) added to the transcript; ANSI is kept. */
   print(text: string, opts?: { tone?: PrintTone; markdown?: boolean }): void;
+  /**
+   * A dimmed line for work that takes a while (`Connecting to 2 MCP servers…`), shown
+   * at once; the returned function takes it away (call it before printing the result).
+   */
+  progress(text: string): () => void;
   /** Opens a list over the input box; resolves the chosen value, or undefined on Esc. */
   pick<T>(opts: PickOptions<T>): Promise<T | undefined>;
   /** Asks a one-line question in the input box; undefined on Esc. */

@@ -75,6 +75,14 @@ export class Transcript {
     } else this.add(new TextBlock(TONE[tone](text.replace(/\n$/, ''))));
   }
 
+  /** A dimmed line shown until the returned function takes it away. */
+  transient(text: string): () => void {
+    this.endBlocks();
+    const line = new TextBlock(dim(text));
+    this.add(line);
+    return () => this.box.removeChild(line);
+  }
+
   /** A stored answer (a session reopened): Markdown, after a gap when it follows tool lines. */
   storedAnswer(text: string): void {
     this.endBlocks();

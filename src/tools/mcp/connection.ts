@@ -17,6 +17,7 @@ import {
   errorText,
   MCP_CONNECTION_CLOSED,
   MCP_REQUEST_TIMEOUT,
+  McpRequestError,
   startError,
   stderrHint,
 } from './errors.js';
@@ -337,7 +338,7 @@ export class McpConnection {
         `it is restarted on the next call (once)${stderrHint(this.stderrTail)}`,
       );
     }
-    return new ToolError(`MCP server "${this.name}": ${what} failed: ${errorText(error)}`);
+    return new McpRequestError(`MCP server "${this.name}": ${what} failed: ${errorText(error)}`, code);
   }
 
   /** Closes the client and stops a stdio server; later calls fail. */

@@ -5,6 +5,16 @@ import { ToolError } from '../types.js';
 export const MCP_CONNECTION_CLOSED = -32000;
 export const MCP_REQUEST_TIMEOUT = -32001;
 
+/** A request the server answered with a JSON-RPC error: its `code` kept for callers that map it (the web routes). */
+export class McpRequestError extends ToolError {
+  constructor(
+    message: string,
+    readonly code: unknown,
+  ) {
+    super(message);
+  }
+}
+
 function field(error: unknown, key: string): unknown {
   return typeof error === 'object' && error !== null && key in error
     ? (error as Record<string, unknown>)[key]

@@ -71,6 +71,7 @@ export interface ServedContent {
 export class McpContentError extends Error {
   constructor(
     message: string,
+    /** `not_found`: a resource that is not there (-32002); `invalid`: invalid params (-32602), also an unknown prompt. */
     readonly kind: 'not_found' | 'invalid' = 'invalid',
   ) {
     super(message);
@@ -191,7 +192,7 @@ export async function registerContent(server: Server, content: ServedContent | u
         // A user command's arguments are free text: nothing to suggest, but the prompt must exist.
         const known = await prompts.list();
         const prompt = known.find((p) => p.name === ref.name);
-        if (!prompt) throw new McpContentError(`no prompt named "${ref.name}"`, 'not_found');
+        if (!prompt) throw new McpContentError(`no prompt named "${ref.name}"`);
       }
       return {
         completion: {

@@ -64,6 +64,17 @@ export class RecordingHost implements TuiHost {
   clear(): void {
     this.cleared += 1;
   }
+  /** Progress lines shown, and whether each was taken away again. */
+  progressLines: Array<{ text: string; removed: boolean }> = [];
+
+  progress(text: string): () => void {
+    const line = { text, removed: false };
+    this.progressLines.push(line);
+    return () => {
+      line.removed = true;
+    };
+  }
+
   refreshStatus(): void {
     this.refreshed += 1;
   }

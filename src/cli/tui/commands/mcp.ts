@@ -56,7 +56,7 @@ export function promptArgs(words: readonly string[], names: readonly string[]): 
 async function usePrompt(host: TuiHost, server: string, name: string, words: string[]): Promise<void> {
   const mcp = host.runtime.mcp!;
   const { getPrompt, listPrompts } = await import('../../../runtime/mcp.js');
-  const prompts = await listPrompts(mcp, server);
+  const prompts = await connecting(host, [server], () => listPrompts(mcp, server));
   const prompt = prompts.find((p) => p.name === name);
   if (!prompt) {
     const known = prompts.map((p) => p.name);
@@ -91,6 +91,17 @@ async function usePrompt(host: TuiHost, server: string, name: string, words: str
   host.submit(text);
 }
 
+/** Runs `work` under a "Connecting to …" line (servers may take seconds to start), taken away after. */
+async function connecting<T>(host: TuiHost, names: readonly string[], work: () => Promise<T>): Promise<T> {
+  const what = names.length === 1 ? `MCP server "${names[0]}"` : `${names.length} MCP servers`;
+  const done = host.progress(`Connecting to ${what}…`);
+  try {
+    return await work();
+  } finally {
+    done();
+  }
+}
+
 export const mcpCommand: TuiCommand = {
   name: 'mcp',
   description: 'List MCP servers with their tools, resources and prompts, or use a prompt as the input',
@@ -109,7 +120,7 @@ export const mcpCommand: TuiCommand = {
     try {
       if (server === undefined) {
         const { overview } = await import('../../../runtime/mcp.js');
-        const all = await overview(mcp, { connect: true });
+        const all = await connecting(host, mcp.serverNames(), () => overview(mcp, { connect: true }));
         host.print(
           all
             .flatMap((s) => [...serverBlock(s), ''])
@@ -128,7 +139,8 @@ export const mcpCommand: TuiCommand = {
       }
       if (prompt === undefined) {
         const { overview } = await import('../../../runtime/mcp.js');
-        const one = (await overview(mcp, { connect: true })).find((s) => s.name === server);
+        const all = await connecting(host, known, () => overview(mcp, { connect: true }));
+        const one = all.find((s) => s.name === server);
         if (one) host.print(serverBlock(one).join('\n'), { markdown: true });
         return;
       }
