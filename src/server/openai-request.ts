@@ -28,17 +28,17 @@ export const chatMessage = z.object({
   tool_call_id: z.string().optional(),
 });
 
-const functionTool = z.object({
-  type: z.literal('function'),
-  function: z.object({
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, underscores or dashes'),
-    description: z.string().nullish(),
-    parameters: z.record(z.string(), z.unknown()).nullish(),
-    strict: z.boolean().nullish(),
-  }),
-});
+/** A function tool's own fields (nested under `function` on chat, flat on the Responses API). */
+export const functionFields = {
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, underscores or dashes'),
+  description: z.string().nullish(),
+  parameters: z.record(z.string(), z.unknown()).nullish(),
+  strict: z.boolean().nullish(),
+};
+
+const functionTool = z.object({ type: z.literal('function'), function: z.object(functionFields) });
 
 const toolChoice = z.union([
   z.enum(['auto', 'none', 'required']),

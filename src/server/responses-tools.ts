@@ -10,18 +10,11 @@ import * as z from 'zod';
 import type { Agent } from '../agent/index.js';
 import type { ClientTurn, ResponseFormat, ToolChoice, ToolSpec } from '../runtime/client-tools.js';
 import type { SessionsService } from '../runtime/sessions.js';
+import { functionFields } from './openai-request.js';
 import { buildClientTurn, type ClientParams, resolveResults, type WireResult } from './openai-tools.js';
 import { bad, checked, unsupported } from './responses-params.js';
 
-const functionTool = z.object({
-  type: z.literal('function'),
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name is 1 to 64 letters, digits, underscores or dashes'),
-  description: z.string().nullish(),
-  parameters: z.record(z.string(), z.unknown()).nullish(),
-  strict: z.boolean().nullish(),
-});
+const functionTool = z.object({ type: z.literal('function'), ...functionFields });
 
 export type FunctionTool = z.infer<typeof functionTool>;
 
