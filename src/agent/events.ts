@@ -145,7 +145,13 @@ export type AgentEvent =
       agent: SubagentInfo;
       event: AgentEvent;
     }
-  | { type: 'error'; message: string; kind: string }
+  | {
+      type: 'error';
+      message: string;
+      kind: string;
+      /** The model's HTTP status, when it answered the failed call with one (a 400: it rejected the request). */
+      status?: number;
+    }
   | {
       /**
        * The session's automatic title was stored (a background job after its first turn,

@@ -135,7 +135,8 @@ export async function* runTurn(
     if (step.error) {
       reason = 'error';
       message = step.error.message;
-      yield { type: 'error', kind: step.error.kind, message: step.error.message };
+      const { kind, status } = step.error;
+      yield { type: 'error', kind, message: step.error.message, ...(status === undefined ? {} : { status }) };
       break;
     }
     text = step.text;

@@ -28,7 +28,7 @@ export interface AnswerMessage {
 }
 
 /** Arguments as canonical JSON (a client may re-serialise them); text that is not JSON as is. */
-function canonicalArgs(raw: string): string {
+export function canonicalArgs(raw: string): string {
   try {
     return JSON.stringify(JSON.parse(raw));
   } catch {
@@ -50,15 +50,21 @@ function normalised(m: Pick<ChatMessage, 'role' | 'content' | 'tool_calls' | 'to
   return [role, text, images, calls, m.tool_call_id ?? null];
 }
 
-/** The hash of a conversation (SHA-256 over its normalised messages). */
-export async function conversationHash(
-  messages: readonly Pick<ChatMessage, 'role' | 'content' | 'tool_calls' | 'tool_call_id'>[],
-): Promise<string> {
+/** SHA-256 over normalised entries, one JSON line each (`domain` first: chat and Responses hashes never meet). */
+export async function hashEntries(domain: string, entries: readonly unknown[]): Promise<string> {
   // node:crypto is loaded only when a conversation is hashed.
   const { createHash } = await import('node:crypto');
   const hash = createHash('sha256');
-  for (const m of messages) hash.update(`${JSON.stringify(normalised(m))}\n`);
+  hash.update(`${domain}\n`);
+  for (const e of entries) hash.update(`${JSON.stringify(e)}\n`);
   return hash.digest('hex');
+}
+
+/** The hash of a conversation (SHA-256 over its normalised messages). */
+export function conversationHash(
+  messages: readonly Pick<ChatMessage, 'role' | 'content' | 'tool_calls' | 'tool_call_id'>[],
+): Promise<string> {
+  return hashEntries('chat', messages.map(normalised));
 }
 
 /** Notes the conversation the client holds after the turn: its messages and Tea's answer. */
@@ -90,9 +96,24 @@ export async function continuedConversation(
   signal: AbortSignal,
 ): Promise<OpenedSession | undefined> {
   if (earlier.length === 0) return undefined;
-  const found = ctx.deps.sessions.byConversation(await conversationHash(earlier));
+  return continuedAt(ctx, idle, agent, await conversationHash(earlier), {
+    ifBusy,
+    signal,
+    param: 'messages',
+  });
+}
+
+/** The stored session whose noted conversation hashes to `hash`, claimed (as `continuedConversation`). */
+export async function continuedAt(
+  ctx: AppContext,
+  idle: IdleSessions,
+  agent: Agent,
+  hash: string,
+  opts: { ifBusy: IfBusy | undefined; signal: AbortSignal; param: string },
+): Promise<OpenedSession | undefined> {
+  const found = ctx.deps.sessions.byConversation(hash);
   if (!found) return undefined;
-  const release: Release = await claimStored(ctx, found.id, ifBusy, signal, 'messages');
+  const release: Release = await claimStored(ctx, found.id, opts.ifBusy, opts.signal, opts.param);
   try {
     // Queued behind another turn, the session may have gone on: this request is then a branch.
     if ((ctx.deps.sessions.lastMessages(found.id, 1)[0]?.id ?? 0) !== found.last) {

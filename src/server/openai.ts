@@ -186,11 +186,7 @@ async function completeChat(
   if (refused)
     throw apiError(refused, error!.message, { code: error!.kind, param: PARAMS[error!.kind] ?? null });
   if (done?.reason === 'cancelled') throw turnCancelled(sessionId);
-  if (!done || done.reason === 'error') {
-    throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
-      code: 'model_error',
-    });
-  }
+  if (!done || done.reason === 'error') throw modelFailed(error?.message ?? done?.message, error?.status);
   const message: Json = { role: 'assistant', content: done.text };
   if (done.clientCalls) {
     // Under a response format, text beside the calls is not the answer (parse() would read it).
@@ -223,6 +219,20 @@ export const REFUSALS: Record<string, 400 | 422 | 503> = {
   response_format_unmet: 422,
 };
 const PARAMS: Record<string, string> = { response_format_unmet: 'response_format' };
+
+/**
+ * The error for a turn the model failed (`model_error`): a 500, or a 400 (with
+ * `x-should-retry: false`) when the model rejected the request with a 4xx other than
+ * 408, 409 or 429 (a bad key, an unknown model, a context too long): the official
+ * clients retry a 500 on their own, and every retry would be a new turn failing the same way.
+ */
+export function modelFailed(message: string | undefined, status: number | undefined): ApiError {
+  const rejected = status !== undefined && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
+  return apiError(rejected ? 400 : 500, `the model failed: ${message ?? 'no answer'}`, {
+    code: 'model_error',
+    ...(rejected ? { headers: { 'x-should-retry': 'false' } } : {}),
+  });
+}
 
 /**
  * The error for a turn cancelled through the session API (`POST /v1/sessions/{id}/cancel`):

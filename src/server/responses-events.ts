@@ -4,7 +4,8 @@
  * `response.output_item.added`, `response.content_part.added`,
  * `response.output_text.delta`/`.done`, `response.reasoning_text.*` for thinking,
  * `response.content_part.done`, `response.output_item.done`, then `response.completed`,
- * `response.incomplete` or `response.failed`), numbered by `sequence_number`, and keeps
+ * `response.incomplete` or `response.failed`: a failed or cancelled turn's message item is
+ * `incomplete`, and an `error` event follows, which the SDKs throw on), numbered by `sequence_number`, and keeps
  * the output items for the whole response. Text runs into one message item (a new
  * paragraph after tool activity); thinking between texts starts a reasoning item, and
  * the text after it a new message, so the last item is the answer. A turn that stops
@@ -58,6 +59,15 @@ export interface BuilderOptions {
 }
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
+
+/** Why a streamed response failed: the `error` of `response.failed` and of the `error` event. */
+export interface StreamError {
+  code: string;
+  message: string;
+  /** OpenAI's error type (default `server_error`). */
+  type?: string;
+  param?: string;
+}
 
 interface OpenItem {
   kind: 'message' | 'reasoning';
@@ -169,17 +179,19 @@ export class ResponseBuilder {
   }
 
   /** Closes the open item and ends the response: `response.completed`, `.incomplete` or `.failed` (failed or cancelled). */
-  finish(done: Done | undefined, error: { code: string; message: string } | undefined): Json[] {
+  finish(done: Done | undefined, error: StreamError | undefined): Json[] {
     const out: Json[] = [];
     // A prompt a rule answered streams no text: its tool's output is the answer. A held
     // (checked) answer goes out here too; a held turn that stops for calls carries only them.
     const callsOnly = this.opts.holdText === true && done?.clientCalls !== undefined;
-    if (done && done.reason !== 'error' && !this.wroteText && done.text && !callsOnly) {
+    const failed = !done || done.reason === 'error' || done.reason === 'cancelled';
+    if (!failed && !this.wroteText && done.text && !callsOnly) {
       out.push(...this.openAs('message'));
       this.open!.text = done.text;
       out.push(this.delta('response.output_text.delta', done.text));
     }
-    out.push(...this.close());
+    // A message cut short by a failure is not an answer: its item says so.
+    out.push(...this.close(failed ? 'incomplete' : 'completed'));
     if (done?.clientCalls) out.push(...this.functionCalls(done.clientCalls));
     if (done) {
       const u = done.usage;
@@ -191,25 +203,38 @@ export class ResponseBuilder {
         total_tokens: u.inputTokens + u.outputTokens,
       };
     }
-    if (!done || done.reason === 'error') {
-      this.status = 'failed';
-      this.error = {
-        code: error?.code ?? 'server_error',
-        message: error?.message ?? done?.message ?? 'the turn ended without an answer',
-      };
+    if (failed) {
+      const cancelled = done?.reason === 'cancelled';
+      // Cancelled through the session API: not an answer either; status cancelled.
+      this.status = cancelled ? 'cancelled' : 'failed';
+      const reason: StreamError = cancelled
+        ? {
+            code: 'turn_cancelled',
+            type: 'invalid_request_error',
+            message: `the turn was cancelled (POST /v1/sessions/${this.meta.session_id}/cancel) before it finished: there is no answer`,
+          }
+        : {
+            code: error?.code ?? 'server_error',
+            type: error?.type ?? 'server_error',
+            message: error?.message ?? done?.message ?? 'the turn ended without an answer',
+            ...(error?.param ? { param: error.param } : {}),
+          };
+      this.error = { code: reason.code, message: reason.message };
       out.push(this.event('response.failed', { response: this.response() }));
+      // Then an `error` event: the official SDKs throw on it (an event whose data has an
+      // `error`), where a `response.failed` alone is taken as the turn's final output.
+      const body = {
+        type: reason.type,
+        code: reason.code,
+        message: reason.message,
+        param: reason.param ?? null,
+      };
+      out.push(
+        this.event('error', { code: body.code, message: body.message, param: body.param, error: body }),
+      );
       return out;
     }
     this.status = STATUS[done.reason];
-    if (this.status === 'cancelled') {
-      // Cancelled through the session API: not an answer; `response.failed` ends it (status cancelled).
-      this.error = {
-        code: 'turn_cancelled',
-        message: `the turn was cancelled (POST /v1/sessions/${this.meta.session_id}/cancel) before it finished: there is no answer`,
-      };
-      out.push(this.event('response.failed', { response: this.response() }));
-      return out;
-    }
     if (this.status === 'incomplete') this.incomplete = { reason: done.reason };
     const type = this.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
     out.push(this.event(type, { response: this.response() }));
@@ -281,7 +306,7 @@ export class ResponseBuilder {
   }
 
   /** Closes the open item: its `.done` events, and the finished item in `output`. */
-  private close(): Json[] {
+  private close(status: 'completed' | 'incomplete' = 'completed'): Json[] {
     const o = this.open;
     if (!o) return [];
     this.open = undefined;
@@ -292,7 +317,7 @@ export class ResponseBuilder {
         : { type: 'reasoning_text', text: o.text };
     const item =
       o.kind === 'message'
-        ? { type: 'message', id: o.id, status: 'completed', role: 'assistant', content: [part] }
+        ? { type: 'message', id: o.id, status, role: 'assistant', content: [part] }
         : { type: 'reasoning', id: o.id, summary: [], content: [part] };
     this.output[o.index] = item;
     const textDone =

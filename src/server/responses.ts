@@ -6,17 +6,20 @@
  * The client's function tools are offered beside Tea's: a turn that calls one ends
  * with `function_call` items, and the client's `function_call_output` items continue
  * that same turn (responses-tools.ts). `text.format` (json_schema, json_object) checks
- * the final answer as chat completions' `response_format` does (responses-format.ts).
+ * the final answer as chat completions' `response_format` does (responses-format.ts). A
+ * conversation resent whole continues its session (responses-conversation.ts).
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
 import type { AgentEvent } from '../agent/events.js';
 import { whileAborted } from './abort.js';
 import { requestAgent, turnEvents } from './api-session.js';
+import { continuedAt } from './chat-conversation.js';
 import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
-import { REFUSALS, tracked, turnCancelled } from './openai.js';
-import { ResponseBuilder } from './responses-events.js';
+import { modelFailed, REFUSALS, tracked, turnCancelled } from './openai.js';
+import { earlierItems, inputItems, itemsHash } from './responses-conversation.js';
+import { ResponseBuilder, type StreamError } from './responses-events.js';
 import { readResponsesRequest, responsesRequest, toResponsesInput } from './responses-request.js';
 import { lastMessageId, responseId, responseSession } from './responses-session.js';
 import { responsesClientTurn } from './responses-tools.js';
@@ -53,6 +56,10 @@ export function responsesRoutes(ctx: AppContext): void {
   });
   app.post('/v1/responses', async (c) => {
     const raw = await readJson(c, z.record(z.string(), z.unknown()));
+    // The model first: a client's default model (e.g. the Agents SDK's) sends settings for
+    // that model, and "set model" is the fix to tell, not the settings Tea does not take.
+    if (typeof raw.model === 'string' && raw.profile == null && raw.config_path == null)
+      await deps.agents.resolve(raw.model, 'model');
     const body = readResponsesRequest(raw);
     const turn = toResponsesInput(body.input);
     const agent = await requestAgent(ctx, { ...body, model: body.model ?? undefined });
@@ -60,7 +67,19 @@ export function responsesRoutes(ctx: AppContext): void {
       ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
       ...(body.max_output_tokens ? { maxOutputTokens: body.max_output_tokens } : {}),
     });
-    const opened = await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
+    // A conversation resent whole (no previous_response_id or session_id) continues the session it was answered in.
+    const whole = !body.previous_response_id && !body.session_id;
+    const earlier = whole && body.store !== false && !turn.toolResults ? earlierItems(body.input) : undefined;
+    const continued =
+      earlier &&
+      (await continuedAt(ctx, idle, agent, await itemsHash(earlier), {
+        ifBusy: body.if_busy,
+        signal: c.req.raw.signal,
+        param: 'input',
+      }));
+    const opened = continued
+      ? { ...continued, temporary: false }
+      : await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
     const { session } = opened;
     c.header('x-tea-session-id', session.id);
     let id: string;
@@ -120,7 +139,13 @@ export function responsesRoutes(ctx: AppContext): void {
     };
     const finished = async (response: Json): Promise<void> => {
       await cleanup;
-      if (!opened.temporary) remember(kept, id, response);
+      if (opened.temporary) return;
+      remember(kept, id, response);
+      // The client now holds its input and this output: what a resent conversation continues from.
+      if (whole && (response.status === 'completed' || response.status === 'incomplete')) {
+        const held = [...inputItems(body.input), ...(response.output as Json[])];
+        deps.sessions.setConversation(session.id, await itemsHash(held));
+      }
     };
     const events = turnEvents(ctx, idle, opened, run, abort, after);
     if (body.stream) return streamResponse(c, ctx, { builder, events, abort, finished });
@@ -157,13 +182,17 @@ const PARAMS: Record<string, string> = { response_format_unmet: 'text.format' };
 /** The first error of the turn, and its `done`. */
 interface Outcome {
   done: Extract<AgentEvent, { type: 'done' }> | undefined;
-  error: { code: string; message: string } | undefined;
+  error: { code: string; message: string; status?: number } | undefined;
 }
 
 function note(outcome: Outcome, e: AgentEvent): void {
   if (e.type === 'done') outcome.done = e;
   else if (e.type === 'error' && !outcome.error)
-    outcome.error = { code: REFUSALS[e.kind] ? e.kind : 'model_error', message: e.message };
+    outcome.error = {
+      code: REFUSALS[e.kind] ? e.kind : 'model_error',
+      message: e.message,
+      ...(e.status === undefined ? {} : { status: e.status }),
+    };
 }
 
 async function wholeResponse(
@@ -182,15 +211,25 @@ async function wholeResponse(
   const refused = error && REFUSALS[error.code];
   if (refused)
     throw apiError(refused, error.message, { code: error.code, param: PARAMS[error.code] ?? null });
-  if (!done || done.reason === 'error') {
-    throw apiError(500, `the model failed: ${error?.message ?? done?.message ?? 'no answer'}`, {
-      code: 'model_error',
-    });
-  }
+  if (!done || done.reason === 'error') throw modelFailed(error?.message ?? done?.message, error?.status);
   builder.finish(done, undefined);
   const response = builder.response();
   await finished(response);
   return c.json(response);
+}
+
+/** The error a failed stream ends with: its OpenAI type, and the parameter a refusal names. */
+function streamError(error: Outcome['error']): StreamError | undefined {
+  if (!error) return undefined;
+  if (error.code === 'model_error')
+    return { code: 'model_error', type: 'server_error', message: `the model failed: ${error.message}` };
+  const status = REFUSALS[error.code];
+  const param = PARAMS[error.code];
+  return {
+    ...error,
+    type: status === 400 || status === 422 ? 'invalid_request_error' : 'server_error',
+    ...(param ? { param } : {}),
+  };
 }
 
 interface StreamJob {
@@ -219,12 +258,7 @@ function streamResponse(c: Context, ctx: AppContext, job: StreamJob): Response {
     } catch (e) {
       outcome.error ??= { code: 'server_error', message: e instanceof Error ? e.message : String(e) };
     }
-    const failed = !outcome.done || outcome.done.reason === 'error';
-    const error =
-      failed && outcome.error?.code === 'model_error'
-        ? { code: 'model_error', message: `the model failed: ${outcome.error.message}` }
-        : outcome.error;
-    const last = builder.finish(outcome.done, error);
+    const last = builder.finish(outcome.done, streamError(outcome.error));
     await job.finished(builder.response());
     await send(last);
   };

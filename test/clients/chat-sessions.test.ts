@@ -309,7 +309,13 @@ describe('a turn cancelled through the session API is an error to the client', (
       }
     })();
     await cancelWhenRunning(url);
-    await read;
+    // The error event after response.failed: the SDK throws, so the partial text is no answer.
+    const thrown = await read.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(thrown).toBeInstanceOf(APIError);
+    expect((thrown as APIError).code).toBe('turn_cancelled');
     expect(types).not.toContain('response.completed');
     expect(last?.type).toBe('response.failed');
     expect(last?.response?.status).toBe('cancelled');

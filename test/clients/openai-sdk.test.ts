@@ -238,3 +238,38 @@ describe('structured output with client tools', () => {
     expect(done.choices[0]!.message.tool_calls?.map((c) => c.id)).toEqual(['call_s']);
   });
 });
+
+describe('a model that fails the turn', () => {
+  // The SDK's default retries: each retry of a failure no retry can fix would be a new turn.
+  const retrying = (): OpenAI => new OpenAI({ apiKey: 'none', baseURL: `${tea.url}/v1` });
+
+  it('rejecting the request (a 4xx): a 400 model_error with x-should-retry false, not retried', async () => {
+    tea.model.script(reply().error(401, { message: 'invalid api key' }));
+    const err = await retrying()
+      .chat.completions.create({ model: 'tea', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    const e = err as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(e.code).toBe('model_error');
+    expect(e.message).toMatch(/HTTP 401.*check the API key/);
+    expect(e.headers?.get('x-should-retry')).toBe('false');
+    expect(tea.requests).toHaveLength(1);
+  });
+
+  it('streamed: the SDK throws the error chunk (model_error)', async () => {
+    tea.model.script(reply().error(400, { message: 'context too long' }));
+    const stream = await retrying().chat.completions.create({
+      model: 'tea',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    const err = await (async () => {
+      for await (const _ of stream) {
+        // until the error
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).message).toContain('context too long');
+    expect(tea.requests).toHaveLength(1);
+  });
+});

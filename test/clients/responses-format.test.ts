@@ -6,7 +6,7 @@
  * (streamed) when the answer still misses it, with function tools in the same request;
  * and the OpenAI Agents SDK's `run()` with an `outputType`, alone and beside a tool.
  */
-import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
 import { zodTextFormat } from 'openai/helpers/zod';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { reply } from '../support/script.js';
 import { type WireMessage, wireText } from '../support/wire.js';
 import { useTeaServe } from './serve.js';
+import { weatherAgentTool } from './weather-tool.js';
 
 const tea = useTeaServe();
 const client = (): OpenAI => new OpenAI({ apiKey: 'none', baseURL: `${tea.url}/v1`, maxRetries: 0 });
@@ -132,17 +133,31 @@ describe('text.format on /v1/responses (openai SDK)', () => {
     expect(wireText(messagesSent(3).at(-1)!)).toMatch(/celsius/);
   });
 
-  it('streamed, an answer still wrong after the repair ends with response.failed and no text', async () => {
+  it('streamed, an answer still wrong after the repair ends with response.failed, no text, then an error event', async () => {
     tea.model.script(reply().text('twelve degrees'), reply().text('still twelve degrees'));
     const res = await post({ input: 'Weather in Bern', stream: true, text: { format: weatherFormat } });
     expect(res.status).toBe(200);
     const list = await events(res);
-    expect(list.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'response.failed']);
-    const failed = list.at(-1)!.response as { status: string; error: Record<string, unknown>; output: [] };
+    expect(list.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.failed',
+      'error',
+    ]);
+    const failed = list.at(-2)!.response as { status: string; error: Record<string, unknown>; output: [] };
     expect(failed.status).toBe('failed');
     expect(failed.error.code).toBe('response_format_unmet');
     expect(failed.error.message).toMatch(/after one repair round/);
     expect(failed.output).toEqual([]);
+    // The error event, in both shapes clients read: its own fields and an `error` object.
+    const error = list.at(-1)!;
+    expect(error).toMatchObject({ code: 'response_format_unmet', param: 'text.format' });
+    expect(error.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'response_format_unmet',
+      param: 'text.format',
+    });
+    expect(error.sequence_number).toBe(3);
   });
 
   it('json_object: the model gets it; an answer that is no object is repaired', async () => {
@@ -225,17 +240,7 @@ describe('OpenAI Agents SDK 0.13 with outputType, on its default Responses API',
       name: 'forecaster',
       model: 'tea',
       outputType: Forecast,
-      tools: [
-        tool({
-          name: 'get_weather',
-          description: 'The weather in a city',
-          parameters: z.object({ city: z.string() }),
-          execute: ({ city }) => {
-            ran.push(city);
-            return `${city}: 9 C`;
-          },
-        }),
-      ],
+      tools: [weatherAgentTool(ran, 9)],
     });
     const result = await run(agent, 'Forecast for Kyiv');
     expect(result.finalOutput).toEqual({ city: 'Kyiv', summary: 'cool, 9 C' });

@@ -6,13 +6,13 @@
  * client's, `tool_choice`, and `store: false`; and the OpenAI Agents SDK's `run()` with
  * a `tool()` whose `execute` runs in this process (whole, streamed, chained).
  */
-import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { reply } from '../support/script.js';
 import { type WireMessage, wireText } from '../support/wire.js';
 import { useTeaServe } from './serve.js';
+import { weatherAgentTool } from './weather-tool.js';
 
 const tea = useTeaServe();
 /** The bodies the client sent to `/v1/responses`, newest last. */
@@ -251,17 +251,7 @@ describe('OpenAI Agents SDK 0.13 with a function tool, on its default Responses 
       name: 'forecaster',
       instructions: 'You forecast.',
       model: 'tea',
-      tools: [
-        tool({
-          name: 'get_weather',
-          description: 'The weather in a city',
-          parameters: z.object({ city: z.string() }),
-          execute: ({ city }) => {
-            ran.push(city);
-            return `${city}: 19 C`;
-          },
-        }),
-      ],
+      tools: [weatherAgentTool(ran)],
     });
 
   it('run() executes the tool in this process and its result reaches the model in the same turn', async () => {

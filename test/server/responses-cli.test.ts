@@ -4,6 +4,8 @@
  * `responses.retrieve`, `models.retrieve`) and the OpenAI Agents SDK on its default
  * Responses API, with `previous_response_id` continuing the Tea session.
  */
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -165,29 +167,68 @@ describe('POST /v1/responses (openai SDK)', () => {
     expect(notKept).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
-  it('a failing model: a whole response is a 500 model_error, a stream ends with response.failed', async () => {
+  it('a model that rejects the request: whole, a 400 model_error nobody retries; streamed, response.failed then an error the SDK throws', async () => {
     const url = await tea.start();
     tea.model.script(
       reply().error(400, { message: 'bad things' }),
       reply().error(400, { message: 'bad things' }),
     );
+    // The SDK's own retries (2 by default) would each be a new failing turn: the 400 stops them.
+    const retrying = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'sk-unused' });
+    const err = await retrying.responses
+      .create({ model: 'tea', input: 'fail' })
+      .withResponse()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    const bad = err as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(bad.code).toBe('model_error');
+    expect(bad.message).toContain('HTTP 400');
+    expect(bad.headers?.get('x-should-retry')).toBe('false');
+    expect(tea.model.requests).toHaveLength(1);
+
+    const stream = await client(url).responses.create({ model: 'tea', input: 'fail', stream: true });
+    const types: string[] = [];
+    let failed: OpenAI.Responses.Response | undefined;
+    const thrown = await (async () => {
+      for await (const e of stream) {
+        types.push(e.type);
+        if (e.type === 'response.failed') failed = e.response;
+      }
+    })().catch((e: unknown) => e);
+    expect(types.at(-1)).toBe('response.failed');
+    expect(failed?.status).toBe('failed');
+    expect(failed?.error?.code).toBe('model_error');
+    expect(failed?.error?.message).toContain('bad things');
+    // The `error` event after it: the SDK throws, so no client takes the failure for an answer.
+    expect(thrown).toBeInstanceOf(OpenAI.APIError);
+    expect((thrown as InstanceType<typeof OpenAI.APIError>).message).toContain('bad things');
+    expect((thrown as InstanceType<typeof OpenAI.APIError>).code).toBe('model_error');
+  });
+
+  it('a model that is down (5xx): a whole response is a 500 model_error, which a client may retry', async () => {
+    // Tea's own retries off: the first 503 is the turn's failure.
+    appendFileSync(join(tea.home, 'config.yaml'), 'llm: { max_retries: 0 }\n');
+    const url = await tea.start();
+    tea.model.script(reply().error(503, { message: 'overloaded' }));
     const err = await client(url)
       .responses.create({ model: 'tea', input: 'fail' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.InternalServerError);
     expect((err as InstanceType<typeof OpenAI.InternalServerError>).code).toBe('model_error');
-    const stream = await client(url).responses.create({ model: 'tea', input: 'fail', stream: true });
-    const types: string[] = [];
-    let last: OpenAI.Responses.ResponseStreamEvent | undefined;
-    for await (const e of stream) {
-      types.push(e.type);
-      last = e;
-    }
-    expect(types.at(-1)).toBe('response.failed');
-    const failed = (last as OpenAI.Responses.ResponseFailedEvent).response;
-    expect(failed.status).toBe('failed');
-    expect(failed.error?.code).toBe('model_error');
-    expect(failed.error?.message).toContain('bad things');
+    expect((err as InstanceType<typeof OpenAI.InternalServerError>).message).toContain('overloaded');
+  });
+
+  it("a client's own default model (the Agents SDK's, with its reasoning settings) is a 404 naming the profiles", async () => {
+    const url = await tea.start();
+    const err = await client(url)
+      .responses.create({ model: 'gpt-5.1', input: 'hi', reasoning: { effort: 'low' } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    const e = err as InstanceType<typeof OpenAI.NotFoundError>;
+    expect(e.code).toBe('model_not_found');
+    expect(e.param).toBe('model');
+    expect(e.message).toContain('known profiles are tea');
+    expect(tea.model.requests).toHaveLength(0);
   });
 
   it('temperature and max_output_tokens reach the model and are echoed; top_p is echoed', async () => {
