@@ -186,7 +186,8 @@ async function completeChat(
   if (refused)
     throw apiError(refused, error!.message, { code: error!.kind, param: PARAMS[error!.kind] ?? null });
   if (done?.reason === 'cancelled') throw turnCancelled(sessionId);
-  if (!done || done.reason === 'error') throw modelFailed(error?.message ?? done?.message, error?.status);
+  if (!done || done.reason === 'error')
+    throw modelFailed({ ...error, message: error?.message ?? done?.message });
   const message: Json = { role: 'assistant', content: done.text };
   if (done.clientCalls) {
     // Under a response format, text beside the calls is not the answer (parse() would read it).
@@ -220,17 +221,24 @@ export const REFUSALS: Record<string, 400 | 422 | 503> = {
 };
 const PARAMS: Record<string, string> = { response_format_unmet: 'response_format' };
 
+/** The model rejected the request: a 4xx other than 408, 409 and 429 (a bad key, an unknown model, a context too long). */
+export function modelRejected(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
+}
+
 /**
- * The error for a turn the model failed (`model_error`): a 500, or a 400 (with
- * `x-should-retry: false`) when the model rejected the request with a 4xx other than
- * 408, 409 or 429 (a bad key, an unknown model, a context too long): the official
- * clients retry a 500 on their own, and every retry would be a new turn failing the same way.
+ * The error for a turn the model failed (`model_error`): a 400 when the model rejected
+ * the request, a 503 while calls to it are paused (its circuit breaker is open), else a
+ * 500. Always with `x-should-retry: false`: Tea has already retried the model itself, and
+ * each retry of the client's would be a new turn failing the same way.
  */
-export function modelFailed(message: string | undefined, status: number | undefined): ApiError {
-  const rejected = status !== undefined && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
-  return apiError(rejected ? 400 : 500, `the model failed: ${message ?? 'no answer'}`, {
+export function modelFailed(
+  error: { message?: string; status?: number; kind?: string } | undefined,
+): ApiError {
+  const status = modelRejected(error?.status) ? 400 : error?.kind === 'circuit-open' ? 503 : 500;
+  return apiError(status, `the model failed: ${error?.message ?? 'no answer'}`, {
     code: 'model_error',
-    ...(rejected ? { headers: { 'x-should-retry': 'false' } } : {}),
+    headers: { 'x-should-retry': 'false' },
   });
 }
 
@@ -289,10 +297,21 @@ function streamChat(c: Context, job: StreamJob): Response {
     let toolSinceText = false;
     let error: string | undefined;
     let code = 'model_error';
+    let rejected = false;
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
+    // Text of the current model call sent; the reason that call broke off after sending some.
+    let callSent = false;
+    let broken: string | undefined;
     try {
       for await (const e of events) {
+        if (e.type === 'usage') callSent = false;
+        else if ((e.type === 'fallback' || (e.type === 'retry' && e.discard)) && callSent && !broken) {
+          // Tea would try the call again, but sent text cannot be taken back: the turn stops.
+          broken = e.reason;
+          abort.abort();
+        }
         if (e.type === 'text_delta' && !job.holdText) {
+          callSent = true;
           // Text after tool activity is a new paragraph of the same answer.
           const text = wroteText && toolSinceText ? `\n\n${e.text}` : e.text;
           toolSinceText = false;
@@ -302,17 +321,22 @@ function streamChat(c: Context, job: StreamJob): Response {
         } else if (e.type === 'thinking_delta') await send(frame(JSON.stringify({ [field]: e.text })));
         else if (e.type === 'tool_update') {
           toolSinceText = true;
+          callSent = false;
           const progress = job.progress ? progressOf(e) : undefined;
           if (progress) await send(frame(JSON.stringify({ tea_progress: progress })));
         } else if (e.type === 'error') {
           error = e.message;
           if (REFUSALS[e.kind]) code = e.kind;
+          else rejected = modelRejected(e.status);
         } else if (e.type === 'done') done = e;
       }
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
-    if (done?.reason === 'cancelled') {
+    if (broken) {
+      const message = `the model's stream broke off after part of the answer was sent (${broken}); Tea would try again, but sent text cannot be taken back, so the turn stopped: send the request again`;
+      await send(data({ error: { message, type: 'server_error', param: null, code: 'model_error' } }));
+    } else if (done?.reason === 'cancelled') {
       // The SDKs throw on an error chunk: a cancelled turn is not a finished answer.
       await send(data({ error: turnCancelled(String(job.meta.session_id)).toBody().error }));
     } else if (!done || done.reason === 'error') {
@@ -321,7 +345,10 @@ function streamChat(c: Context, job: StreamJob): Response {
           error: {
             message:
               code === 'model_error' ? `the model failed: ${error ?? done?.message ?? 'no answer'}` : error,
-            type: REFUSALS[code] === 400 || REFUSALS[code] === 422 ? 'invalid_request_error' : 'server_error',
+            type:
+              rejected || REFUSALS[code] === 400 || REFUSALS[code] === 422
+                ? 'invalid_request_error'
+                : 'server_error',
             param: PARAMS[code] ?? null,
             code,
           },

@@ -101,6 +101,10 @@ export class ResponseBuilder {
   private status: ResponseStatus = 'in_progress';
   private error: Json | null = null;
   private incomplete: Json | null = null;
+  /** Where the current model call began: how many items there were, and the open item's length. */
+  private mark: { items: number; open?: { index: number; length: number } } = { items: 0 };
+  /** Items of model calls that were retried or fell back (their stream broke): not in the final output. */
+  private readonly dropped = new Set<number>();
 
   constructor(
     readonly meta: ResponseMeta,
@@ -122,7 +126,7 @@ export class ResponseBuilder {
       max_output_tokens: m.max_output_tokens ?? null,
       max_tool_calls: null,
       model: m.model,
-      output: this.output,
+      output: this.dropped.size ? this.output.filter((_, i) => !this.dropped.has(i)) : this.output,
       parallel_tool_calls: m.parallel_tool_calls,
       previous_response_id: m.previous_response_id,
       reasoning: { effort: null, summary: null },
@@ -170,12 +174,56 @@ export class ResponseBuilder {
       out.push(this.delta('response.reasoning_text.delta', e.text));
       return out;
     }
+    if (e.type === 'usage') this.markCall();
+    if ((e.type === 'retry' && e.discard) || e.type === 'fallback') return this.discardCall();
     if (e.type === 'tool_update') {
+      this.markCall();
       this.toolSinceText = true;
       const progress = this.opts.progress ? progressOf(e) : undefined;
       return progress ? [this.event('tea.progress', { progress })] : [];
     }
     return [];
+  }
+
+  /** A model call ended (or its tools ran): what the next one writes starts here. */
+  private markCall(): void {
+    const o = this.open;
+    this.mark = {
+      items: this.output.length,
+      ...(o ? { open: { index: o.index, length: o.text.length } } : {}),
+    };
+  }
+
+  /**
+   * The current model call broke off after streaming and is tried again (or on a fallback
+   * profile): what it wrote was already sent, so its item closes as `incomplete`, and the
+   * final output leaves it out (an item it only added to keeps its earlier text).
+   */
+  private discardCall(): Json[] {
+    const { items, open } = this.mark;
+    const grew = open !== undefined && textOf(this.output[open.index]!).length > open.length;
+    const openGrew =
+      open !== undefined && this.open?.index === open.index && this.open.text.length > open.length;
+    if (this.output.length === items && !grew && !openGrew) return [];
+    const out = this.close('incomplete');
+    for (let i = items; i < this.output.length; i++) this.dropped.add(i);
+    if (open?.length === 0) this.dropped.add(open.index);
+    else if (open) {
+      const item = this.output[open.index]!;
+      const content = (item.content as Json[]).map((part) => ({
+        ...part,
+        text: textOf(item).slice(0, open.length),
+      }));
+      this.output[open.index] = {
+        ...item,
+        ...(item.type === 'message' ? { status: 'completed' } : {}),
+        content,
+      };
+    }
+    this.wroteText = this.output.some((it, i) => !this.dropped.has(i) && it.type === 'message');
+    this.toolSinceText = false;
+    this.markCall();
+    return out;
   }
 
   /** Closes the open item and ends the response: `response.completed`, `.incomplete` or `.failed` (failed or cancelled). */
@@ -330,4 +378,10 @@ export class ResponseBuilder {
       this.event('response.output_item.done', { output_index: o.index, item }),
     ];
   }
+}
+
+/** The text of a message or reasoning item (its first content part). */
+function textOf(item: Json): string {
+  const [part] = (item.content as { text?: string }[] | undefined) ?? [];
+  return part?.text ?? '';
 }

@@ -17,7 +17,7 @@ import { requestAgent, turnEvents } from './api-session.js';
 import { continuedAt } from './chat-conversation.js';
 import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
-import { modelFailed, REFUSALS, tracked, turnCancelled } from './openai.js';
+import { modelFailed, modelRejected, REFUSALS, tracked, turnCancelled } from './openai.js';
 import { earlierItems, inputItems, itemsHash } from './responses-conversation.js';
 import { ResponseBuilder, type StreamError } from './responses-events.js';
 import { readResponsesRequest, responsesRequest, toResponsesInput } from './responses-request.js';
@@ -182,7 +182,7 @@ const PARAMS: Record<string, string> = { response_format_unmet: 'text.format' };
 /** The first error of the turn, and its `done`. */
 interface Outcome {
   done: Extract<AgentEvent, { type: 'done' }> | undefined;
-  error: { code: string; message: string; status?: number } | undefined;
+  error: { code: string; message: string; status?: number; kind?: string } | undefined;
 }
 
 function note(outcome: Outcome, e: AgentEvent): void {
@@ -191,6 +191,7 @@ function note(outcome: Outcome, e: AgentEvent): void {
     outcome.error = {
       code: REFUSALS[e.kind] ? e.kind : 'model_error',
       message: e.message,
+      kind: e.kind,
       ...(e.status === undefined ? {} : { status: e.status }),
     };
 }
@@ -211,7 +212,8 @@ async function wholeResponse(
   const refused = error && REFUSALS[error.code];
   if (refused)
     throw apiError(refused, error.message, { code: error.code, param: PARAMS[error.code] ?? null });
-  if (!done || done.reason === 'error') throw modelFailed(error?.message ?? done?.message, error?.status);
+  if (!done || done.reason === 'error')
+    throw modelFailed({ ...error, message: error?.message ?? done?.message });
   builder.finish(done, undefined);
   const response = builder.response();
   await finished(response);
@@ -221,8 +223,10 @@ async function wholeResponse(
 /** The error a failed stream ends with: its OpenAI type, and the parameter a refusal names. */
 function streamError(error: Outcome['error']): StreamError | undefined {
   if (!error) return undefined;
-  if (error.code === 'model_error')
-    return { code: 'model_error', type: 'server_error', message: `the model failed: ${error.message}` };
+  if (error.code === 'model_error') {
+    const type = modelRejected(error.status) ? 'invalid_request_error' : 'server_error';
+    return { code: 'model_error', type, message: `the model failed: ${error.message}` };
+  }
   const status = REFUSALS[error.code];
   const param = PARAMS[error.code];
   return {

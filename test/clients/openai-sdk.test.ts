@@ -270,6 +270,9 @@ describe('a model that fails the turn', () => {
     })().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect((err as InstanceType<typeof OpenAI.APIError>).message).toContain('context too long');
+    // Rejected by the model, as on a whole response: the client's request, not a server fault.
+    expect((err as InstanceType<typeof OpenAI.APIError>).type).toBe('invalid_request_error');
+    expect((err as InstanceType<typeof OpenAI.APIError>).code).toBe('model_error');
     expect(tea.requests).toHaveLength(1);
   });
 });

@@ -203,19 +203,32 @@ describe('POST /v1/responses (openai SDK)', () => {
     expect(thrown).toBeInstanceOf(OpenAI.APIError);
     expect((thrown as InstanceType<typeof OpenAI.APIError>).message).toContain('bad things');
     expect((thrown as InstanceType<typeof OpenAI.APIError>).code).toBe('model_error');
+    expect((thrown as InstanceType<typeof OpenAI.APIError>).type).toBe('invalid_request_error');
   });
 
-  it('a model that is down (5xx): a whole response is a 500 model_error, which a client may retry', async () => {
-    // Tea's own retries off: the first 503 is the turn's failure.
-    appendFileSync(join(tea.home, 'config.yaml'), 'llm: { max_retries: 0 }\n');
+  it('a model that is down: a 500 model_error, then a 503 while its circuit is open; the SDK retries neither', async () => {
+    // Tea's own retries off (the first 503 is the turn's failure); the circuit opens at once.
+    appendFileSync(
+      join(tea.home, 'config.yaml'),
+      'llm: { max_retries: 0, breaker: { failure_threshold: 1, recovery_s: 600 } }\n',
+    );
     const url = await tea.start();
     tea.model.script(reply().error(503, { message: 'overloaded' }));
-    const err = await client(url)
-      .responses.create({ model: 'tea', input: 'fail' })
-      .catch((e: unknown) => e);
+    // The SDK's default retries: Tea has retried the model already, and says so.
+    const retrying = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'sk-unused' });
+    const err = await retrying.responses.create({ model: 'tea', input: 'fail' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.InternalServerError);
-    expect((err as InstanceType<typeof OpenAI.InternalServerError>).code).toBe('model_error');
-    expect((err as InstanceType<typeof OpenAI.InternalServerError>).message).toContain('overloaded');
+    const down = err as InstanceType<typeof OpenAI.InternalServerError>;
+    expect(down.code).toBe('model_error');
+    expect(down.message).toContain('overloaded');
+    expect(down.headers?.get('x-should-retry')).toBe('false');
+    expect(tea.model.requests).toHaveLength(1);
+
+    const paused = await retrying.responses.create({ model: 'tea', input: 'again' }).catch((e: unknown) => e);
+    expect(paused).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((paused as InstanceType<typeof OpenAI.InternalServerError>).status).toBe(503);
+    expect((paused as Error).message).toMatch(/circuit open/);
+    expect(tea.model.requests).toHaveLength(1);
   });
 
   it("a client's own default model (the Agents SDK's, with its reasoning settings) is a 404 naming the profiles", async () => {
