@@ -14,6 +14,7 @@
  * history it sent (a branch), as does a session that went on elsewhere since (the
  * session API, the web UI, another client: its last message is no longer the noted one).
  */
+import type { AgentEvent } from '../agent/events.js';
 import type { Agent } from '../agent/index.js';
 import { claimStored, continueStored, type IfBusy, type OpenedSession } from './api-session.js';
 import type { IdleSessions } from './idle-sessions.js';
@@ -103,13 +104,20 @@ export async function continuedConversation(
   });
 }
 
+/** How a request waits for a busy session, and the parameter a 409 names. */
+export interface Lookup {
+  ifBusy: IfBusy | undefined;
+  signal: AbortSignal;
+  param: string;
+}
+
 /** The stored session whose noted conversation hashes to `hash`, claimed (as `continuedConversation`). */
 export async function continuedAt(
   ctx: AppContext,
   idle: IdleSessions,
   agent: Agent,
   hash: string,
-  opts: { ifBusy: IfBusy | undefined; signal: AbortSignal; param: string },
+  opts: Lookup,
 ): Promise<OpenedSession | undefined> {
   const found = ctx.deps.sessions.byConversation(hash);
   if (!found) return undefined;
@@ -125,4 +133,35 @@ export async function continuedAt(
     release();
     throw e;
   }
+}
+
+/**
+ * Passes a turn's events on; a turn that ends without an answer (the model failed, it
+ * was cancelled) first notes `hash`, the conversation as the request sent it, so the
+ * same request sent again (an SDK's retry, a user's) runs that turn again in this session
+ * (`retryAt`) instead of starting another session with the same message.
+ */
+export async function* notingFailure(
+  ctx: AppContext,
+  sessionId: string,
+  events: AsyncGenerator<AgentEvent>,
+  hash: string,
+): AsyncGenerator<AgentEvent> {
+  for await (const e of events) {
+    if (e.type === 'done' && (e.reason === 'error' || e.reason === 'cancelled'))
+      ctx.deps.sessions.setConversation(sessionId, hash);
+    yield e;
+  }
+}
+
+/**
+ * The session whose last turn failed on exactly this request (`hash` of everything it
+ * sends), claimed: the request runs that turn again there (`Session.retry`: its message
+ * is not stored twice). Undefined when there is none, or it has nothing to retry.
+ */
+export async function retryAt(...args: Parameters<typeof continuedAt>): Promise<OpenedSession | undefined> {
+  const opened = await continuedAt(...args);
+  if (!opened || opened.session.canRetry) return opened;
+  opened.release();
+  return undefined;
 }

@@ -11,7 +11,14 @@ import type { Usage } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
 import { whileAborted } from './abort.js';
 import { openSession, requestAgent, turnEvents } from './api-session.js';
-import { type AnswerMessage, continuedConversation, noteConversation } from './chat-conversation.js';
+import {
+  type AnswerMessage,
+  continuedConversation,
+  conversationHash,
+  noteConversation,
+  notingFailure,
+  retryAt,
+} from './chat-conversation.js';
 import { type ApiError, apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
 import { modelRoutes } from './models.js';
@@ -82,18 +89,24 @@ export function openaiRoutes(ctx: AppContext): void {
     // Everything the request says is checked before a session is opened: a 400 leaves none behind.
     const agent = await requestAgent(ctx, body);
     const client = await clientTurn(body, agent);
-    // A conversation resent whole (no session_id) continues the session it was answered in.
+    // A conversation resent whole (no session_id) continues the session it was answered in;
+    // the same request again after its turn failed runs that turn again there.
+    const whole = !body.session_id && !results;
+    const sent = whole ? await conversationHash(body.messages) : '';
+    const where = { ifBusy: body.if_busy, signal: c.req.raw.signal, param: 'messages' };
+    const retried = whole ? await retryAt(ctx, idle, agent, sent, where) : undefined;
     const continued =
-      body.session_id || results
-        ? undefined
-        : await continuedConversation(
+      retried ??
+      (whole
+        ? await continuedConversation(
             ctx,
             idle,
             agent,
             body.messages.slice(0, -1),
             body.if_busy,
-            c.req.raw.signal,
-          );
+            where.signal,
+          )
+        : undefined);
     const opened = continued ?? (await openSession(ctx, idle, agent, body, chat, c.req.raw.signal));
     const { session } = opened;
     const note = (answer: AnswerMessage): Promise<void> =>
@@ -105,13 +118,16 @@ export function openaiRoutes(ctx: AppContext): void {
       model: body.model ?? 'tea',
     };
     const abort = new AbortController();
-    const turn = session.prompt(chat.input, {
+    const opts = {
       signal: abort.signal,
-      ...(chat.images.length ? { images: chat.images } : {}),
       ...(client ? { client } : {}),
       ...(results ? { toolResults: results.map(({ callId, output }) => ({ callId, output })) } : {}),
-    });
-    const events = turnEvents(ctx, idle, opened, turn, abort);
+    };
+    const turn = retried
+      ? session.retry(opts)
+      : session.prompt(chat.input, { ...opts, ...(chat.images.length ? { images: chat.images } : {}) });
+    const ran = turnEvents(ctx, idle, opened, turn, abort);
+    const events = whole ? notingFailure(ctx, session.id, ran, sent) : ran;
     if (body.stream) {
       const includeUsage = body.stream_options?.include_usage === true;
       // Every chunk names the session (as `session_id` does on a whole response): official

@@ -14,7 +14,7 @@ import * as z from 'zod';
 import type { AgentEvent } from '../agent/events.js';
 import { whileAborted } from './abort.js';
 import { requestAgent, turnEvents } from './api-session.js';
-import { continuedAt } from './chat-conversation.js';
+import { continuedAt, notingFailure, retryAt } from './chat-conversation.js';
 import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
 import { modelFailed, modelRejected, REFUSALS, tracked, turnCancelled } from './openai.js';
@@ -68,15 +68,15 @@ export function responsesRoutes(ctx: AppContext): void {
       ...(body.max_output_tokens ? { maxOutputTokens: body.max_output_tokens } : {}),
     });
     // A conversation resent whole (no previous_response_id or session_id) continues the session it was answered in.
+    // The same request again after its turn failed runs that turn again there.
     const whole = !body.previous_response_id && !body.session_id;
-    const earlier = whole && body.store !== false && !turn.toolResults ? earlierItems(body.input) : undefined;
+    const resent = whole && body.store !== false && !turn.toolResults;
+    const sent = resent ? await itemsHash(inputItems(body.input)) : '';
+    const where = { ifBusy: body.if_busy, signal: c.req.raw.signal, param: 'input' };
+    const retried = resent ? await retryAt(ctx, idle, agent, sent, where) : undefined;
+    const earlier = resent && !retried ? earlierItems(body.input) : undefined;
     const continued =
-      earlier &&
-      (await continuedAt(ctx, idle, agent, await itemsHash(earlier), {
-        ifBusy: body.if_busy,
-        signal: c.req.raw.signal,
-        param: 'input',
-      }));
+      retried ?? (earlier && (await continuedAt(ctx, idle, agent, await itemsHash(earlier), where)));
     const opened = continued
       ? { ...continued, temporary: false }
       : await responseSession(ctx, idle, agent, body, turn, ends, c.req.raw.signal);
@@ -110,16 +110,18 @@ export function responsesRoutes(ctx: AppContext): void {
       { progress: body.tea_progress === true, holdText: client?.responseFormat !== undefined },
     );
     const abort = new AbortController();
-    const run = session.prompt(turn.input, {
+    const opts = {
       signal: abort.signal,
-      ...(turn.images.length ? { images: turn.images } : {}),
       ...(body.instructions ? { instructions: body.instructions } : {}),
       ...(opened.temporary ? { ephemeral: true } : {}),
       ...(client ? { client } : {}),
       ...(turn.toolResults
         ? { toolResults: turn.toolResults.map(({ callId, output }) => ({ callId, output })) }
         : {}),
-    });
+    };
+    const run = retried
+      ? session.retry(opts)
+      : session.prompt(turn.input, { ...opts, ...(turn.images.length ? { images: turn.images } : {}) });
     // store: false: the session goes before the answer does (after its turn's background work).
     let cleanup: Promise<void> = Promise.resolve();
     const after = (): void => {
@@ -147,7 +149,8 @@ export function responsesRoutes(ctx: AppContext): void {
         deps.sessions.setConversation(session.id, await itemsHash(held));
       }
     };
-    const events = turnEvents(ctx, idle, opened, run, abort, after);
+    const ran = turnEvents(ctx, idle, opened, run, abort, after);
+    const events = resent ? notingFailure(ctx, session.id, ran, sent) : ran;
     if (body.stream) return streamResponse(c, ctx, { builder, events, abort, finished });
     return whileAborted(
       c.req.raw.signal,

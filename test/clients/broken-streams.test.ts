@@ -47,7 +47,7 @@ describe('Responses API', () => {
     expect(PARTIAL.startsWith(sent.slice(0, -'Complete answer.'.length))).toBe(true);
     expect(done.map((i) => (i as { status: string }).status)).toEqual(['incomplete', 'completed']);
     expect(final?.output).toHaveLength(1);
-    expect((final?.output[0] as OpenAI.Responses.ResponseOutputMessage).content[0]).toMatchObject({
+    expect((final!.output[0] as OpenAI.Responses.ResponseOutputMessage).content[0]).toMatchObject({
       text: 'Complete answer.',
     });
   });

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { reply } from '../support/script.js';
 import { useTeaServe } from '../support/serve.js';
 import { wireMessages, wireText } from '../support/wire.js';
+import { post, sessionIds, stored } from './session-api.js';
 
 const tea = useTeaServe();
 
@@ -29,27 +30,6 @@ function seen(n: number): string[] {
   return wireMessages(modelRequests()[n]!)
     .filter((m) => m.role !== 'system')
     .map((m) => `${m.role}:${wireText(m)}`);
-}
-
-async function sessionIds(url: string): Promise<string[]> {
-  const res = await fetch(`${url}/v1/sessions?limit=100`);
-  return ((await res.json()) as { data: { id: string }[] }).data.map((s) => s.id);
-}
-
-/** role:text of a stored session's messages. */
-async function stored(url: string, id: string): Promise<string[]> {
-  const res = await fetch(`${url}/v1/sessions/${id}/messages`);
-  const data = ((await res.json()) as { data: { role: string; parts: { type: string; text?: string }[] }[] })
-    .data;
-  return data.map((m) => `${m.role}:${m.parts.map((p) => p.text ?? '').join('')}`);
-}
-
-function post(url: string, p: string, body: unknown): Promise<Response> {
-  return fetch(`${url}${p}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
 }
 
 const SYSTEM: ChatCompletionMessageParam = { role: 'system', content: 'You are terse.' };
@@ -280,7 +260,10 @@ describe('a turn cancelled through the session API is an error to the client', (
     tea.model.reset();
     tea.model.script(reply().text('never').holdUntil('whole'));
     const ids = new Set(await sessionIds(url));
-    const whole = ai.chat.completions.create({ model: 'tea', messages: [{ role: 'user', content: 'long' }] });
+    const whole = ai.chat.completions.create({
+      model: 'tea',
+      messages: [{ role: 'user', content: 'long, whole' }],
+    });
     await tea.model.waitForRequests(1);
     const id = (await sessionIds(url)).find((s) => !ids.has(s))!;
     expect(await (await post(url, `/v1/sessions/${id}/cancel`, {})).json()).toEqual({ cancelled: true });
@@ -324,7 +307,7 @@ describe('a turn cancelled through the session API is an error to the client', (
     tea.model.reset();
     tea.model.script(reply().text('never').holdUntil('whole'));
     const ids = new Set(await sessionIds(url));
-    const whole = ai.responses.create({ model: 'tea', input: 'long' });
+    const whole = ai.responses.create({ model: 'tea', input: 'long, whole' });
     await tea.model.waitForRequests(1);
     const id = (await sessionIds(url)).find((s) => !ids.has(s))!;
     expect(await (await post(url, `/v1/sessions/${id}/cancel`, {})).json()).toEqual({ cancelled: true });
