@@ -24,6 +24,11 @@ export interface PromptOptions {
   images?: TurnInput['images'];
   /** Instead of the input, run the last message again (see `retry`). */
   retry?: boolean;
+  /**
+   * A retry's first model call tries a model paused by its circuit breaker at once (the
+   * user asked again); false: it waits like any call (an API client's automatic resend).
+   */
+  probe?: boolean;
   /** A client's instructions for this turn only (Responses API): in its system prompt, never stored. */
   instructions?: string;
   /** Where this prompt's `invoke_agent` span attaches (a sub-agent's: its parent's tool call). */

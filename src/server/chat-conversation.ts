@@ -148,10 +148,19 @@ export async function* notingFailure(
   hash: string,
 ): AsyncGenerator<AgentEvent> {
   for await (const e of events) {
-    if (e.type === 'done' && (e.reason === 'error' || e.reason === 'cancelled'))
+    if (e.type === 'done' && (e.reason === 'error' || e.reason === 'cancelled') && unanswered(ctx, sessionId))
       ctx.deps.sessions.setConversation(sessionId, hash);
     yield e;
   }
+}
+
+/**
+ * The session stored no answer for its last turn, not even part of one (a model that broke
+ * off mid-answer keeps what it wrote): only such a turn can run again in its session.
+ */
+function unanswered(ctx: AppContext, sessionId: string): boolean {
+  const last = ctx.deps.sessions.lastMessages(sessionId, 1)[0];
+  return last !== undefined && (last.role !== 'assistant' || last.parts.length === 0);
 }
 
 /**

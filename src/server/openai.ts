@@ -19,7 +19,7 @@ import {
   notingFailure,
   retryAt,
 } from './chat-conversation.js';
-import { type ApiError, apiError } from './errors.js';
+import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
 import { modelRoutes } from './models.js';
 import { chatRequest, toChatInput } from './openai-request.js';
@@ -27,6 +27,7 @@ import { checkParams, clientTurn, resolveResults, toolCallDeltas, wireToolCalls 
 import { progressOf } from './progress.js';
 import { type AppContext, doc, type ServerStats } from './routes.js';
 import { openSse, type SseSink } from './sse.js';
+import { modelFailed, modelRejected, turnCancelled } from './turn-errors.js';
 import { readJson } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -123,8 +124,9 @@ export function openaiRoutes(ctx: AppContext): void {
       ...(client ? { client } : {}),
       ...(results ? { toolResults: results.map(({ callId, output }) => ({ callId, output })) } : {}),
     };
+    // A resend is no user asking again: a model paused by its circuit breaker stays paused.
     const turn = retried
-      ? session.retry(opts)
+      ? session.retry({ ...opts, probe: false })
       : session.prompt(chat.input, { ...opts, ...(chat.images.length ? { images: chat.images } : {}) });
     const ran = turnEvents(ctx, idle, opened, turn, abort);
     const events = whole ? notingFailure(ctx, session.id, ran, sent) : ran;
@@ -236,41 +238,6 @@ export const REFUSALS: Record<string, 400 | 422 | 503> = {
   response_format_unmet: 422,
 };
 const PARAMS: Record<string, string> = { response_format_unmet: 'response_format' };
-
-/** The model rejected the request: a 4xx other than 408, 409 and 429 (a bad key, an unknown model, a context too long). */
-export function modelRejected(status: number | undefined): boolean {
-  return status !== undefined && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
-}
-
-/**
- * The error for a turn the model failed (`model_error`): a 400 when the model rejected
- * the request, a 503 while calls to it are paused (its circuit breaker is open), else a
- * 500. Always with `x-should-retry: false`: Tea has already retried the model itself, and
- * each retry of the client's would be a new turn failing the same way.
- */
-export function modelFailed(
-  error: { message?: string; status?: number; kind?: string } | undefined,
-): ApiError {
-  const status = modelRejected(error?.status) ? 400 : error?.kind === 'circuit-open' ? 503 : 500;
-  return apiError(status, `the model failed: ${error?.message ?? 'no answer'}`, {
-    code: 'model_error',
-    headers: { 'x-should-retry': 'false' },
-  });
-}
-
-/**
- * The error for a turn cancelled through the session API (`POST /v1/sessions/{id}/cancel`):
- * a 400 (with `x-should-retry: false`), because a retry would run the turn the user stopped
- * again, and 400 is what none of the official clients retries (the AI SDK retries a 409
- * whatever the header says).
- */
-export function turnCancelled(sessionId: string): ApiError {
-  return apiError(
-    400,
-    `the turn was cancelled (POST /v1/sessions/${sessionId}/cancel) before it finished: there is no answer; what it did so far is in session ${sessionId}`,
-    { code: 'turn_cancelled', headers: { 'x-should-retry': 'false' } },
-  );
-}
 
 interface StreamJob {
   events: AsyncGenerator<AgentEvent>;

@@ -17,7 +17,7 @@ import { requestAgent, turnEvents } from './api-session.js';
 import { continuedAt, notingFailure, retryAt } from './chat-conversation.js';
 import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
-import { modelFailed, modelRejected, REFUSALS, tracked, turnCancelled } from './openai.js';
+import { REFUSALS, tracked } from './openai.js';
 import { earlierItems, inputItems, itemsHash } from './responses-conversation.js';
 import { ResponseBuilder, type StreamError } from './responses-events.js';
 import { readResponsesRequest, responsesRequest, toResponsesInput } from './responses-request.js';
@@ -25,6 +25,7 @@ import { lastMessageId, responseId, responseSession } from './responses-session.
 import { responsesClientTurn } from './responses-tools.js';
 import { type AppContext, doc } from './routes.js';
 import { openSse } from './sse.js';
+import { modelFailed, modelRejected, turnCancelled } from './turn-errors.js';
 import { readJson } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -120,7 +121,7 @@ export function responsesRoutes(ctx: AppContext): void {
         : {}),
     };
     const run = retried
-      ? session.retry(opts)
+      ? session.retry({ ...opts, probe: false })
       : session.prompt(turn.input, { ...opts, ...(turn.images.length ? { images: turn.images } : {}) });
     // store: false: the session goes before the answer does (after its turn's background work).
     let cleanup: Promise<void> = Promise.resolve();

@@ -106,5 +106,16 @@ describe('chat completions', () => {
     expect(sent).not.toContain('Never sent.');
     expect(PARTIAL.startsWith(sent)).toBe(true);
     expect(tea.requests).toHaveLength(1);
+
+    // Sent again, as the error says: the turn runs again in its session, the message stored once.
+    const again = await client()
+      .chat.completions.create({ model: 'tea', messages: [{ role: 'user', content: 'Answer me' }] })
+      .withResponse();
+    expect(again.data.choices[0]!.message.content).toBe('Never sent.');
+    const id = again.response.headers.get('x-tea-session-id');
+    const res = await fetch(`${tea.url}/v1/sessions/${id}/messages`);
+    const messages = ((await res.json()) as { data: { role: string; parts: unknown[] }[] }).data;
+    expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(messages.at(-1)).toMatchObject({ role: 'assistant', parts: [{ type: 'text', text: 'Never sent.' }] });
   });
 });

@@ -92,6 +92,68 @@ describe('chat completions', () => {
   });
 });
 
+describe('what a resend does not do', () => {
+  /** Tea's own retries off, the circuit opening at the first failure. */
+  const fragile = () =>
+    appendFileSync(
+      join(tea.home, 'config.yaml'),
+      'llm: { max_retries: 0, breaker: { failure_threshold: 1, recovery_s: 600 } }\n',
+    );
+
+  it('wake a model its circuit breaker paused: the resend waits like any call (503), in the same session', async () => {
+    fragile();
+    const url = await tea.start();
+    tea.model.script(reply().error(503, { message: 'overloaded' }), reply().text('never'));
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'ping' }];
+    const first = await client(url)
+      .chat.completions.create({ model: 'tea', messages })
+      .catch((e: unknown) => e);
+    expect((first as { status: number }).status).toBe(500);
+    const again = await client(url)
+      .chat.completions.create({ model: 'tea', messages })
+      .withResponse()
+      .catch((e: unknown) => e);
+    expect((again as { status: number }).status).toBe(503);
+    expect((again as Error).message).toMatch(/circuit open/);
+    expect(tea.model.requests).toHaveLength(1);
+    expect(await sessionIds(url)).toHaveLength(1);
+  });
+
+  it('continue a turn that stored part of an answer: the resend starts a new session', async () => {
+    appendFileSync(join(tea.home, 'config.yaml'), 'llm: { max_retries: 0 }\n');
+    const url = await tea.start();
+    tea.model.script(
+      reply().text('A fragment of an answer that breaks').chunkSize(6).cutAfter(3),
+      reply().text('Whole answer.'),
+    );
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'explain' }];
+    const first = await client(url)
+      .chat.completions.create({ model: 'tea', messages })
+      .catch((e: unknown) => e);
+    expect((first as { status: number }).status).toBe(500);
+    const [broken] = await sessionIds(url);
+    // The model's fragment stays where it was written (the session keeps what a model streamed).
+    expect((await stored(url, broken!)).at(-1)).toMatch(/^assistant:A fragment/);
+    const again = await client(url).chat.completions.create({ model: 'tea', messages }).withResponse();
+    expect(again.data.choices[0]!.message.content).toBe('Whole answer.');
+    const fresh = again.response.headers.get('x-tea-session-id');
+    expect(fresh).not.toBe(broken);
+    expect(await stored(url, fresh!)).toEqual(['user:explain', 'assistant:Whole answer.']);
+  });
+
+  it('a model that rate-limits Tea past its retries is a 429 (x-should-retry: false)', async () => {
+    fragile();
+    const url = await tea.start();
+    tea.model.script(reply().error(429, { message: 'slow down' }));
+    const err = await client(url)
+      .chat.completions.create({ model: 'tea', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((err as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('model_error');
+    expect((err as InstanceType<typeof OpenAI.RateLimitError>).headers?.get('x-should-retry')).toBe('false');
+  });
+});
+
 describe('Responses API', () => {
   it('the Agents SDK run again after a failed one: the same session, the message stored once', async () => {
     const url = await tea.start();
