@@ -116,6 +116,9 @@ describe('chat completions', () => {
     const res = await fetch(`${tea.url}/v1/sessions/${id}/messages`);
     const messages = ((await res.json()) as { data: { role: string; parts: unknown[] }[] }).data;
     expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);
-    expect(messages.at(-1)).toMatchObject({ role: 'assistant', parts: [{ type: 'text', text: 'Never sent.' }] });
+    expect(messages.at(-1)).toMatchObject({
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'Never sent.' }],
+    });
   });
 });
