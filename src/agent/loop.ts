@@ -27,8 +27,8 @@ export interface TurnInput {
   images?: ImagePart[];
   /** A retry: the message is the transcript's last user message already, not stored again. */
   stored?: boolean;
-  /** A retry's first call does not probe a paused model (see `PromptOptions.probe`). */
-  noProbe?: boolean;
+  /** The first call tries a model its circuit breaker paused at once (a retry the user asked for). */
+  probe?: boolean;
   /** The client's results for the calls the turn stopped for: the turn goes on with them (no new message). */
   resume?: readonly ClientToolResult[];
 }
@@ -127,8 +127,7 @@ export async function* runTurn(
     }
     iterations++;
 
-    // A retry is the user asking again: its first call tries a paused (circuit-open) model at once.
-    const probe = input.stored === true && input.noProbe !== true && iterations === 1;
+    const probe = input.probe === true && iterations === 1;
     const step: StepResult = yield* streamStep(turn, turnId, activeTools(), { probe, call: iterations });
     if (step.cancelled) {
       reason = 'cancelled';

@@ -276,7 +276,7 @@ export class Session {
     const systemPrompt = withInstructions(this.work?.systemPrompt ?? this.rolePrompt, opts.instructions);
     context.useSystem(systemPrompt);
     let next: TurnInput | undefined = again
-      ? { ...again, stored: true, ...(opts.probe === false ? { noProbe: true } : {}) }
+      ? { ...again, stored: true, probe: opts.probe !== false }
       : opts.toolResults
         ? { text: '', resume: opts.toolResults }
         : { text: input, images: opts.images };

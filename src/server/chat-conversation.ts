@@ -15,7 +15,7 @@
  * session API, the web UI, another client: its last message is no longer the noted one).
  */
 import type { AgentEvent } from '../agent/events.js';
-import type { Agent } from '../agent/index.js';
+import type { Agent, Session } from '../agent/index.js';
 import { claimStored, continueStored, type IfBusy, type OpenedSession } from './api-session.js';
 import type { IdleSessions } from './idle-sessions.js';
 import type { ChatMessage } from './openai-request.js';
@@ -143,24 +143,17 @@ export async function continuedAt(
  */
 export async function* notingFailure(
   ctx: AppContext,
-  sessionId: string,
+  session: Session,
   events: AsyncGenerator<AgentEvent>,
   hash: string,
 ): AsyncGenerator<AgentEvent> {
   for await (const e of events) {
-    if (e.type === 'done' && (e.reason === 'error' || e.reason === 'cancelled') && unanswered(ctx, sessionId))
-      ctx.deps.sessions.setConversation(sessionId, hash);
+    // Only a turn that kept no part of an answer (a model that broke off mid-answer keeps
+    // what it wrote) can run again in its session.
+    if (e.type === 'done' && (e.reason === 'error' || e.reason === 'cancelled') && session.canRetry)
+      ctx.deps.sessions.setConversation(session.id, hash);
     yield e;
   }
-}
-
-/**
- * The session stored no answer for its last turn, not even part of one (a model that broke
- * off mid-answer keeps what it wrote): only such a turn can run again in its session.
- */
-function unanswered(ctx: AppContext, sessionId: string): boolean {
-  const last = ctx.deps.sessions.lastMessages(sessionId, 1)[0];
-  return last !== undefined && (last.role !== 'assistant' || last.parts.length === 0);
 }
 
 /**

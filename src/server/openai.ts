@@ -19,7 +19,6 @@ import {
   notingFailure,
   retryAt,
 } from './chat-conversation.js';
-import { apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
 import { modelRoutes } from './models.js';
 import { chatRequest, toChatInput } from './openai-request.js';
@@ -27,7 +26,7 @@ import { checkParams, clientTurn, resolveResults, toolCallDeltas, wireToolCalls 
 import { progressOf } from './progress.js';
 import { type AppContext, doc, type ServerStats } from './routes.js';
 import { openSse, type SseSink } from './sse.js';
-import { modelFailed, modelRejected, turnCancelled } from './turn-errors.js';
+import { answered, INTERNAL, turnFailure } from './turn-errors.js';
 import { readJson } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -92,13 +91,13 @@ export function openaiRoutes(ctx: AppContext): void {
     const client = await clientTurn(body, agent);
     // A conversation resent whole (no session_id) continues the session it was answered in;
     // the same request again after its turn failed runs that turn again there.
-    const whole = !body.session_id && !results;
-    const sent = whole ? await conversationHash(body.messages) : '';
+    const resent = !body.session_id && !results;
+    const sent = resent ? await conversationHash(body.messages) : '';
     const where = { ifBusy: body.if_busy, signal: c.req.raw.signal, param: 'messages' };
-    const retried = whole ? await retryAt(ctx, idle, agent, sent, where) : undefined;
+    const retried = resent ? await retryAt(ctx, idle, agent, sent, where) : undefined;
     const continued =
       retried ??
-      (whole
+      (resent
         ? await continuedConversation(
             ctx,
             idle,
@@ -129,7 +128,7 @@ export function openaiRoutes(ctx: AppContext): void {
       ? session.retry({ ...opts, probe: false })
       : session.prompt(chat.input, { ...opts, ...(chat.images.length ? { images: chat.images } : {}) });
     const ran = turnEvents(ctx, idle, opened, turn, abort);
-    const events = whole ? notingFailure(ctx, session.id, ran, sent) : ran;
+    const events = resent ? notingFailure(ctx, session, ran, sent) : ran;
     if (body.stream) {
       const includeUsage = body.stream_options?.include_usage === true;
       // Every chunk names the session (as `session_id` does on a whole response): official
@@ -200,12 +199,7 @@ async function completeChat(
     else if (e.type === 'error') error = e;
     else if (e.type === 'done') done = e;
   }
-  const refused = error && REFUSALS[error.kind];
-  if (refused)
-    throw apiError(refused, error!.message, { code: error!.kind, param: PARAMS[error!.kind] ?? null });
-  if (done?.reason === 'cancelled') throw turnCancelled(sessionId);
-  if (!done || done.reason === 'error')
-    throw modelFailed({ ...error, message: error?.message ?? done?.message });
+  if (!answered(done)) throw turnFailure(error, done, sessionId, 'response_format');
   const message: Json = { role: 'assistant', content: done.text };
   if (done.clientCalls) {
     // Under a response format, text beside the calls is not the answer (parse() would read it).
@@ -225,19 +219,6 @@ async function completeChat(
     session_id: sessionId,
   });
 }
-
-/**
- * Prompts refused before any model call (agent/rules/): a rule used wrongly or naming
- * no tool is the request's mistake; no model configured is the server's state.
- */
-export const REFUSALS: Record<string, 400 | 422 | 503> = {
-  rule_usage: 400,
-  rule_unknown_tool: 400,
-  no_model: 503,
-  // The final answer did not match response_format, repair round included.
-  response_format_unmet: 422,
-};
-const PARAMS: Record<string, string> = { response_format_unmet: 'response_format' };
 
 interface StreamJob {
   events: AsyncGenerator<AgentEvent>;
@@ -278,9 +259,7 @@ function streamChat(c: Context, job: StreamJob): Response {
     let wroteText = false;
     let sentText = '';
     let toolSinceText = false;
-    let error: string | undefined;
-    let code = 'model_error';
-    let rejected = false;
+    let error: Extract<AgentEvent, { type: 'error' }> | undefined;
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     // Text of the current model call sent; the reason that call broke off after sending some.
     let callSent = false;
@@ -307,36 +286,19 @@ function streamChat(c: Context, job: StreamJob): Response {
           callSent = false;
           const progress = job.progress ? progressOf(e) : undefined;
           if (progress) await send(frame(JSON.stringify({ tea_progress: progress })));
-        } else if (e.type === 'error') {
-          error = e.message;
-          if (REFUSALS[e.kind]) code = e.kind;
-          else rejected = modelRejected(e.status);
-        } else if (e.type === 'done') done = e;
+        } else if (e.type === 'error') error ??= e;
+        else if (e.type === 'done') done = e;
       }
     } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
+      error ??= { type: 'error', kind: INTERNAL, message: e instanceof Error ? e.message : String(e) };
     }
     if (broken) {
       const message = `the model's stream broke off after part of the answer was sent (${broken}); Tea would try again, but sent text cannot be taken back, so the turn stopped: send the request again`;
       await send(data({ error: { message, type: 'server_error', param: null, code: 'model_error' } }));
-    } else if (done?.reason === 'cancelled') {
-      // The SDKs throw on an error chunk: a cancelled turn is not a finished answer.
-      await send(data({ error: turnCancelled(String(job.meta.session_id)).toBody().error }));
-    } else if (!done || done.reason === 'error') {
-      await send(
-        data({
-          error: {
-            message:
-              code === 'model_error' ? `the model failed: ${error ?? done?.message ?? 'no answer'}` : error,
-            type:
-              rejected || REFUSALS[code] === 400 || REFUSALS[code] === 422
-                ? 'invalid_request_error'
-                : 'server_error',
-            param: PARAMS[code] ?? null,
-            code,
-          },
-        }),
-      );
+    } else if (!answered(done)) {
+      // The SDKs throw on an error chunk: a failed or cancelled turn is not a finished answer.
+      const failure = turnFailure(error, done, String(job.meta.session_id), 'response_format');
+      await send(data({ ...failure.toBody() }));
     } else {
       // A prompt a rule answered streams no text: its tool's output is the answer.
       // Under a response format, text beside client calls is not the answer: only the calls go.

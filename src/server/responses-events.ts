@@ -17,6 +17,7 @@
 import type { AgentEvent, StopReason } from '../agent/events.js';
 import type { ToolCallPart } from '../llm/types.js';
 import { randomUUID } from '../util/random-id.js';
+import type { ApiErrorBody } from './errors.js';
 import { wireToolCalls } from './openai-tools.js';
 import { progressOf } from './progress.js';
 import type { TextConfig } from './responses-format.js';
@@ -59,15 +60,6 @@ export interface BuilderOptions {
 }
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
-
-/** Why a streamed response failed: the `error` of `response.failed` and of the `error` event. */
-export interface StreamError {
-  code: string;
-  message: string;
-  /** OpenAI's error type (default `server_error`). */
-  type?: string;
-  param?: string;
-}
 
 interface OpenItem {
   kind: 'message' | 'reasoning';
@@ -227,7 +219,7 @@ export class ResponseBuilder {
   }
 
   /** Closes the open item and ends the response: `response.completed`, `.incomplete` or `.failed` (failed or cancelled). */
-  finish(done: Done | undefined, error: StreamError | undefined): Json[] {
+  finish(done: Done | undefined, error: ApiErrorBody['error'] | undefined): Json[] {
     const out: Json[] = [];
     // A prompt a rule answered streams no text: its tool's output is the answer. A held
     // (checked) answer goes out here too; a held turn that stops for calls carries only them.
@@ -252,34 +244,20 @@ export class ResponseBuilder {
       };
     }
     if (failed) {
-      const cancelled = done?.reason === 'cancelled';
       // Cancelled through the session API: not an answer either; status cancelled.
-      this.status = cancelled ? 'cancelled' : 'failed';
-      const reason: StreamError = cancelled
-        ? {
-            code: 'turn_cancelled',
-            type: 'invalid_request_error',
-            message: `the turn was cancelled (POST /v1/sessions/${this.meta.session_id}/cancel) before it finished: there is no answer`,
-          }
-        : {
-            code: error?.code ?? 'server_error',
-            type: error?.type ?? 'server_error',
-            message: error?.message ?? done?.message ?? 'the turn ended without an answer',
-            ...(error?.param ? { param: error.param } : {}),
-          };
-      this.error = { code: reason.code, message: reason.message };
+      this.status = done?.reason === 'cancelled' ? 'cancelled' : 'failed';
+      const body = error ?? {
+        message: done?.message ?? 'the turn ended without an answer',
+        type: 'server_error',
+        param: null,
+        code: 'server_error',
+      };
+      this.error = { code: body.code, message: body.message };
       out.push(this.event('response.failed', { response: this.response() }));
       // Then an `error` event: the official SDKs throw on it (an event whose data has an
       // `error`), where a `response.failed` alone is taken as the turn's final output.
-      const body = {
-        type: reason.type,
-        code: reason.code,
-        message: reason.message,
-        param: reason.param ?? null,
-      };
-      out.push(
-        this.event('error', { code: body.code, message: body.message, param: body.param, error: body }),
-      );
+      const { code, message, param } = body;
+      out.push(this.event('error', { code, message, param, error: body }));
       return out;
     }
     this.status = STATUS[done.reason];

@@ -15,17 +15,17 @@ import type { AgentEvent } from '../agent/events.js';
 import { whileAborted } from './abort.js';
 import { requestAgent, turnEvents } from './api-session.js';
 import { continuedAt, notingFailure, retryAt } from './chat-conversation.js';
-import { apiError } from './errors.js';
+import { type ApiError, apiError } from './errors.js';
 import { IdleSessions } from './idle-sessions.js';
-import { REFUSALS, tracked } from './openai.js';
+import { tracked } from './openai.js';
 import { earlierItems, inputItems, itemsHash } from './responses-conversation.js';
-import { ResponseBuilder, type StreamError } from './responses-events.js';
+import { ResponseBuilder } from './responses-events.js';
 import { readResponsesRequest, responsesRequest, toResponsesInput } from './responses-request.js';
 import { lastMessageId, responseId, responseSession } from './responses-session.js';
 import { responsesClientTurn } from './responses-tools.js';
 import { type AppContext, doc } from './routes.js';
 import { openSse } from './sse.js';
-import { modelFailed, modelRejected, turnCancelled } from './turn-errors.js';
+import { answered, INTERNAL, turnFailure } from './turn-errors.js';
 import { readJson } from './validate.js';
 
 type Json = Record<string, unknown>;
@@ -151,7 +151,7 @@ export function responsesRoutes(ctx: AppContext): void {
       }
     };
     const ran = turnEvents(ctx, idle, opened, run, abort, after);
-    const events = resent ? notingFailure(ctx, session.id, ran, sent) : ran;
+    const events = resent ? notingFailure(ctx, session, ran, sent) : ran;
     if (body.stream) return streamResponse(c, ctx, { builder, events, abort, finished });
     return whileAborted(
       c.req.raw.signal,
@@ -180,24 +180,20 @@ export function responsesRoutes(ctx: AppContext): void {
   });
 }
 
-/** The parameter a refusal names (a final answer that missed `text.format`, repair included). */
-const PARAMS: Record<string, string> = { response_format_unmet: 'text.format' };
-
 /** The first error of the turn, and its `done`. */
 interface Outcome {
   done: Extract<AgentEvent, { type: 'done' }> | undefined;
-  error: { code: string; message: string; status?: number; kind?: string } | undefined;
+  error: Extract<AgentEvent, { type: 'error' }> | undefined;
 }
 
 function note(outcome: Outcome, e: AgentEvent): void {
   if (e.type === 'done') outcome.done = e;
-  else if (e.type === 'error' && !outcome.error)
-    outcome.error = {
-      code: REFUSALS[e.kind] ? e.kind : 'model_error',
-      message: e.message,
-      kind: e.kind,
-      ...(e.status === undefined ? {} : { status: e.status }),
-    };
+  else if (e.type === 'error') outcome.error ??= e;
+}
+
+/** The turn's failure (none: it was answered), as `text.format` names it. */
+function failure({ done, error }: Outcome, sessionId: string): ApiError | undefined {
+  return answered(done) ? undefined : turnFailure(error, done, sessionId, 'text.format');
 }
 
 async function wholeResponse(
@@ -211,33 +207,12 @@ async function wholeResponse(
     builder.push(e);
     note(outcome, e);
   }
-  const { done, error } = outcome;
-  if (done?.reason === 'cancelled') throw turnCancelled(builder.meta.session_id);
-  const refused = error && REFUSALS[error.code];
-  if (refused)
-    throw apiError(refused, error.message, { code: error.code, param: PARAMS[error.code] ?? null });
-  if (!done || done.reason === 'error')
-    throw modelFailed({ ...error, message: error?.message ?? done?.message });
-  builder.finish(done, undefined);
+  const failed = failure(outcome, builder.meta.session_id);
+  if (failed) throw failed;
+  builder.finish(outcome.done, undefined);
   const response = builder.response();
   await finished(response);
   return c.json(response);
-}
-
-/** The error a failed stream ends with: its OpenAI type, and the parameter a refusal names. */
-function streamError(error: Outcome['error']): StreamError | undefined {
-  if (!error) return undefined;
-  if (error.code === 'model_error') {
-    const type = modelRejected(error.status) ? 'invalid_request_error' : 'server_error';
-    return { code: 'model_error', type, message: `the model failed: ${error.message}` };
-  }
-  const status = REFUSALS[error.code];
-  const param = PARAMS[error.code];
-  return {
-    ...error,
-    type: status === 400 || status === 422 ? 'invalid_request_error' : 'server_error',
-    ...(param ? { param } : {}),
-  };
 }
 
 interface StreamJob {
@@ -264,9 +239,13 @@ function streamResponse(c: Context, ctx: AppContext, job: StreamJob): Response {
         await send(builder.push(e));
       }
     } catch (e) {
-      outcome.error ??= { code: 'server_error', message: e instanceof Error ? e.message : String(e) };
+      outcome.error ??= {
+        type: 'error',
+        kind: INTERNAL,
+        message: e instanceof Error ? e.message : String(e),
+      };
     }
-    const last = builder.finish(outcome.done, streamError(outcome.error));
+    const last = builder.finish(outcome.done, failure(outcome, builder.meta.session_id)?.toBody().error);
     await job.finished(builder.response());
     await send(last);
   };

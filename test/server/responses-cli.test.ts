@@ -21,6 +21,20 @@ function client(url: string): OpenAI {
   return new OpenAI({ baseURL: `${url}/v1`, apiKey: 'sk-unused', maxRetries: 0 });
 }
 
+/** `err` is a `model_error` of class `kind` saying `says`, marked not to retry; the model was called once. */
+function expectModelError(
+  err: unknown,
+  kind: abstract new (...args: never[]) => unknown,
+  says: string,
+): void {
+  expect(err).toBeInstanceOf(kind);
+  const e = err as InstanceType<typeof OpenAI.APIError>;
+  expect(e.code).toBe('model_error');
+  expect(e.message).toContain(says);
+  expect(e.headers?.get('x-should-retry')).toBe('false');
+  expect(tea.model.requests).toHaveLength(1);
+}
+
 /** The role:text lines of the scripted model's `n`th request. */
 function seen(n: number): string[] {
   return wireMessages(tea.model.requests[n]!.body).map((m) => `${m.role}:${wireText(m)}`);
@@ -175,16 +189,8 @@ describe('POST /v1/responses (openai SDK)', () => {
     );
     // The SDK's own retries (2 by default) would each be a new failing turn: the 400 stops them.
     const retrying = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'sk-unused' });
-    const err = await retrying.responses
-      .create({ model: 'tea', input: 'fail' })
-      .withResponse()
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-    const bad = err as InstanceType<typeof OpenAI.BadRequestError>;
-    expect(bad.code).toBe('model_error');
-    expect(bad.message).toContain('HTTP 400');
-    expect(bad.headers?.get('x-should-retry')).toBe('false');
-    expect(tea.model.requests).toHaveLength(1);
+    const err = await retrying.responses.create({ model: 'tea', input: 'fail' }).catch((e: unknown) => e);
+    expectModelError(err, OpenAI.BadRequestError, 'HTTP 400');
 
     const stream = await client(url).responses.create({ model: 'tea', input: 'fail', stream: true });
     const types: string[] = [];
@@ -217,12 +223,7 @@ describe('POST /v1/responses (openai SDK)', () => {
     // The SDK's default retries: Tea has retried the model already, and says so.
     const retrying = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'sk-unused' });
     const err = await retrying.responses.create({ model: 'tea', input: 'fail' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(OpenAI.InternalServerError);
-    const down = err as InstanceType<typeof OpenAI.InternalServerError>;
-    expect(down.code).toBe('model_error');
-    expect(down.message).toContain('overloaded');
-    expect(down.headers?.get('x-should-retry')).toBe('false');
-    expect(tea.model.requests).toHaveLength(1);
+    expectModelError(err, OpenAI.InternalServerError, 'overloaded');
 
     const paused = await retrying.responses.create({ model: 'tea', input: 'again' }).catch((e: unknown) => e);
     expect(paused).toBeInstanceOf(OpenAI.InternalServerError);

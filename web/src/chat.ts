@@ -14,9 +14,9 @@ import {
   turnStatusLine,
 } from './failure.js';
 import { imageSrc, imageSrcs, thumbnail } from './images.js';
-import { setMarkdown } from './markdown.js';
 import { planBlock } from './plan.js';
 import { Asks } from './prompts.js';
+import { Segments } from './segments.js';
 import { isDelegation, SubagentCards, type TranscriptView } from './subagents.js';
 import { type CardState, isActive, ToolCard } from './tool-card.js';
 import type { AgentEvent, ApprovalDecision, ImageInput, StoredMessage, StreamEvent } from './types.js';
@@ -28,19 +28,14 @@ export interface ChatActions {
   retry: RetryAction;
 }
 
-interface Segment {
-  node: HTMLElement;
-  source: string;
-}
-
 export class ChatView implements TranscriptView {
   private turn: HTMLElement | null = null;
-  private text: Segment | null = null;
-  private thinking: Segment | null = null;
+  private readonly segments = new Segments(
+    () => this.turnNode(),
+    () => this.scrollToEnd(false),
+  );
   private readonly cards = new Map<string, ToolCard>();
   private readonly asks: Asks;
-  private dirty = new Set<Segment>();
-  private frame = 0;
   /** Inputs already shown locally (with their images) before the server echoed them. */
   private readonly pendingInputs: TurnInput[] = [];
   /** The running turn's input (for Retry) and the error it showed, if any. */
@@ -73,7 +68,7 @@ export class ChatView implements TranscriptView {
   reset(): void {
     clear(this.root);
     this.turn = null;
-    this.endSegments();
+    this.segments.end();
     this.cards.clear();
     this.subagents.reset();
     this.asks.clear();
@@ -119,7 +114,7 @@ export class ChatView implements TranscriptView {
       const last = messages.at(-1);
       if (last?.role === 'user') this.unanswered(last);
     }
-    this.endSegments();
+    this.segments.end();
     this.scrollToEnd(true);
   }
 
@@ -151,10 +146,10 @@ export class ChatView implements TranscriptView {
         break;
       }
       case 'text_delta':
-        this.appendText(event.text);
+        this.segments.appendText(event.text);
         break;
       case 'thinking_delta':
-        this.appendThinking(event.text, true);
+        this.segments.appendThinking(event.text, true);
         break;
       case 'tool_update':
         this.startTool(event.record.callId, event.record.name, event.record.args, event.record.state).update(
@@ -173,18 +168,18 @@ export class ChatView implements TranscriptView {
         this.addQuestion(event);
         break;
       case 'plan':
-        this.endSegments();
+        this.segments.end();
         this.turnNode().appendChild(planBlock(event));
         break;
       case 'notice':
         this.addLine('notice', `${event.title}: ${event.body}`);
         break;
       case 'retry':
-        if (event.discard) this.dropSegments();
+        if (event.discard) this.segments.drop();
         this.addLine('retry', `Retrying (attempt ${event.attempt}): ${event.reason}`);
         break;
       case 'fallback':
-        this.dropSegments();
+        this.segments.drop();
         this.addLine('fallback', `Switched model ${event.from} → ${event.to}: ${event.reason}`);
         break;
       case 'compaction':
@@ -211,8 +206,8 @@ export class ChatView implements TranscriptView {
       return;
     }
     for (const part of message.parts) {
-      if (part.type === 'text') this.appendText(part.text);
-      else if (part.type === 'thinking') this.appendThinking(part.text, false);
+      if (part.type === 'text') this.segments.appendText(part.text);
+      else if (part.type === 'thinking') this.segments.appendThinking(part.text, false);
       else if (part.type === 'tool-call') this.startTool(part.id, part.name, part.args, part.state);
       else if (part.type === 'tool-result') {
         const status = part.status ?? (part.isError ? 'error' : 'completed');
@@ -221,12 +216,12 @@ export class ChatView implements TranscriptView {
         const src = imageSrc(part);
         if (src) this.turnNode().appendChild(thumbnail(src));
       }
-      if (part.type !== 'text' && part.type !== 'thinking') this.endSegments();
+      if (part.type !== 'text' && part.type !== 'thinking') this.segments.end();
     }
   }
 
   private addUser(text: string, images: string[]): HTMLElement {
-    this.endSegments();
+    this.segments.end();
     this.turn = null;
     const bubble = h('div', { class: 'msg msg-user', 'data-testid': 'user-message' });
     if (images.length > 0) bubble.appendChild(h('div', { class: 'thumbs' }, ...images.map(thumbnail)));
@@ -243,44 +238,6 @@ export class ChatView implements TranscriptView {
     return this.turn;
   }
 
-  private appendText(text: string): void {
-    if (this.thinking) this.closeThinking(this.thinking);
-    this.thinking = null;
-    if (!this.text) {
-      const node = h('div', { class: 'markdown', 'data-testid': 'assistant-text' });
-      this.turnNode().appendChild(node);
-      this.text = { node, source: '' };
-    }
-    this.text.source += text;
-    this.schedule(this.text);
-  }
-
-  /** Drops what the current model call showed: a retried or re-routed call starts over. */
-  private dropSegments(): void {
-    this.text?.node.remove();
-    this.thinking?.node.parentElement?.remove();
-    this.text = null;
-    this.thinking = null;
-  }
-
-  private appendThinking(text: string, live: boolean): void {
-    if (this.text) this.flush(this.text);
-    this.text = null;
-    if (!this.thinking) {
-      const body = h('div', { class: 'thinking-body' });
-      const block = h(
-        'details',
-        { class: 'thinking', 'data-testid': 'thinking', open: live },
-        h('summary', {}, 'Thinking'),
-        body,
-      );
-      this.turnNode().appendChild(block);
-      this.thinking = { node: body, source: '' };
-    }
-    this.thinking.source += text;
-    this.schedule(this.thinking);
-  }
-
   /** The call's card, added (in `state`) when it is new. */
   private startTool(
     callId: string,
@@ -288,7 +245,7 @@ export class ChatView implements TranscriptView {
     args: Record<string, unknown>,
     state?: CardState,
   ): ToolCard {
-    this.endSegments();
+    this.segments.end();
     const known = this.cards.get(callId);
     if (known) return known;
     const card = new ToolCard(callId, name, args, state);
@@ -301,7 +258,7 @@ export class ChatView implements TranscriptView {
     // A reconnect may repeat a request still waiting: it is shown once.
     const prompt = this.asks.approval(event);
     if (!prompt) return;
-    this.endSegments();
+    this.segments.end();
     this.cards.get(event.callId)?.setStatus('awaiting_approval');
     this.turnNode().appendChild(prompt.root);
     // The turn waits for the user: show the question, even to someone reading further up.
@@ -311,13 +268,13 @@ export class ChatView implements TranscriptView {
   private addQuestion(event: Extract<AgentEvent, { type: 'question' }>): void {
     const prompt = this.asks.question(event);
     if (!prompt) return;
-    this.endSegments();
+    this.segments.end();
     this.turnNode().appendChild(prompt.root);
     prompt.root.querySelector('textarea')?.focus();
   }
 
   private addLine(kind: string, text: string): void {
-    this.endSegments();
+    this.segments.end();
     this.turnNode().appendChild(
       h('div', { class: `system-line line-${kind}`, 'data-testid': `line-${kind}` }, text),
     );
@@ -325,7 +282,7 @@ export class ChatView implements TranscriptView {
 
   /** The error of a failed turn, once (the `done` that follows repeats its message). */
   private addFailure(message: string): HTMLElement {
-    this.endSegments();
+    this.segments.end();
     if (this.failure?.dataset.message === message) return this.failure;
     this.failure = failureLine(message);
     this.turnNode().appendChild(this.failure);
@@ -354,7 +311,7 @@ export class ChatView implements TranscriptView {
   }
 
   private endTurn(reason: string, message?: string): void {
-    this.endSegments();
+    this.segments.end();
     this.asks.expire();
     for (const card of this.cards.values()) if (isActive(card.status)) card.setStatus('cancelled');
     this.subagents.endAll();
@@ -365,39 +322,6 @@ export class ChatView implements TranscriptView {
     this.turn = null;
     this.turnInput = null;
     this.failure = null;
-  }
-
-  /** Renders pending Markdown now and forgets the open text and thinking segments. */
-  private endSegments(): void {
-    if (this.text) this.flush(this.text);
-    if (this.thinking) this.closeThinking(this.thinking);
-    this.text = null;
-    this.thinking = null;
-  }
-
-  /** A finished thinking block folds away (one click opens it again). */
-  private closeThinking(segment: Segment): void {
-    this.flush(segment);
-    const details = segment.node.parentElement;
-    if (details instanceof HTMLDetailsElement) details.open = false;
-  }
-
-  /** Re-renders streamed Markdown at most once per frame. */
-  private schedule(segment: Segment): void {
-    this.dirty.add(segment);
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const segments = [...this.dirty];
-      this.dirty = new Set();
-      for (const s of segments) setMarkdown(s.node, s.source);
-      this.scrollToEnd(false);
-    });
-  }
-
-  private flush(segment: Segment): void {
-    this.dirty.delete(segment);
-    setMarkdown(segment.node, segment.source);
   }
 
   /** Follows the stream unless the user has scrolled up to read. */
