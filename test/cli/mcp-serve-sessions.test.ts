@@ -246,6 +246,9 @@ describe('session ids', () => {
   it('a flood stops at --max-sessions while every session is busy; one going idle makes room', async () => {
     const server = await start(['--max-sessions', '3']);
     const streams: AbortController[] = [];
+    // Held, not just awaited: an unread fetch body nobody references may be collected, and
+    // undici then closes its stream, making that session idle under a busy machine's GC.
+    const held: Response[] = [];
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const id = (await initialize(server.url)).id!;
@@ -258,6 +261,7 @@ describe('session ids', () => {
       });
       expect(res.status).toBe(200);
       streams.push(abort);
+      held.push(res);
     }
     const refused = await initialize(server.url);
     expect(refused.status).toBe(503);
@@ -270,6 +274,7 @@ describe('session ids', () => {
     expect((await send(server.url, ids[1]!, toolsList)).status).toBe(404);
     expect((await send(server.url, ids[0]!, toolsList)).status).toBe(200);
     for (const s of streams) s.abort();
+    expect(held).toHaveLength(3);
   });
 
   it('an idle session expires (--session-idle)', async () => {
